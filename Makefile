@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pmtools: one entry point for building, testing, linting and installing.
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+SBINDIR   ?= $(PREFIX)/sbin
+DATADIR   ?= $(PREFIX)/share/pmtools
+MANDIR    ?= $(PREFIX)/share/man
+DESTDIR   ?=
+
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
+             -Wmissing-prototypes -Wno-format-nonliteral
+HARDEN    := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
+PM_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Ilib \
+             -DPM_DATADIR='"$(DATADIR)"' -MMD -MP
+
+# Build variants live in their own folders (DESIGN.md).
+ifeq ($(SANITIZE),1)
+  B         := build/asan
+  VARIANT   := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+               -fno-sanitize-recover=all
+  VLDFLAGS  := -fsanitize=address,undefined
+  HARDEN    := -fstack-protector-strong
+else ifeq ($(STATIC),1)
+  B         := build/static
+  VARIANT   :=
+  VLDFLAGS  := -static
+else
+  B         := build
+  VARIANT   :=
+  VLDFLAGS  :=
+endif
+
+ALL_CFLAGS  = $(PM_CFLAGS) $(HARDEN) $(CFLAGS) $(VARIANT)
+ALL_LDFLAGS = $(LDFLAGS) $(VLDFLAGS)
+LDLIBS     += -lm
+
+TOOLS     := pmctl pm-suspend opp-set cstate-stat
+LIB_SRC   := $(wildcard lib/*.c)
+LIB_OBJ   := $(patsubst lib/%.c,$(B)/lib/%.o,$(LIB_SRC))
+LIBPM     := $(B)/libpm.a
+BINS      := $(addprefix $(B)/,$(TOOLS))
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
+MAN       := $(wildcard man/*.[578])
+SHELL_FILES = $(shell git ls-files 2>/dev/null | \
+                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^bench/run$$' | \
+                grep -vE '\.(md|conf|desc|[578])$$')
+
+.PHONY: all check check-unit check-cli check-e2e bench lint fuzz install \
+        uninstall clean distclean
+
+all: $(LIBPM) $(BINS)
+
+$(B)/lib/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/cmd/%.o: cmd/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBPM): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# Each binary: the objects of its own folder over libpm.
+define tool_rule
+$(1)_OBJ := $$(patsubst cmd/%.c,$(B)/cmd/%.o,$$(wildcard cmd/$(1)/*.c))
+$(B)/$(1): $$($(1)_OBJ) $(LIBPM)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+$(B)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIBPM)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(LDLIBS)
+
+# Every suite, one summary line.  SANITIZE=1 runs them on build/asan.
+check: all $(UNIT_BIN)
+	@PMTOOLS_BIN=$(CURDIR)/$(B) tests/run
+
+check-unit: all $(UNIT_BIN)
+	@PMTOOLS_BIN=$(CURDIR)/$(B) tests/run unit
+
+check-cli: all
+	@PMTOOLS_BIN=$(CURDIR)/$(B) tests/run cli
+
+lint:
+	shellcheck -S style $(SHELL_FILES)
+	@set -e; for m in $(MAN); do mandoc -Tlint -W warning $$m; done
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+	  --inline-suppr --std=c11 -D__GNUC__ -Ilib lib cmd
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
+	install -m 0755 $(B)/pmctl $(B)/cstate-stat $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(B)/pm-suspend $(B)/opp-set $(DESTDIR)$(SBINDIR)/
+	ln -sf pm-suspend $(DESTDIR)$(SBINDIR)/pm-hibernate
+	ln -sf pm-suspend $(DESTDIR)$(SBINDIR)/pm-suspend-hybrid
+	ln -sf ../sbin/pm-suspend $(DESTDIR)$(BINDIR)/pm-is-supported
+	@set -e; for m in $(MAN); do s=$${m##*.}; \
+	  install -d $(DESTDIR)$(MANDIR)/man$$s; \
+	  install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	install -d $(DESTDIR)$(DATADIR)/opp.d
+	@set -e; for f in scripts/opp.d/*.conf; do [ -e "$$f" ] || continue; \
+	  install -m 0644 $$f $(DESTDIR)$(DATADIR)/opp.d/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pmctl $(DESTDIR)$(BINDIR)/cstate-stat \
+	  $(DESTDIR)$(BINDIR)/pm-is-supported $(DESTDIR)$(SBINDIR)/pm-suspend \
+	  $(DESTDIR)$(SBINDIR)/opp-set $(DESTDIR)$(SBINDIR)/pm-hibernate \
+	  $(DESTDIR)$(SBINDIR)/pm-suspend-hybrid
+	@for m in $(MAN); do s=$${m##*.}; \
+	  rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	rm -rf $(DESTDIR)$(DATADIR)
+
+# The kernel cache in build/cache survives clean.
+clean:
+	rm -rf build/lib build/cmd build/unit build/asan build/static \
+	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp
+
+distclean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(foreach t,$(TOOLS),$($(t)_OBJ:.o=.d))

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What every tool shares: the common options, messages in the
+ * "TOOL: what failed: why" form, exit codes, and the check that stdout
+ * was really written.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pm.h"
+
+/* The tool's name for the atexit stdout check. */
+static const char *tool_name = "pmtools";
+
+static void close_stdout(void)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		e = errno ? errno : EIO;
+	if (fclose(stdout) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (e) {
+		/* A closed pipe is a failure too, but not worth a message. */
+		if (e != EPIPE)
+			fprintf(stderr, "%s: write error on standard output: "
+					"%s\n",
+				tool_name, strerror(e));
+		_exit(PM_EXIT_FAIL);
+	}
+	if (fflush(stderr) != 0 && errno != EPIPE && errno != EBADF)
+		_exit(PM_EXIT_FAIL);
+}
+
+void pm_tool_init(struct pm_tool *t, const char *name,
+		  void (*usage)(FILE *f))
+{
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->usage = usage;
+	t->wait_s = -1;
+	tool_name = name;
+	/* A closed stdout must be an exit status, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	atexit(close_stdout);
+}
+
+static void vmsg(const struct pm_tool *t, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", t->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pm_warn(const struct pm_tool *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(t, fmt, ap);
+	va_end(ap);
+}
+
+void pm_note(const struct pm_tool *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->verbose < 0)
+		return;
+	va_start(ap, fmt);
+	vmsg(t, fmt, ap);
+	va_end(ap);
+}
+
+void pm_die(const struct pm_tool *t, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(t, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void pm_usage_error(const struct pm_tool *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(t, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", t->name);
+	exit(PM_EXIT_USAGE);
+}
+
+const char *pm_errno_name(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "E?";
+}
+
+const char *pm_err_str(const struct pm_err *e, char *buf, size_t size)
+{
+	int n;
+
+	if (e->value[0] && !strcmp(e->op, "write"))
+		n = snprintf(buf, size, "cannot write '%s' to %s: %s (%s)",
+			     e->value, e->file, strerror(e->err),
+			     pm_errno_name(e->err));
+	else if (e->value[0] && !strcmp(e->op, "parse"))
+		n = snprintf(buf, size, "%s: unexpected value '%s'", e->file,
+			     e->value);
+	else
+		n = snprintf(buf, size, "%s: %s (%s)", e->file,
+			     strerror(e->err), pm_errno_name(e->err));
+	if (e->hint[0] && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "; %s", e->hint);
+	return buf;
+}
+
+int pm_exit_for(int err)
+{
+	return err == EBUSY ? PM_EXIT_BUSY : PM_EXIT_FAIL;
+}
+
+bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
+{
+	switch (c) {
+	case 'h':
+		t->usage(stdout);
+		exit(PM_EXIT_OK);
+	case 'V':
+		printf("%s (pmtools) %s\n", t->name, PM_VERSION);
+		exit(PM_EXIT_OK);
+	case PM_OPT_SYSROOT:
+		if (!*arg)
+			pm_usage_error(t, "--sysroot needs a folder");
+		t->sysroot = arg;
+		return true;
+	case 'J':
+		if (t->fmt_set && t->fmt != PM_FMT_JSON)
+			pm_usage_error(t, "--json conflicts with --format %s",
+				       pm_fmt_name(t->fmt));
+		t->fmt = PM_FMT_JSON;
+		t->fmt_set = true;
+		return true;
+	case 'F': {
+		enum pm_fmt f;
+
+		if (pm_fmt_parse(arg, &f) < 0)
+			pm_usage_error(t, "unknown format '%s' (choose human, "
+					  "json, kv, csv or prom)",
+				       arg);
+		if (t->fmt_set && t->fmt != f)
+			pm_usage_error(t, "--format %s conflicts with --%s",
+				       arg, t->fmt == PM_FMT_JSON ?
+						    "json" :
+						    pm_fmt_name(t->fmt));
+		t->fmt = f;
+		t->fmt_set = true;
+		return true;
+	}
+	case 'o':
+		if (!*arg)
+			pm_usage_error(t, "--output needs a file name");
+		t->output = arg;
+		return true;
+	case 'c':
+		if (!*arg)
+			pm_usage_error(t, "--cpu needs a CPU list");
+		t->cpu = arg;
+		return true;
+	case PM_OPT_WAIT:
+		if (!arg) {
+			t->wait_s = 0;
+		} else {
+			uint64_t us;
+
+			if (pm_parse_duration_us(arg, &us) < 0 || us == 0)
+				pm_usage_error(t, "--wait: invalid duration "
+						  "'%s'",
+					       arg);
+			t->wait_s = (double)us / 1e6;
+		}
+		return true;
+	case 'q':
+		t->verbose = -1;
+		return true;
+	case 'v':
+		if (t->verbose < 0)
+			t->verbose = 0;
+		t->verbose++;
+		return true;
+	case ':':
+		pm_usage_error(t, "option '%s' needs a value",
+			       argv[optind - 1]);
+	case '?':
+		if (optopt && optopt < 0x100)
+			pm_usage_error(t, "invalid option -- '%c'", optopt);
+		pm_usage_error(t, "unrecognized option '%s'",
+			       argv[optind - 1]);
+	default:
+		return false;
+	}
+}
+
+void pm_tool_formats(struct pm_tool *t, unsigned mask)
+{
+	if (!(mask & (1u << t->fmt)))
+		pm_usage_error(t, "this command has no %s output",
+			       pm_fmt_name(t->fmt));
+}
+
+void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx)
+{
+	char msg[PM_PATH_MAX + 600];
+
+	if (pm_ctx_open(ctx, t->sysroot) < 0)
+		pm_die(t, PM_EXIT_USAGE, "bad system root: %s",
+		       pm_err_str(&ctx->err, msg, sizeof(msg)));
+}
+
+void pm_tool_out(struct pm_tool *t, struct pm_out *o)
+{
+	int r = pm_out_open(o, t->fmt, t->output);
+
+	if (r < 0)
+		pm_die(t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", t->output,
+		       strerror(-r), pm_errno_name(-r));
+}
+
+void pm_tool_out_done(struct pm_tool *t, struct pm_out *o)
+{
+	int r = pm_out_commit(o);
+
+	if (r < 0 && t->output)
+		pm_die(t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", t->output,
+		       strerror(-r), pm_errno_name(-r));
+	if (r < 0 && r != -EPIPE)
+		pm_die(t, PM_EXIT_FAIL, "write error on standard output: %s",
+		       strerror(-r));
+	if (r < 0)
+		exit(PM_EXIT_FAIL);
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Configuration files without a shell: "[section]" headers, "key = value"
+ * lines, full-line '#' and ';' comments, every line numbered for errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pm.h"
+
+static int fail(struct pm_conf *c, unsigned line, int err, const char *fmt,
+		...) __attribute__((format(printf, 4, 5)));
+
+static int fail(struct pm_conf *c, unsigned line, int err, const char *fmt,
+		...)
+{
+	va_list ap;
+
+	c->errline = line;
+	va_start(ap, fmt);
+	vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	*e = '\0';
+	return s;
+}
+
+/* "value" or 'value' lose their quotes: pm-utils files often have them. */
+static char *unquote(char *v)
+{
+	size_t l = strlen(v);
+
+	if (l >= 2 && (v[0] == '"' || v[0] == '\'') && v[l - 1] == v[0]) {
+		v[l - 1] = '\0';
+		return v + 1;
+	}
+	return v;
+}
+
+int pm_conf_parse(const char *name, char *text, size_t len,
+		  struct pm_conf *c)
+{
+	char *section = (char *)"";
+	unsigned lineno = 0;
+	int cap = 0;
+	char *p = text, *end = text + len;
+
+	memset(c, 0, sizeof(*c));
+	c->text = text;
+	c->path = strdup(name);
+	if (!c->path)
+		return fail(c, 0, ENOMEM, "out of memory");
+	if (memchr(text, '\0', len))
+		return fail(c, 0, EINVAL, "the file contains a NUL byte");
+	while (p < end) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+		char *line;
+
+		lineno++;
+		if (!eol)
+			eol = end;
+		if ((size_t)(eol - p) > PM_CONF_LINE_MAX)
+			return fail(c, lineno, EINVAL,
+				    "line longer than %d bytes",
+				    PM_CONF_LINE_MAX);
+		*eol = '\0';
+		line = trim(p);
+		p = eol + 1;
+		for (const char *q = line; *q; q++)
+			if ((unsigned char)*q < 0x20 && *q != '\t')
+				return fail(c, lineno, EINVAL,
+					    "control character 0x%02x",
+					    (unsigned char)*q);
+		if (!*line || *line == '#' || *line == ';')
+			continue;
+		if (*line == '[') {
+			char *close = strrchr(line, ']');
+
+			if (!close || close[1])
+				return fail(c, lineno, EINVAL,
+					    "a section header must end with "
+					    "']'");
+			*close = '\0';
+			section = trim(line + 1);
+			if (!*section)
+				return fail(c, lineno, EINVAL,
+					    "empty section name");
+			continue;
+		}
+		char *eq = strchr(line, '=');
+
+		if (!eq)
+			return fail(c, lineno, EINVAL,
+				    "expected 'key = value', got '%.60s'",
+				    line);
+		*eq = '\0';
+		char *key = trim(line), *value = unquote(trim(eq + 1));
+
+		if (!*key)
+			return fail(c, lineno, EINVAL, "a key is missing "
+						       "before '='");
+		if (c->n == cap) {
+			int ncap = cap ? cap * 2 : 32;
+			struct pm_conf_line *nl =
+				realloc(c->lines, (size_t)ncap * sizeof(*nl));
+
+			if (!nl)
+				return fail(c, lineno, ENOMEM,
+					    "out of memory");
+			c->lines = nl;
+			cap = ncap;
+		}
+		c->lines[c->n].lineno = lineno;
+		c->lines[c->n].section = section;
+		c->lines[c->n].key = key;
+		c->lines[c->n].value = value;
+		c->n++;
+	}
+	return 0;
+}
+
+int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int fd;
+
+	memset(c, 0, sizeof(*c));
+	fd = ctx ? pm_open(ctx, path, O_RDONLY) :
+		   open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = ctx ? -fd : errno;
+
+		c->path = strdup(path);
+		return fail(c, 0, e, "%s", strerror(e));
+	}
+	n = pm_fd_read_all(fd, &buf, &cap);
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		c->path = strdup(path);
+		return fail(c, 0, (int)-n, "%s", strerror((int)-n));
+	}
+	if (n > PM_CONF_MAX) {
+		free(buf);
+		c->path = strdup(path);
+		return fail(c, 0, EFBIG, "larger than %d bytes", PM_CONF_MAX);
+	}
+	return pm_conf_parse(path, buf, (size_t)n, c);
+}
+
+void pm_conf_free(struct pm_conf *c)
+{
+	free(c->lines);
+	free(c->text);
+	free(c->path);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cpufreq: policies (policyN, or the per-CPU folders of old kernels),
+ * their limits, governors, EPP and stats, and the driver-wide knobs of
+ * cpufreq/boost, intel_pstate and amd_pstate.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pm.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+
+static bool dir_is_real(struct pm_ctx *ctx, const char *path)
+{
+	int fd = pm_open(ctx, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int pm_policies_list(struct pm_ctx *ctx, unsigned *ids, unsigned max)
+{
+	struct pm_cpuset seen;
+	unsigned *cpus;
+	int n, ncpu, out = 0;
+
+	n = pm_list_numbered(ctx, CPU_DIR "/cpufreq", "policy", ids, max);
+	if (n > 0)
+		return n;
+	/* Before 4.3 (and in some dumps): cpuN/cpufreq folders. */
+	cpus = malloc(PM_MAX_CPUS * sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	ncpu = pm_list_numbered(ctx, CPU_DIR, "cpu", cpus, PM_MAX_CPUS);
+	pm_cpuset_zero(&seen);
+	for (int i = 0; i < ncpu; i++) {
+		char p[96], buf[PM_ATTR_MAX];
+		struct pm_cpuset rel;
+
+		if (pm_cpuset_isset(&seen, cpus[i]))
+			continue;
+		snprintf(p, sizeof(p), CPU_DIR "/cpu%u/cpufreq", cpus[i]);
+		if (!dir_is_real(ctx, p))
+			continue;
+		snprintf(p, sizeof(p), CPU_DIR "/cpu%u/cpufreq/related_cpus",
+			 cpus[i]);
+		if (pm_attr_read(ctx, p, buf, sizeof(buf)) > 0 &&
+		    pm_cpulist_parse_spaced(buf, &rel) == 0)
+			pm_cpuset_or(&seen, &rel);
+		if ((unsigned)out < max)
+			ids[out++] = cpus[i];
+	}
+	free(cpus);
+	pm_err_clear(ctx);
+	return out;
+}
+
+static int freq_list(const char *text, uint64_t *v, int max)
+{
+	char buf[8192];
+	char *w[PM_MAX_FREQS];
+	int n, k = 0;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	n = pm_choices_split(buf, w, PM_MAX_FREQS, NULL);
+	for (int i = 0; i < n && k < max; i++)
+		if (pm_parse_u64(w[i], &v[k]) == 0)
+			k++;
+	return k;
+}
+
+int pm_tis_parse(const char *text, struct pm_tis *tis, int max)
+{
+	int n = 0;
+
+	while (*text) {
+		const char *eol = strchr(text, '\n');
+		size_t len = eol ? (size_t)(eol - text) : strlen(text);
+		char line[96], *sp;
+
+		if (len && len < sizeof(line)) {
+			memcpy(line, text, len);
+			line[len] = '\0';
+			sp = strchr(line, ' ');
+			if (!sp)
+				return -EINVAL;
+			*sp = '\0';
+			if (n >= max)
+				return -E2BIG;
+			if (pm_parse_u64(line, &tis[n].khz) < 0 ||
+			    pm_parse_u64(sp + 1, &tis[n].ticks) < 0)
+				return -EINVAL;
+			n++;
+		} else if (len) {
+			return -EINVAL;
+		}
+		text += len + (eol ? 1 : 0);
+	}
+	return n;
+}
+
+static void rd(struct pm_ctx *ctx, int fd, const char *name, char *buf,
+	       size_t size)
+{
+	if (pm_attr_readat(ctx, fd, name, buf, size) < 0)
+		buf[0] = '\0';
+}
+
+int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)
+{
+	char buf[PM_ATTR_MAX];
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	snprintf(p->path, sizeof(p->path), CPU_DIR "/cpufreq/policy%u", id);
+	fd = pm_open_dir(ctx, p->path);
+	if (fd < 0) {
+		snprintf(p->path, sizeof(p->path), CPU_DIR "/cpu%u/cpufreq",
+			 id);
+		fd = pm_open_dir(ctx, p->path);
+	}
+	if (fd < 0)
+		return pm_err_set(ctx, "open", p->path, NULL, -fd, NULL);
+
+	if (pm_attr_readat(ctx, fd, "related_cpus", buf, sizeof(buf)) < 0 ||
+	    pm_cpulist_parse_spaced(buf, &p->related) < 0)
+		pm_cpuset_set(&p->related, id);
+	if (pm_attr_readat(ctx, fd, "affected_cpus", buf, sizeof(buf)) < 0 ||
+	    pm_cpulist_parse_spaced(buf, &p->affected) < 0)
+		p->affected = p->related;
+	rd(ctx, fd, "scaling_driver", p->driver, sizeof(p->driver));
+	rd(ctx, fd, "scaling_governor", p->governor, sizeof(p->governor));
+	rd(ctx, fd, "scaling_available_governors", p->available_governors,
+	   sizeof(p->available_governors));
+	p->min_khz = pm_attr_getat_u64(ctx, fd, "scaling_min_freq");
+	p->max_khz = pm_attr_getat_u64(ctx, fd, "scaling_max_freq");
+	p->cpuinfo_min_khz = pm_attr_getat_u64(ctx, fd, "cpuinfo_min_freq");
+	p->cpuinfo_max_khz = pm_attr_getat_u64(ctx, fd, "cpuinfo_max_freq");
+	p->cur_khz = pm_attr_getat_u64(ctx, fd, "scaling_cur_freq");
+	/* 0400 and "<unknown>" when the driver cannot tell: both unknown. */
+	p->cpuinfo_cur_khz = pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
+	p->transition_latency_ns =
+		pm_attr_getat_u64(ctx, fd, "cpuinfo_transition_latency");
+	p->bios_limit_khz = pm_attr_getat_u64(ctx, fd, "bios_limit");
+	p->base_khz = pm_attr_getat_u64(ctx, fd, "base_frequency");
+
+	p->n_avail = -1;
+	if (pm_attr_readat(ctx, fd, "scaling_available_frequencies", buf,
+			   sizeof(buf)) >= 0)
+		p->n_avail = freq_list(buf, p->avail_khz, PM_MAX_FREQS);
+	if (pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
+			   sizeof(buf)) >= 0)
+		p->n_boost = freq_list(buf, p->boost_khz, PM_MAX_FREQS);
+	rd(ctx, fd, "energy_performance_preference", p->epp, sizeof(p->epp));
+	rd(ctx, fd, "energy_performance_available_preferences",
+	   p->epp_available, sizeof(p->epp_available));
+	uint64_t b = pm_attr_getat_u64(ctx, fd, "boost");
+
+	p->boost = b == PM_UNKNOWN ? -1 : b != 0;
+	rd(ctx, fd, "scaling_setspeed", p->setspeed, sizeof(p->setspeed));
+
+	p->total_trans = pm_attr_getat_u64(ctx, fd, "stats/total_trans");
+	if (pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
+			   sizeof(buf)) >= 0) {
+		int n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
+
+		if (n >= 0) {
+			p->n_tis = n;
+			p->has_stats = true;
+		}
+	}
+	close(fd);
+	pm_err_clear(ctx);
+	return 0;
+}
+
+static int get_int(struct pm_ctx *ctx, int fd, const char *name)
+{
+	uint64_t v = pm_attr_getat_u64(ctx, fd, name);
+
+	return v == PM_UNKNOWN || v > INT32_MAX ? -1 : (int)v;
+}
+
+int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g)
+{
+	int fd;
+
+	memset(g, 0, sizeof(*g));
+	g->boost = g->intel_no_turbo = g->intel_min_perf_pct = -1;
+	g->intel_max_perf_pct = g->intel_num_pstates = -1;
+	g->intel_turbo_pct = g->intel_hwp_dynamic_boost = -1;
+
+	fd = pm_open_dir(ctx, CPU_DIR "/cpufreq");
+	if (fd >= 0) {
+		g->boost = get_int(ctx, fd, "boost");
+		close(fd);
+	}
+	fd = pm_open_dir(ctx, CPU_DIR "/intel_pstate");
+	if (fd >= 0) {
+		rd(ctx, fd, "status", g->intel_status,
+		   sizeof(g->intel_status));
+		g->intel_no_turbo = get_int(ctx, fd, "no_turbo");
+		g->intel_min_perf_pct = get_int(ctx, fd, "min_perf_pct");
+		g->intel_max_perf_pct = get_int(ctx, fd, "max_perf_pct");
+		g->intel_num_pstates = get_int(ctx, fd, "num_pstates");
+		g->intel_turbo_pct = get_int(ctx, fd, "turbo_pct");
+		g->intel_hwp_dynamic_boost =
+			get_int(ctx, fd, "hwp_dynamic_boost");
+		close(fd);
+	}
+	fd = pm_open_dir(ctx, CPU_DIR "/amd_pstate");
+	if (fd >= 0) {
+		rd(ctx, fd, "status", g->amd_status, sizeof(g->amd_status));
+		rd(ctx, fd, "prefcore", g->amd_prefcore,
+		   sizeof(g->amd_prefcore));
+		close(fd);
+	}
+	pm_err_clear(ctx);
+	return 0;
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * devfreq: device frequency scaling (GPUs, memory controllers), in Hz.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pm.h"
+
+#define DEVFREQ_DIR "/sys/class/devfreq"
+
+int pm_devfreqs_read(struct pm_ctx *ctx, struct pm_devfreq **out)
+{
+	char **names;
+	int n = pm_list_dir(ctx, DEVFREQ_DIR, &names), k = 0;
+	struct pm_devfreq *v;
+
+	*out = NULL;
+	if (n < 0) {
+		pm_err_clear(ctx);
+		return 0;
+	}
+	v = calloc((size_t)n + 1, sizeof(*v));
+	if (!v) {
+		pm_list_free(names, n);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[PM_PATH_MAX];
+		struct pm_devfreq *d = &v[k];
+		int fd;
+
+		snprintf(path, sizeof(path), DEVFREQ_DIR "/%s", names[i]);
+		fd = pm_open_dir(ctx, path);
+		if (fd < 0)
+			continue;
+		snprintf(d->name, sizeof(d->name), "%s", names[i]);
+		if (pm_attr_readat(ctx, fd, "governor", d->governor,
+				   sizeof(d->governor)) < 0)
+			d->governor[0] = '\0';
+		d->cur_hz = pm_attr_getat_u64(ctx, fd, "cur_freq");
+		d->min_hz = pm_attr_getat_u64(ctx, fd, "min_freq");
+		d->max_hz = pm_attr_getat_u64(ctx, fd, "max_freq");
+		if (pm_attr_readat(ctx, fd, "available_governors",
+				   d->available_governors,
+				   sizeof(d->available_governors)) < 0)
+			d->available_governors[0] = '\0';
+		if (pm_attr_readat(ctx, fd, "available_frequencies",
+				   d->available_frequencies,
+				   sizeof(d->available_frequencies)) < 0)
+			d->available_frequencies[0] = '\0';
+		close(fd);
+		k++;
+	}
+	pm_list_free(names, n);
+	pm_err_clear(ctx);
+	*out = v;
+	return k;
+}

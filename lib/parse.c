@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Strict parsers: integers, frequencies and durations with units, kernel
+ * CPU range lists and choice lists.  Nothing here trusts its input.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pm.h"
+
+/* 10^19 is the largest power of ten in a uint64_t. */
+#define POW10_MAX 19
+
+static const uint64_t pow10_tab[POW10_MAX + 1] = {
+	1ULL,
+	10ULL,
+	100ULL,
+	1000ULL,
+	10000ULL,
+	100000ULL,
+	1000000ULL,
+	10000000ULL,
+	100000000ULL,
+	1000000000ULL,
+	10000000000ULL,
+	100000000000ULL,
+	1000000000000ULL,
+	10000000000000ULL,
+	100000000000000ULL,
+	1000000000000000ULL,
+	10000000000000000ULL,
+	100000000000000000ULL,
+	1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+static bool isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Digits at *s into *v; advances *s.  -EINVAL if none, -ERANGE overflow. */
+static int digits(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	bool over = false;
+
+	if (!isdig(*p))
+		return -EINVAL;
+	for (; isdig(*p); p++) {
+		if (__builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
+			over = true;
+	}
+	*s = p;
+	*v = x;
+	return over ? -ERANGE : 0;
+}
+
+int pm_parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t x;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = digits(&s, &x);
+	if (r == -EINVAL || *s)
+		return -EINVAL;
+	if (r < 0)
+		return r;
+	*v = x;
+	return 0;
+}
+
+int pm_parse_u32(const char *s, uint32_t *v)
+{
+	uint64_t x;
+	int r = pm_parse_u64(s, &x);
+
+	if (r < 0)
+		return r;
+	if (x > UINT32_MAX)
+		return -ERANGE;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+int pm_parse_s64(const char *s, int64_t *v)
+{
+	bool neg = false;
+	uint64_t x;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	if (*s == '-') {
+		neg = true;
+		s++;
+	}
+	r = pm_parse_u64(s, &x);
+	if (r < 0)
+		return r;
+	if (neg) {
+		if (x > (uint64_t)INT64_MAX + 1)
+			return -ERANGE;
+		*v = x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x;
+	} else {
+		if (x > INT64_MAX)
+			return -ERANGE;
+		*v = (int64_t)x;
+	}
+	return 0;
+}
+
+int pm_parse_bool(const char *s, bool *v)
+{
+	static const char *const yes[] = { "1", "on", "yes", "true",
+					   "enabled", "enable", NULL };
+	static const char *const no[] = { "0", "off", "no", "false",
+					  "disabled", "disable", NULL };
+
+	if (!s)
+		return -EINVAL;
+	for (int i = 0; yes[i]; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*v = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*v = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int pm_parse_pct(const char *s, unsigned *v)
+{
+	uint64_t x;
+	int r = pm_parse_u64(s, &x);
+
+	if (r < 0)
+		return r;
+	if (x > 100)
+		return -ERANGE;
+	*v = (unsigned)x;
+	return 0;
+}
+
+struct unit {
+	const char *name;
+	uint64_t scale;
+};
+
+/*
+ * "N[.F][ ]unit": the value times the unit's scale, exact.  A fraction
+ * that does not come out whole in the base unit is -EINVAL.
+ */
+static int parse_scaled(const char *s, const struct unit *units,
+			uint64_t bare_scale, uint64_t *out)
+{
+	uint64_t ip, fp = 0, scale, v, fv;
+	unsigned fdig = 0;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = digits(&s, &ip);
+	if (r == -EINVAL)
+		return r;
+	if (r < 0)
+		return -ERANGE;
+	if (*s == '.') {
+		s++;
+		if (!isdig(*s))
+			return -EINVAL;
+		/* Trailing zeros of the fraction do not count. */
+		const char *e = s;
+
+		while (isdig(*e))
+			e++;
+		const char *last = e;
+
+		while (last > s && last[-1] == '0')
+			last--;
+		for (const char *p = s; p < last; p++) {
+			if (++fdig > POW10_MAX - 1)
+				return -EINVAL;
+			fp = fp * 10 + (uint64_t)(*p - '0');
+		}
+		s = e;
+	}
+	if (*s == ' ')
+		s++;
+	if (!*s) {
+		scale = bare_scale;
+	} else {
+		scale = 0;
+		for (int i = 0; units[i].name; i++) {
+			if (!strcasecmp(s, units[i].name)) {
+				scale = units[i].scale;
+				break;
+			}
+		}
+		if (!scale)
+			return -EINVAL;
+	}
+	if (__builtin_mul_overflow(ip, scale, &v))
+		return -ERANGE;
+	if (fdig) {
+		uint64_t d = pow10_tab[fdig];
+
+		if (__builtin_mul_overflow(fp, scale, &fv))
+			return -ERANGE;
+		if (fv % d)
+			return -EINVAL;
+		if (__builtin_add_overflow(v, fv / d, &v))
+			return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+static const struct unit freq_units[] = {
+	{ "Hz", 1ULL },
+	{ "kHz", 1000ULL },
+	{ "MHz", 1000000ULL },
+	{ "GHz", 1000000000ULL },
+	{ NULL, 0 },
+};
+
+int pm_parse_freq_hz(const char *s, uint64_t *hz)
+{
+	return parse_scaled(s, freq_units, 1000ULL, hz);
+}
+
+int pm_parse_freq_khz(const char *s, uint64_t *khz)
+{
+	uint64_t hz;
+	int r = pm_parse_freq_hz(s, &hz);
+
+	if (r < 0)
+		return r;
+	if (hz % 1000)
+		return -EINVAL;
+	*khz = hz / 1000;
+	return 0;
+}
+
+static const struct unit time_units[] = {
+	{ "us", 1ULL },
+	{ "ms", 1000ULL },
+	{ "s", 1000000ULL },
+	{ "min", 60000000ULL },
+	{ "h", 3600000000ULL },
+	{ NULL, 0 },
+};
+
+int pm_parse_duration_us(const char *s, uint64_t *us)
+{
+	return parse_scaled(s, time_units, 1000000ULL, us);
+}
+
+/* "1.2 GHz": up to three decimals, trailing zeros dropped. */
+static char *fmt_scaled(uint64_t v, uint64_t unit, const char *name,
+			char *buf, size_t size)
+{
+	uint64_t ip = v / unit, frac = v % unit;
+
+	/* Keep three decimals of the unit, rounded down. */
+	frac = frac * 1000 / unit;
+	if (!frac) {
+		snprintf(buf, size, "%llu %s", (unsigned long long)ip, name);
+	} else {
+		char f[8];
+		int n = snprintf(f, sizeof(f), "%03llu",
+				 (unsigned long long)frac);
+
+		while (n > 1 && f[n - 1] == '0')
+			f[--n] = '\0';
+		snprintf(buf, size, "%llu.%s %s", (unsigned long long)ip, f,
+			 name);
+	}
+	return buf;
+}
+
+char *pm_fmt_khz(uint64_t khz, char *buf, size_t size)
+{
+	if (khz == PM_UNKNOWN)
+		snprintf(buf, size, "?");
+	else if (khz >= 1000000)
+		fmt_scaled(khz, 1000000, "GHz", buf, size);
+	else if (khz >= 1000)
+		fmt_scaled(khz, 1000, "MHz", buf, size);
+	else
+		snprintf(buf, size, "%llu kHz", (unsigned long long)khz);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- cpusets */
+
+void pm_cpuset_zero(struct pm_cpuset *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void pm_cpuset_set(struct pm_cpuset *s, unsigned cpu)
+{
+	if (cpu < PM_MAX_CPUS)
+		s->w[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+void pm_cpuset_clr(struct pm_cpuset *s, unsigned cpu)
+{
+	if (cpu < PM_MAX_CPUS)
+		s->w[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+
+bool pm_cpuset_isset(const struct pm_cpuset *s, unsigned cpu)
+{
+	return cpu < PM_MAX_CPUS && (s->w[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+unsigned pm_cpuset_count(const struct pm_cpuset *s)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
+		n += (unsigned)__builtin_popcountll(s->w[i]);
+	return n;
+}
+
+bool pm_cpuset_empty(const struct pm_cpuset *s)
+{
+	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
+		if (s->w[i])
+			return false;
+	return true;
+}
+
+bool pm_cpuset_intersects(const struct pm_cpuset *a,
+			  const struct pm_cpuset *b)
+{
+	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
+}
+
+void pm_cpuset_and(struct pm_cpuset *d, const struct pm_cpuset *a)
+{
+	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
+		d->w[i] &= a->w[i];
+}
+
+void pm_cpuset_or(struct pm_cpuset *d, const struct pm_cpuset *a)
+{
+	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
+		d->w[i] |= a->w[i];
+}
+
+void pm_cpuset_andnot(struct pm_cpuset *d, const struct pm_cpuset *a)
+{
+	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
+		d->w[i] &= ~a->w[i];
+}
+
+bool pm_cpuset_equal(const struct pm_cpuset *a, const struct pm_cpuset *b)
+{
+	return memcmp(a->w, b->w, sizeof(a->w)) == 0;
+}
+
+int pm_cpuset_next(const struct pm_cpuset *s, unsigned from)
+{
+	for (unsigned i = from / 64; i < PM_MAX_CPUS / 64; i++) {
+		uint64_t w = s->w[i];
+
+		if (i == from / 64)
+			w &= ~0ULL << (from % 64);
+		if (w)
+			return (int)(i * 64 + (unsigned)__builtin_ctzll(w));
+	}
+	return -1;
+}
+
+static int cpu_num(const char **s, unsigned *v)
+{
+	uint64_t x;
+	int r = digits(s, &x);
+
+	if (r < 0)
+		return r;
+	if (x >= PM_MAX_CPUS)
+		return -ERANGE;
+	*v = (unsigned)x;
+	return 0;
+}
+
+int pm_cpulist_parse(const char *s, struct pm_cpuset *set)
+{
+	struct pm_cpuset tmp;
+	const char *end;
+
+	if (!s)
+		return -EINVAL;
+	pm_cpuset_zero(&tmp);
+	/* The kernel ends the list with "\n"; an offline file is just that. */
+	end = s + strlen(s);
+	while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	if (end == s) {
+		*set = tmp;
+		return 0;
+	}
+	for (;;) {
+		unsigned a, b, used = 1, group = 1;
+		int r = cpu_num(&s, &a);
+
+		if (r < 0)
+			return r;
+		b = a;
+		if (*s == '-') {
+			s++;
+			r = cpu_num(&s, &b);
+			if (r < 0)
+				return r;
+			if (b < a)
+				return -EINVAL;
+			if (*s == ':') {
+				s++;
+				r = cpu_num(&s, &used);
+				if (r < 0)
+					return r;
+				if (*s++ != '/')
+					return -EINVAL;
+				r = cpu_num(&s, &group);
+				if (r < 0)
+					return r;
+				if (!used || !group || used > group)
+					return -EINVAL;
+			}
+		}
+		for (unsigned c = a; c <= b; c++)
+			if ((c - a) % group < used)
+				pm_cpuset_set(&tmp, c);
+		if (s == end)
+			break;
+		if (*s != ',')
+			return -EINVAL;
+		s++;
+	}
+	*set = tmp;
+	return 0;
+}
+
+int pm_cpulist_parse_spaced(const char *s, struct pm_cpuset *set)
+{
+	struct pm_cpuset tmp;
+
+	if (!s)
+		return -EINVAL;
+	pm_cpuset_zero(&tmp);
+	for (;;) {
+		unsigned c;
+		int r;
+
+		while (*s == ' ' || *s == '\n' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		r = cpu_num(&s, &c);
+		if (r < 0)
+			return r;
+		if (*s && *s != ' ' && *s != '\n' && *s != '\t')
+			return -EINVAL;
+		pm_cpuset_set(&tmp, c);
+	}
+	*set = tmp;
+	return 0;
+}
+
+size_t pm_cpulist_format(const struct pm_cpuset *set, char *buf,
+			 size_t size)
+{
+	size_t len = 0;
+	int c = pm_cpuset_next(set, 0);
+
+	if (size)
+		buf[0] = '\0';
+	while (c >= 0) {
+		int e = c;
+		int n;
+
+		while (e + 1 < PM_MAX_CPUS && pm_cpuset_isset(set, (unsigned)e + 1))
+			e++;
+		if (e == c)
+			n = snprintf(len < size ? buf + len : NULL,
+				     len < size ? size - len : 0, "%s%d",
+				     len ? "," : "", c);
+		else
+			n = snprintf(len < size ? buf + len : NULL,
+				     len < size ? size - len : 0, "%s%d-%d",
+				     len ? "," : "", c, e);
+		len += (size_t)n;
+		c = e + 1 < PM_MAX_CPUS ? pm_cpuset_next(set, (unsigned)e + 1) :
+					  -1;
+	}
+	return len;
+}
+
+/* ---------------------------------------------------------------- choices */
+
+int pm_choices_split(char *s, char **names, int max, int *current)
+{
+	int n = 0;
+
+	if (current)
+		*current = -1;
+	while (*s) {
+		char *w;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		w = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\n')
+			s++;
+		if (*s)
+			*s++ = '\0';
+		if (w[0] == '[') {
+			size_t l = strlen(w);
+
+			if (l >= 2 && w[l - 1] == ']') {
+				w[l - 1] = '\0';
+				w++;
+				if (current)
+					*current = n;
+			}
+		}
+		if (n < max)
+			names[n++] = w;
+	}
+	return n;
+}
+
+bool pm_word_in(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p = list;
+
+	if (!wl)
+		return false;
+	while ((p = strstr(p, word)) != NULL) {
+		bool start = p == list || p[-1] == ' ' || p[-1] == '[' ||
+			     p[-1] == '\t' || p[-1] == '\n';
+		char e = p[wl];
+		bool stop = !e || e == ' ' || e == ']' || e == '\n' ||
+			    e == '\t';
+
+		if (start && stop)
+			return true;
+		p += wl;
+	}
+	return false;
+}

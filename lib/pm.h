@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libpm: the one place pmtools touches /sys, /proc and /dev.  Every
+ * function returns 0 (or a count) on success and -errno on failure, and
+ * fills ctx->err so the tool can say which file, which value and why.
+ */
+#ifndef PM_H
+#define PM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define PM_VERSION "0.1.0"
+
+/* Exit status shared by every tool (CLI.md). */
+enum pm_exit {
+	PM_EXIT_OK = 0,
+	PM_EXIT_FAIL = 1,
+	PM_EXIT_USAGE = 2,
+	PM_EXIT_UNSUPPORTED = 3,
+	PM_EXIT_BUSY = 4,
+};
+
+/*
+ * A value the kernel did not give us (missing file, root-only file, empty
+ * file).  Counters never reach it: 2^64 us is half a million years.
+ */
+#define PM_UNKNOWN UINT64_MAX
+#define PM_UNKNOWN_S64 INT64_MIN
+
+/* NR_CPUS is at most 8192 in every architecture's Kconfig. */
+#define PM_MAX_CPUS 8192
+/* sysfs text attributes are at most PAGE_SIZE; 64 KiB covers every arch. */
+#define PM_ATTR_MAX 65536
+/* cpuidle's CPUIDLE_STATE_MAX. */
+#define PM_MAX_IDLE_STATES 10
+#define PM_NAME_MAX 64
+#define PM_PATH_MAX 4096
+
+/* ---------------------------------------------------------------- errors */
+
+struct pm_err {
+	char op[64];		/* "read", "write", "open", "parse" */
+	char file[PM_PATH_MAX]; /* path without the sysroot */
+	char value[128];	/* the value written or read, if any */
+	int err;		/* positive errno, 0 if none */
+	char hint[512];		/* e.g. the available choices */
+};
+
+/* ---------------------------------------------------------------- context */
+
+typedef void (*pm_write_hook)(void *arg, const char *path, const char *value);
+
+struct pm_ctx {
+	int rootfd;		/* O_PATH|O_DIRECTORY fd of the system root */
+	char root[PM_PATH_MAX]; /* as given, for messages and child envs */
+	bool real_root;		/* the root is "/" */
+	bool guard;		/* PM_TEST_GUARD=1: refuse writes to the real root */
+	bool dry_run;		/* writes go to the hook, not the kernel */
+	pm_write_hook on_write; /* called for every write (dry or not) */
+	void *on_write_arg;
+	struct pm_err err;
+};
+
+/* root == NULL: $PM_SYSROOT, else "/". */
+int pm_ctx_open(struct pm_ctx *ctx, const char *root);
+void pm_ctx_close(struct pm_ctx *ctx);
+/* Clear the error record. */
+void pm_err_clear(struct pm_ctx *ctx);
+/* Set the error record; returns -err for convenience. */
+int pm_err_set(struct pm_ctx *ctx, const char *op, const char *file,
+	       const char *value, int err, const char *hint_fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/*
+ * Paths are system paths ("/sys/devices/system/cpu/online" or without the
+ * leading slash); they are opened relative to the root fd, O_CLOEXEC.
+ */
+int pm_open(struct pm_ctx *ctx, const char *path, int flags);
+int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags);
+/* An O_DIRECTORY fd for a folder, or -errno. */
+int pm_open_dir(struct pm_ctx *ctx, const char *path);
+bool pm_exists(struct pm_ctx *ctx, const char *path);
+bool pm_existsat(int dirfd, const char *name);
+
+/*
+ * Read a sysfs attribute whole in one read(), strip the trailing newline
+ * and spaces, NUL-terminate.  Returns the length (0 for an empty value) or
+ * -errno.  The errno is kept in ctx->err (EACCES for a root-only file).
+ */
+ssize_t pm_attr_read(struct pm_ctx *ctx, const char *path, char *buf,
+		     size_t size);
+ssize_t pm_attr_readat(struct pm_ctx *ctx, int dirfd, const char *name,
+		       char *buf, size_t size);
+/* Re-read a kept-open attribute with pread(fd, ..., 0): one syscall. */
+ssize_t pm_attr_pread(int fd, char *buf, size_t size);
+/* Strip trailing whitespace in place; returns the new length. */
+size_t pm_strip(char *s, size_t len);
+
+/*
+ * Typed reads: -ENODATA for an empty value, -EINVAL for one that does not
+ * parse (the record names the file and the text).
+ */
+int pm_attr_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *v);
+int pm_attr_readat_u64(struct pm_ctx *ctx, int dirfd, const char *name,
+		       uint64_t *v);
+int pm_attr_readat_s64(struct pm_ctx *ctx, int dirfd, const char *name,
+		       int64_t *v);
+/* Like readat_u64 but returns PM_UNKNOWN for any failure. */
+uint64_t pm_attr_getat_u64(struct pm_ctx *ctx, int dirfd, const char *name);
+
+/*
+ * Read a /proc file or debugfs table until EOF into a growing buffer
+ * (*buf is malloc'ed, NUL-terminated; free it).  Returns length or -errno.
+ */
+ssize_t pm_file_read(struct pm_ctx *ctx, const char *path, char **buf);
+ssize_t pm_fd_read_all(int fd, char **buf, size_t *cap);
+
+/*
+ * Write value (no newline added) with O_WRONLY|O_TRUNC and one write().
+ * Refused with -EPERM and a record when the guard is on and the root is
+ * "/".  A short write is -EIO.  Under dry_run only the hook is called.
+ */
+int pm_attr_write(struct pm_ctx *ctx, const char *path, const char *value);
+int pm_attr_writeat(struct pm_ctx *ctx, int dirfd, const char *dirpath,
+		    const char *name, const char *value);
+/* The guard check alone: 0 if writes are allowed. */
+int pm_write_allowed(struct pm_ctx *ctx, const char *path);
+
+/* Iterate a folder's entry names matching prefix+number ("policy", "cpu"):
+ * fills nums (sorted ascending), returns the count or -errno. */
+int pm_list_numbered(struct pm_ctx *ctx, const char *dir, const char *prefix,
+		     unsigned *nums, unsigned max);
+/* All entry names of a folder (not . and ..), sorted in C-locale order;
+ * *names is one malloc'ed array of malloc'ed strings. */
+int pm_list_dir(struct pm_ctx *ctx, const char *dir, char ***names);
+void pm_list_free(char **names, int n);
+
+/* ---------------------------------------------------------------- parsing */
+
+/* Strict decimal: no sign, no junk, no empty, no overflow. */
+int pm_parse_u64(const char *s, uint64_t *v);
+int pm_parse_u32(const char *s, uint32_t *v);
+/* Optional leading '-'. */
+int pm_parse_s64(const char *s, int64_t *v);
+/* "on"/"off", "1"/"0", "yes"/"no", "true"/"false", "enabled"/"disabled". */
+int pm_parse_bool(const char *s, bool *v);
+/* Percentage 0..100. */
+int pm_parse_pct(const char *s, unsigned *v);
+
+/*
+ * A frequency: bare number = kHz; Hz, kHz, MHz, GHz in any case, decimals
+ * allowed ("1.2GHz").  Result in Hz; -EINVAL for junk or a fraction of a
+ * Hz, -ERANGE for overflow.
+ */
+int pm_parse_freq_hz(const char *s, uint64_t *hz);
+/* Same, in kHz; a value that is not a whole number of kHz is -EINVAL. */
+int pm_parse_freq_khz(const char *s, uint64_t *khz);
+/* A duration: bare = seconds; us, ms, s, min, h; decimals; result in us. */
+int pm_parse_duration_us(const char *s, uint64_t *us);
+/* Format kHz for people: "800 MHz", "1.2 GHz", "2.401 GHz". */
+char *pm_fmt_khz(uint64_t khz, char *buf, size_t size);
+
+/* ---------------------------------------------------------------- CPU sets */
+
+struct pm_cpuset {
+	uint64_t w[PM_MAX_CPUS / 64];
+};
+
+void pm_cpuset_zero(struct pm_cpuset *s);
+void pm_cpuset_set(struct pm_cpuset *s, unsigned cpu);
+void pm_cpuset_clr(struct pm_cpuset *s, unsigned cpu);
+bool pm_cpuset_isset(const struct pm_cpuset *s, unsigned cpu);
+unsigned pm_cpuset_count(const struct pm_cpuset *s);
+bool pm_cpuset_empty(const struct pm_cpuset *s);
+bool pm_cpuset_intersects(const struct pm_cpuset *a,
+			  const struct pm_cpuset *b);
+void pm_cpuset_and(struct pm_cpuset *d, const struct pm_cpuset *a);
+void pm_cpuset_or(struct pm_cpuset *d, const struct pm_cpuset *a);
+void pm_cpuset_andnot(struct pm_cpuset *d, const struct pm_cpuset *a);
+bool pm_cpuset_equal(const struct pm_cpuset *a, const struct pm_cpuset *b);
+/* Next set CPU at or after from, or -1. */
+int pm_cpuset_next(const struct pm_cpuset *s, unsigned from);
+#define pm_cpuset_foreach(cpu, s)                                            \
+	for (int cpu = pm_cpuset_next((s), 0); cpu >= 0;                     \
+	     cpu = pm_cpuset_next((s), (unsigned)cpu + 1))
+
+/*
+ * Kernel range list ("0-3,5,7-8", groups "0-7:2/4"), empty allowed (the
+ * offline file).  Reversed ranges, junk, overflow and CPUs >= PM_MAX_CPUS
+ * are -EINVAL / -ERANGE.
+ */
+int pm_cpulist_parse(const char *s, struct pm_cpuset *set);
+/* Space-separated list (cpufreq affected_cpus / related_cpus). */
+int pm_cpulist_parse_spaced(const char *s, struct pm_cpuset *set);
+/* Compact range list; returns the length (truncation: >= size). */
+size_t pm_cpulist_format(const struct pm_cpuset *set, char *buf,
+			 size_t size);
+
+/*
+ * A kernel choice list: "a b [c] d" (sleep states, mem_sleep, disk,
+ * pm_test) or "a b c " (governors).  Splits in place into names[];
+ * *current is the index of the bracketed one or -1.  Returns the count.
+ */
+int pm_choices_split(char *s, char **names, int max, int *current);
+/* Is word one of the space-separated words in list? */
+bool pm_word_in(const char *list, const char *word);
+
+/* ---------------------------------------------------------------- output */
+
+enum pm_fmt {
+	PM_FMT_HUMAN,
+	PM_FMT_JSON,
+	PM_FMT_KV,
+	PM_FMT_CSV,
+	PM_FMT_PROM,
+};
+
+int pm_fmt_parse(const char *s, enum pm_fmt *f);
+const char *pm_fmt_name(enum pm_fmt f);
+
+/* Nesting depth of a JSON/kv document. */
+#define PM_OUT_DEPTH 16
+
+struct pm_out_level {
+	bool is_array;
+	unsigned count;		/* members written so far */
+	char elem[24];		/* kv label of array elements ("cpu") */
+	size_t keylen;		/* length of the kv key prefix at this level */
+	size_t scalars;		/* kv: offset of joined scalar values */
+};
+
+struct pm_out {
+	enum pm_fmt fmt;
+	FILE *f;
+	char *tmp_path;		/* atomic --output: the temporary file */
+	char *final_path;
+	int depth;
+	struct pm_out_level lvl[PM_OUT_DEPTH];
+	char key[512];		/* kv: the flattened key so far */
+	char *join;		/* kv: space-joined scalar array values */
+	size_t join_len, join_cap;
+	bool color;
+	int err;		/* first stream error (errno) */
+};
+
+/*
+ * Open the output: path NULL means stdout.  With a path, writes go to a
+ * temporary file in the same folder, renamed over path by pm_out_commit.
+ */
+int pm_out_open(struct pm_out *o, enum pm_fmt fmt, const char *path);
+/* Flush; for a file, fsync and rename.  Returns 0 or -errno. */
+int pm_out_commit(struct pm_out *o);
+/* Give up: remove the temporary file. */
+void pm_out_abort(struct pm_out *o);
+
+/* Structured documents (json and kv).  key is NULL inside arrays. */
+void pm_out_obj_begin(struct pm_out *o, const char *key);
+void pm_out_obj_end(struct pm_out *o);
+/* elem: the kv label for elements ("cpu" gives cpu0_, cpu1_...). */
+void pm_out_arr_begin(struct pm_out *o, const char *key, const char *elem);
+void pm_out_arr_end(struct pm_out *o);
+/* An object element of an array labelled with its own number (kv). */
+void pm_out_elem_begin(struct pm_out *o, uint64_t label);
+void pm_out_str(struct pm_out *o, const char *key, const char *v);
+void pm_out_u64(struct pm_out *o, const char *key, uint64_t v);
+void pm_out_s64(struct pm_out *o, const char *key, int64_t v);
+/* PM_UNKNOWN (or a NAN double) prints null. */
+void pm_out_u64_or_null(struct pm_out *o, const char *key, uint64_t v);
+void pm_out_double(struct pm_out *o, const char *key, double v, int prec);
+void pm_out_bool(struct pm_out *o, const char *key, bool v);
+void pm_out_null(struct pm_out *o, const char *key);
+/* A JSON array of CPU numbers. */
+void pm_out_cpuset(struct pm_out *o, const char *key,
+		   const struct pm_cpuset *s);
+/* Space-separated words as an array of strings. */
+void pm_out_words(struct pm_out *o, const char *key, const char *words);
+
+/* Escapers, exposed for the tests and the tools. */
+void pm_json_escape(FILE *f, const char *s);
+void pm_kv_quote(FILE *f, const char *s);
+void pm_csv_field(FILE *f, const char *s);
+void pm_prom_label_escape(FILE *f, const char *s);
+/* Lower-case and map anything outside [a-z0-9_] to '_'. */
+void pm_kv_key_sanitize(char *s);
+
+/* CSV rows: fields separated by commas, RFC 4180 quoting. */
+void pm_out_csv_row(struct pm_out *o, int n, const char *const *fields);
+
+/* Prometheus exposition format. */
+void pm_out_prom_meta(struct pm_out *o, const char *name, const char *type,
+		      const char *help);
+/* labels: NULL-terminated "name", "value" pairs. */
+void pm_out_prom_sample(struct pm_out *o, const char *name,
+			const char *const *labels, double v);
+void pm_out_prom_sample_u64(struct pm_out *o, const char *name,
+			    const char *const *labels, uint64_t v);
+
+/* printf to the output stream (human format). */
+void pm_out_printf(struct pm_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------------- CPUs */
+
+struct pm_cpus {
+	struct pm_cpuset possible, present, online, offline;
+	int kernel_max;		/* -1 unknown */
+	char smt_control[24];	/* "" when absent */
+	int smt_active;		/* -1 unknown */
+	unsigned nr_present;
+};
+
+int pm_cpus_read(struct pm_ctx *ctx, struct pm_cpus *c);
+/* 1 if the CPU has an online file (can be hot-plugged), else 0. */
+int pm_cpu_hotpluggable(struct pm_ctx *ctx, unsigned cpu);
+/*
+ * Resolve a --cpu argument: "all" (present), "online", or a range list,
+ * intersected with nothing: CPUs not present are an error (-ENOENT, the
+ * record names them).
+ */
+int pm_cpus_select(struct pm_ctx *ctx, const struct pm_cpus *c,
+		   const char *arg, struct pm_cpuset *out);
+
+/* ---------------------------------------------------------------- cpuidle */
+
+struct pm_cpuidle {
+	char driver[PM_NAME_MAX];	/* "" when absent, "none" as the kernel says */
+	char governor[PM_NAME_MAX];
+	bool governor_writable;
+	char available_governors[256];
+};
+
+struct pm_idle_state {
+	unsigned index;
+	char name[PM_NAME_MAX];
+	char desc[PM_NAME_MAX];
+	uint64_t latency_us, residency_us, power_mw;
+	uint64_t usage, time_us, above, below, rejected;
+	uint64_t s2idle_usage, s2idle_time_us;
+	int disabled;			/* 0/1, -1 unknown */
+	int default_disabled;		/* default_status: 0/1, -1 unknown */
+};
+
+int pm_cpuidle_read(struct pm_ctx *ctx, struct pm_cpuidle *ci);
+/* Fill states[] for one CPU; returns the count (0: no cpuidle dir). */
+int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
+			struct pm_idle_state *states, int max);
+
+/* ---------------------------------------------------------------- cpufreq */
+
+#define PM_MAX_FREQS 64
+
+struct pm_tis {
+	uint64_t khz;
+	uint64_t ticks;		/* USER_HZ (10 ms) */
+};
+
+struct pm_policy {
+	unsigned id;		/* policyN, or the CPU of a legacy cpuN/cpufreq */
+	char path[96];		/* system path of the policy folder */
+	struct pm_cpuset related, affected;
+	char driver[PM_NAME_MAX], governor[PM_NAME_MAX];
+	char available_governors[256];
+	uint64_t min_khz, max_khz, cpuinfo_min_khz, cpuinfo_max_khz;
+	uint64_t cur_khz, cpuinfo_cur_khz, transition_latency_ns;
+	uint64_t bios_limit_khz, base_khz;
+	uint64_t avail_khz[PM_MAX_FREQS];
+	int n_avail;		/* -1 when the driver does not export it */
+	uint64_t boost_khz[PM_MAX_FREQS];
+	int n_boost;
+	char epp[PM_NAME_MAX];	/* "" when absent */
+	char epp_available[256];
+	int boost;		/* per-policy boost 0/1, -1 absent */
+	char setspeed[32];	/* scaling_setspeed text, "" absent */
+	/* stats/ */
+	bool has_stats;
+	uint64_t total_trans;
+	struct pm_tis tis[PM_MAX_FREQS];
+	int n_tis;
+};
+
+struct pm_cpufreq_global {
+	int boost;		/* cpufreq/boost: 0/1, -1 absent */
+	char intel_status[16];	/* "" absent */
+	int intel_no_turbo;	/* -1 absent */
+	int intel_min_perf_pct, intel_max_perf_pct;
+	int intel_num_pstates, intel_turbo_pct;
+	int intel_hwp_dynamic_boost;
+	char amd_status[16];	/* "" absent */
+	char amd_prefcore[16];
+};
+
+/* Policy ids in ascending order; legacy per-CPU folders are folded by
+ * related_cpus. */
+int pm_policies_list(struct pm_ctx *ctx, unsigned *ids, unsigned max);
+int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p);
+int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
+/* Parse a stats/time_in_state text; returns the count or -EINVAL. */
+int pm_tis_parse(const char *text, struct pm_tis *tis, int max);
+
+/* ---------------------------------------------------------------- sleep */
+
+#define PM_MAX_CHOICES 16
+
+struct pm_sleep {
+	char state[128];	/* raw text, "" absent */
+	char mem_sleep[128];
+	char disk[128];
+	char pm_test[128];
+	char resume[32];
+	uint64_t resume_offset, image_size;
+	bool have_power;	/* /sys/power exists */
+	/* suspend_stats */
+	uint64_t success, fail;
+	char last_failed_dev[128];
+	int64_t last_failed_errno;
+	char last_failed_step[32];
+};
+
+int pm_sleep_read(struct pm_ctx *ctx, struct pm_sleep *s);
+/* Is word among the choices of a choice list? */
+bool pm_choice_offered(const char *list, const char *word);
+/* The bracketed choice into out ("" if none). */
+void pm_choice_current(const char *list, char *out, size_t size);
+
+/* ---------------------------------------------------------------- supply */
+
+struct pm_supply {
+	char name[PM_NAME_MAX];
+	char type[32];
+	char status[32];
+	int online;			/* -1 unknown */
+	uint64_t capacity_pct;
+	int64_t power_uw, energy_now_uwh, energy_full_uwh;
+	int64_t current_ua, charge_now_uah, charge_full_uah, voltage_uv;
+	char model[PM_NAME_MAX];
+};
+
+/* Returns the count; *out is malloc'ed. */
+int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out);
+
+/* ---------------------------------------------------------------- thermal */
+
+struct pm_tzone {
+	unsigned id;
+	char type[PM_NAME_MAX];
+	int64_t temp_mc;		/* PM_UNKNOWN_S64 unknown */
+	char policy[PM_NAME_MAX];
+	char mode[16];
+};
+
+int pm_tzones_read(struct pm_ctx *ctx, struct pm_tzone **out);
+
+/* ---------------------------------------------------------------- devfreq */
+
+struct pm_devfreq {
+	char name[PM_NAME_MAX];
+	char governor[PM_NAME_MAX];
+	uint64_t cur_hz, min_hz, max_hz;
+	char available_governors[256];
+	char available_frequencies[512];
+};
+
+int pm_devfreqs_read(struct pm_ctx *ctx, struct pm_devfreq **out);
+
+/* ---------------------------------------------------------------- profile */
+
+struct pm_profile {
+	char current[PM_NAME_MAX];	/* "" absent */
+	char choices[256];
+};
+
+int pm_profile_read(struct pm_ctx *ctx, struct pm_profile *p);
+
+/* ---------------------------------------------------------------- config */
+
+/*
+ * A configuration file reader: "[section args]" headers, "key = value"
+ * (or KEY=value) lines, '#' and ';' comments, line numbers kept.
+ */
+struct pm_conf_line {
+	unsigned lineno;
+	char *section;		/* "" before any header */
+	char *key;
+	char *value;
+};
+
+struct pm_conf {
+	char *path;
+	char *text;
+	struct pm_conf_line *lines;
+	int n;
+	unsigned errline;	/* the line of the first error, 0: the file */
+	char errmsg[256];	/* what is wrong with it */
+};
+
+/* A config file may not exceed 1 MiB, nor a line 4 KiB. */
+#define PM_CONF_MAX (1 << 20)
+#define PM_CONF_LINE_MAX 4096
+
+/*
+ * Load a file: under the system root when ctx is given (/etc/pm/...),
+ * else as a real path (a file named on the command line is never
+ * prefixed).  On error returns -errno and fills errline/errmsg.
+ */
+int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c);
+/* Parse text (taken over: freed with the conf). */
+int pm_conf_parse(const char *name, char *text, size_t len,
+		  struct pm_conf *c);
+void pm_conf_free(struct pm_conf *c);
+
+/* ---------------------------------------------------------------- tools */
+
+/*
+ * The options every tool shares (CLI.md), parsed in one place.  A tool
+ * adds its own long options after PM_SHARED_LONGOPTS and passes every
+ * getopt result to pm_tool_opt first.
+ */
+enum {
+	PM_OPT_SYSROOT = 0x100,
+	PM_OPT_WAIT,
+	PM_OPT_TOOL = 0x200,	/* first value free for a tool's own options */
+};
+
+#define PM_SHARED_LONGOPTS                                                   \
+	{ "help", no_argument, NULL, 'h' },                                  \
+	{ "version", no_argument, NULL, 'V' },                               \
+	{ "sysroot", required_argument, NULL, PM_OPT_SYSROOT },              \
+	{ "json", no_argument, NULL, 'J' },                                  \
+	{ "format", required_argument, NULL, 'F' },                          \
+	{ "output", required_argument, NULL, 'o' },                          \
+	{ "cpu", required_argument, NULL, 'c' },                             \
+	{ "wait", optional_argument, NULL, PM_OPT_WAIT },                    \
+	{ "quiet", no_argument, NULL, 'q' },                                 \
+	{ "verbose", no_argument, NULL, 'v' }
+
+/* Short letters of the shared options; -n is the tool's own. */
+#define PM_SHARED_SHORTOPTS "hVJF:o:c:qv"
+
+struct pm_tool {
+	const char *name;		/* "pmctl" */
+	void (*usage)(FILE *f);		/* --help text */
+	const char *sysroot;		/* --sysroot, NULL: $PM_SYSROOT or / */
+	enum pm_fmt fmt;
+	bool fmt_set;
+	const char *output;		/* --output FILE */
+	const char *cpu;		/* --cpu LIST */
+	bool dry_run;
+	double wait_s;			/* --wait: -1 no, 0 forever, else s */
+	int verbose;			/* -1 quiet, 0 normal, 1+ verbose */
+};
+
+/* Name the tool, install the stdout check at exit, ignore SIGPIPE. */
+void pm_tool_init(struct pm_tool *t, const char *name,
+		  void (*usage)(FILE *f));
+/*
+ * Handle one getopt_long result if it is a shared option: returns true
+ * when handled.  --help and --version exit 0; a bad value exits 2.
+ * '?' and ':' (bad option) exit 2 with the "Try" line.
+ */
+bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv);
+/* Refuse a format the command does not offer (mask of 1 << PM_FMT_*). */
+void pm_tool_formats(struct pm_tool *t, unsigned mask);
+/* Open the context for --sysroot; exit 2 when the root is unusable. */
+void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx);
+/* Open the output for --format/--output; exit 1 on failure. */
+void pm_tool_out(struct pm_tool *t, struct pm_out *o);
+/* Commit the output; exit 1 on failure. */
+void pm_tool_out_done(struct pm_tool *t, struct pm_out *o);
+
+/* "TOOL: message" on stderr. */
+void pm_warn(const struct pm_tool *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Same, unless --quiet. */
+void pm_note(const struct pm_tool *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "TOOL: message" and exit code. */
+void pm_die(const struct pm_tool *t, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+/* "TOOL: message" + "Try 'TOOL --help' ...", exit 2. */
+void pm_usage_error(const struct pm_tool *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/*
+ * Describe an error record: "FILE: Invalid argument (EINVAL); hint" into
+ * buf.  With a value: "cannot write 'V' to FILE: ...".
+ */
+const char *pm_err_str(const struct pm_err *e, char *buf, size_t size);
+/* The symbolic name of an errno ("EBUSY"). */
+const char *pm_errno_name(int err);
+/* The exit status an errno deserves: EBUSY 4, ENOENT/ENODEV/EOPNOTSUPP 3,
+ * else 1. */
+int pm_exit_for(int err);
+
+#endif /* PM_H */
