@@ -27,10 +27,13 @@ static void close_stdout(void)
 		e = errno ? errno : EIO;
 	if (e) {
 		/* A closed pipe is a failure too, but not worth a message. */
-		if (e != EPIPE)
+		if (e != EPIPE && e != EIO)
 			fprintf(stderr, "%s: write error on standard output: "
 					"%s\n",
 				tool_name, strerror(e));
+		else if (e == EIO)
+			fprintf(stderr, "%s: write error on standard output\n",
+				tool_name);
 		_exit(PM_EXIT_FAIL);
 	}
 	if (fflush(stderr) != 0 && errno != EPIPE && errno != EBADF)
@@ -239,12 +242,15 @@ void pm_tool_out_done(struct pm_tool *t, struct pm_out *o)
 {
 	int r = pm_out_commit(o);
 
-	if (r < 0 && t->output)
-		pm_die(t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", t->output,
-		       strerror(-r), pm_errno_name(-r));
-	if (r < 0 && r != -EPIPE)
-		pm_die(t, PM_EXIT_FAIL, "write error on standard output: %s",
-		       strerror(-r));
-	if (r < 0)
-		exit(PM_EXIT_FAIL);
+	if (!r)
+		return;
+	if (t->output)
+		pm_warn(t, "cannot write %s: %s (%s)", t->output, strerror(-r),
+			pm_errno_name(-r));
+	else if (r != -EPIPE)
+		pm_warn(t, "write error on standard output: %s",
+			strerror(-r));
+	/* Reported once: skip the atexit check of the same stream. */
+	fflush(stderr);
+	_exit(PM_EXIT_FAIL);
 }

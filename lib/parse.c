@@ -151,6 +151,17 @@ int pm_parse_pct(const char *s, unsigned *v)
 	return 0;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 struct unit {
 	const char *name;
 	uint64_t scale;
@@ -194,8 +205,12 @@ static int parse_scaled(const char *s, const struct unit *units,
 		}
 		s = e;
 	}
-	if (*s == ' ')
+	if (*s == ' ') {
 		s++;
+		/* A space only separates a unit: "1 " is junk, as "1 GHz " is. */
+		if (!*s)
+			return -EINVAL;
+	}
 	if (!*s) {
 		scale = bare_scale;
 	} else {
@@ -212,13 +227,20 @@ static int parse_scaled(const char *s, const struct unit *units,
 	if (__builtin_mul_overflow(ip, scale, &v))
 		return -ERANGE;
 	if (fdig) {
-		uint64_t d = pow10_tab[fdig];
+		uint64_t d = pow10_tab[fdig], g = gcd(fp, d);
 
-		if (__builtin_mul_overflow(fp, scale, &fv))
-			return -ERANGE;
-		if (fv % d)
+		/*
+		 * fp / d in lowest terms: the product with the scale is whole
+		 * only if d divides the scale, and fp * scale alone may
+		 * overflow where the result does not ("0.9999999975h").
+		 */
+		fp /= g;
+		d /= g;
+		if (scale % d)
 			return -EINVAL;
-		if (__builtin_add_overflow(v, fv / d, &v))
+		if (__builtin_mul_overflow(fp, scale / d, &fv))
+			return -ERANGE;
+		if (__builtin_add_overflow(v, fv, &v))
 			return -ERANGE;
 	}
 	*out = v;
@@ -538,7 +560,8 @@ int pm_choices_split(char *s, char **names, int max, int *current)
 			if (l >= 2 && w[l - 1] == ']') {
 				w[l - 1] = '\0';
 				w++;
-				if (current)
+				/* Only an index of names[] is worth giving. */
+				if (current && n < max)
 					*current = n;
 			}
 		}

@@ -427,6 +427,49 @@ bool pm_choice_offered(const char *list, const char *word);
 /* The bracketed choice into out ("" if none). */
 void pm_choice_current(const char *list, char *out, size_t size);
 
+/* Sleep modes of pm-suspend (CLI.md). */
+enum pm_sleep_mode {
+	PM_MODE_SUSPEND,
+	PM_MODE_S2IDLE,
+	PM_MODE_STANDBY,
+	PM_MODE_DEEP,
+	PM_MODE_HIBERNATE,
+	PM_MODE_HYBRID,
+	PM_MODE_SUSPEND_THEN_HIBERNATE,
+};
+
+/* "suspend", "freeze" (= s2idle), "shallow" (= standby) ...; -EINVAL. */
+int pm_sleep_mode_parse(const char *s, enum pm_sleep_mode *m);
+const char *pm_sleep_mode_name(enum pm_sleep_mode m);
+/*
+ * Can the mode be entered here?  0 if so; -EOPNOTSUPP with the reason
+ * (what the kernel offers instead, or why hibernation is unsafe) in
+ * reason.  hib_mode: the disk mode hibernation would use ("platform").
+ */
+int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
+		   const char *hib_mode, char *reason, size_t size);
+/* The hibernation safety check alone (resume device, swap, space). */
+int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size);
+
+/* ---------------------------------------------------------------- opp */
+
+struct pm_opp_entry {
+	char name[PM_NAME_MAX];
+	char path[PM_PATH_MAX];		/* as shown: /etc/pm/opp.d/x.conf */
+	bool installed;			/* from the installed examples */
+	char description[256];
+	char error[320];		/* why the file cannot be read, or "" */
+};
+
+/* An operating point name: [A-Za-z0-9_.-]+, not starting with '.'. */
+bool pm_opp_name_valid(const char *name);
+/*
+ * Every point in /etc/pm/opp.d (under the root) and in datadir/opp.d
+ * (a real path; NULL for none); /etc wins by name; sorted by name.
+ */
+int pm_opp_list(struct pm_ctx *ctx, const char *datadir,
+		struct pm_opp_entry **out);
+
 /* ---------------------------------------------------------------- supply */
 
 struct pm_supply {

@@ -4,6 +4,9 @@
  * hibernation modes, pm_test levels and the suspend statistics.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -66,4 +69,232 @@ void pm_choice_current(const char *list, char *out, size_t size)
 		return;
 	}
 	snprintf(out, size, "%.*s", (int)(b - a - 1), a + 1);
+}
+
+static const char *const mode_names[] = {
+	[PM_MODE_SUSPEND] = "suspend",
+	[PM_MODE_S2IDLE] = "s2idle",
+	[PM_MODE_STANDBY] = "standby",
+	[PM_MODE_DEEP] = "deep",
+	[PM_MODE_HIBERNATE] = "hibernate",
+	[PM_MODE_HYBRID] = "hybrid",
+	[PM_MODE_SUSPEND_THEN_HIBERNATE] = "suspend-then-hibernate",
+};
+
+int pm_sleep_mode_parse(const char *s, enum pm_sleep_mode *m)
+{
+	if (!strcmp(s, "freeze")) {
+		*m = PM_MODE_S2IDLE;
+		return 0;
+	}
+	if (!strcmp(s, "shallow")) {
+		*m = PM_MODE_STANDBY;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]);
+	     i++) {
+		if (!strcmp(s, mode_names[i])) {
+			*m = (enum pm_sleep_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *pm_sleep_mode_name(enum pm_sleep_mode m)
+{
+	return (size_t)m < sizeof(mode_names) / sizeof(mode_names[0]) ?
+		       mode_names[m] :
+		       "?";
+}
+
+static int no(char *reason, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int no(char *reason, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, size, fmt, ap);
+	va_end(ap);
+	return -EOPNOTSUPP;
+}
+
+/* Look a key up in /proc/meminfo ("Active(anon):  123 kB"), in KiB. */
+static uint64_t meminfo_kib(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+
+	const char *p = text;
+
+	while (p && *p) {
+		uint64_t v = 0;
+		const char *q;
+
+		if (strncmp(p, key, kl) || p[kl] != ':') {
+			p = strchr(p, '\n');
+			if (p)
+				p++;
+			continue;
+		}
+		q = p + kl + 1;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q < '0' || *q > '9')
+			return PM_UNKNOWN;
+		while (*q >= '0' && *q <= '9')
+			v = v * 10 + (uint64_t)(*q++ - '0');
+		return v;
+	}
+	return PM_UNKNOWN;
+}
+
+int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
+{
+	char resume[32], *swaps = NULL, *meminfo = NULL;
+	uint64_t need, best_free = 0;
+	bool found = false;
+
+	if (pm_attr_read(ctx, "/sys/power/resume", resume, sizeof(resume)) <
+	    0)
+		return no(reason, size, "/sys/power/resume cannot be read");
+	if (!resume[0] || !strcmp(resume, "0:0"))
+		return no(reason, size,
+			  "no resume device: /sys/power/resume is 0:0, so the "
+			  "image could never be restored (set resume= on the "
+			  "kernel command line)");
+	if (pm_file_read(ctx, "/proc/swaps", &swaps) < 0)
+		return no(reason, size, "/proc/swaps cannot be read");
+	/* Header line, then "NAME TYPE SIZE USED PRIO" per area (KiB). */
+	char *save = NULL, *line = strtok_r(swaps, "\n", &save);
+
+	for (line = strtok_r(NULL, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[256], type[32], dev[32], path[320];
+		unsigned long long sz, used;
+
+		if (sscanf(line, "%255s %31s %llu %llu", name, type, &sz,
+			   &used) != 4)
+			continue;
+		if (!strcmp(type, "partition") && !strncmp(name, "/dev/", 5)) {
+			snprintf(path, sizeof(path), "/sys/class/block/%s/dev",
+				 name + 5);
+			if (pm_attr_read(ctx, path, dev, sizeof(dev)) <= 0 ||
+			    strcmp(dev, resume))
+				continue;
+		} else if (!strcmp(type, "file")) {
+			uint64_t off;
+
+			if (pm_attr_read_u64(ctx, "/sys/power/resume_offset",
+					     &off) < 0 ||
+			    off == 0)
+				continue;
+		} else {
+			continue;
+		}
+		found = true;
+		if (sz > used && sz - used > best_free)
+			best_free = sz - used;
+	}
+	free(swaps);
+	pm_err_clear(ctx);
+	if (!found)
+		return no(reason, size,
+			  "the resume device %s is not an active swap area in "
+			  "/proc/swaps",
+			  resume);
+	if (pm_file_read(ctx, "/proc/meminfo", &meminfo) < 0)
+		return no(reason, size, "/proc/meminfo cannot be read");
+	need = meminfo_kib(meminfo, "Active(anon)");
+	free(meminfo);
+	pm_err_clear(ctx);
+	if (need == PM_UNKNOWN)
+		return no(reason, size, "Active(anon) is missing from "
+					"/proc/meminfo");
+	if (best_free < need)
+		return no(reason, size,
+			  "not enough free swap for the image: %llu KiB free "
+			  "on %s, %llu KiB needed (Active(anon))",
+			  (unsigned long long)best_free, resume,
+			  (unsigned long long)need);
+	return 0;
+}
+
+int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
+		   const char *hib_mode, char *reason, size_t size)
+{
+	struct pm_sleep s;
+	const char *st;
+	int r;
+
+	reason[0] = '\0';
+	if (pm_sleep_read(ctx, &s) < 0)
+		return no(reason, size, "no /sys/power: the kernel has no "
+					"system sleep support");
+	st = s.state[0] ? s.state : "nothing";
+	switch (m) {
+	case PM_MODE_SUSPEND:
+		if (!pm_word_in(s.state, "mem"))
+			return no(reason, size,
+				  "suspend to RAM is not offered (the kernel "
+				  "offers: %s)",
+				  st);
+		return 0;
+	case PM_MODE_DEEP:
+		if (!pm_word_in(s.state, "mem") ||
+		    !pm_word_in(s.mem_sleep, "deep"))
+			return no(reason, size,
+				  "deep sleep (S3) is not offered (state: %s; "
+				  "mem_sleep: %s)",
+				  st, s.mem_sleep[0] ? s.mem_sleep : "none");
+		return 0;
+	case PM_MODE_S2IDLE:
+		if ((pm_word_in(s.state, "mem") &&
+		     pm_word_in(s.mem_sleep, "s2idle")) ||
+		    pm_word_in(s.state, "freeze"))
+			return 0;
+		return no(reason, size,
+			  "suspend-to-idle is not offered (state: %s)", st);
+	case PM_MODE_STANDBY:
+		if (pm_word_in(s.state, "standby") ||
+		    (pm_word_in(s.state, "mem") &&
+		     pm_word_in(s.mem_sleep, "shallow")))
+			return 0;
+		return no(reason, size,
+			  "standby is not offered (state: %s; mem_sleep: %s)",
+			  st, s.mem_sleep[0] ? s.mem_sleep : "none");
+	case PM_MODE_HIBERNATE:
+	case PM_MODE_HYBRID:
+		if (!pm_word_in(s.state, "disk"))
+			return no(reason, size,
+				  "hibernation is not offered (the kernel "
+				  "offers: %s)",
+				  st);
+		hib_mode = m == PM_MODE_HYBRID ? "suspend" :
+			   hib_mode	       ? hib_mode :
+						 "platform";
+		if (!pm_word_in(s.disk, hib_mode) &&
+		    !(m == PM_MODE_HIBERNATE && !strcmp(hib_mode, "platform") &&
+		      pm_word_in(s.disk, "shutdown")))
+			return no(reason, size,
+				  "hibernation mode '%s' is not offered "
+				  "(disk: %s)",
+				  hib_mode, s.disk[0] ? s.disk : "none");
+		return pm_hibernate_check(ctx, reason, size);
+	case PM_MODE_SUSPEND_THEN_HIBERNATE:
+		r = pm_sleep_check(ctx, PM_MODE_SUSPEND, NULL, reason, size);
+		if (r < 0)
+			return r;
+		r = pm_sleep_check(ctx, PM_MODE_HIBERNATE, hib_mode, reason,
+				   size);
+		if (r < 0)
+			return r;
+		if (!pm_exists(ctx, "/sys/class/rtc/rtc0/wakealarm"))
+			return no(reason, size,
+				  "no RTC alarm (/sys/class/rtc/rtc0/wakealarm) "
+				  "to end the suspend leg");
+		return 0;
+	}
+	return -EINVAL;
 }

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pmctl: look at CPU and device power management.  The shared options
+ * come before or after the subcommand; each subcommand parses the rest.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmctl.h"
+
+static void usage(FILE *f)
+{
+	fputs("Usage: pmctl [options] [COMMAND]\n"
+	      "\n"
+	      "Show CPU and device power management.\n"
+	      "\n"
+	      "Commands:\n"
+	      "  status        everything below on one screen (the default)\n"
+	      "  freq [show]   cpufreq policies: driver, governor, limits, "
+	      "EPP, boost\n"
+	      "\n"
+	      "Options:\n"
+	      "  -c, --cpu LIST       CPUs to show: 0-3,8, all or online\n"
+	      "  -F, --format FMT     human, json or kv\n"
+	      "  -J, --json           same as --format json\n"
+	      "  -o, --output FILE    write the report to FILE atomically\n"
+	      "      --sysroot DIR    read /sys and /proc under DIR\n"
+	      "  -q, --quiet          fewer messages on stderr\n"
+	      "  -v, --verbose        more messages on stderr\n"
+	      "  -h, --help           show this help\n"
+	      "  -V, --version        show the version\n"
+	      "\n"
+	      "Exit status: 0 done, 1 failed, 2 usage error, 3 not supported "
+	      "here, 4 busy.\n"
+	      "See pmctl(8).\n",
+	      f);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct pmctl *p, int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "status", cmd_status,
+	  "Usage: pmctl [options] status\n"
+	  "\n"
+	  "One screen of power management: cpufreq policies, intel_pstate /\n"
+	  "amd_pstate, cpuidle, CPUs and SMT, sleep states, platform profile,\n"
+	  "power supplies, thermal zones and devfreq devices.  A section the\n"
+	  "kernel lacks says 'not available'.\n"
+	  "\n"
+	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
+	{ "freq", cmd_freq,
+	  "Usage: pmctl [options] freq [show]\n"
+	  "\n"
+	  "The cpufreq policies: CPUs, driver, governor, current and hardware\n"
+	  "limits, available governors and frequencies, EPP and boost.  With\n"
+	  "-c LIST, the policies of those CPUs.\n"
+	  "\n"
+	  "Options: -c LIST, -F/--format human|json|kv, -J, -o FILE,\n"
+	  "--sysroot DIR.\n" },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		PM_SHARED_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct pmctl p;
+	char *args[64];
+	int nargs = 0, c;
+	bool help = false;
+
+	pm_tool_init(&p.t, "pmctl", usage);
+	opterr = 0;
+	/* Options may follow the subcommand: collect the words apart. */
+	while (optind < argc) {
+		c = getopt_long(argc, argv, "-:" PM_SHARED_SHORTOPTS, longopts,
+				NULL);
+		if (c == -1)
+			break;
+		if (c == 1) {
+			if (nargs >= (int)(sizeof(args) / sizeof(args[0])))
+				pm_usage_error(&p.t, "too many arguments");
+			args[nargs++] = optarg;
+			continue;
+		}
+		if (c == 'h') {
+			help = true;
+			continue;
+		}
+		if (!pm_tool_opt(&p.t, c, optarg, argv))
+			pm_usage_error(&p.t, "unrecognized option '%s'",
+				       argv[optind - 1]);
+	}
+	while (optind < argc) {
+		if (nargs >= (int)(sizeof(args) / sizeof(args[0])))
+			pm_usage_error(&p.t, "too many arguments");
+		args[nargs++] = argv[optind++];
+	}
+	const char *name = nargs ? args[0] : "status";
+
+	if (help && !nargs)
+		pm_tool_opt(&p.t, 'h', NULL, argv);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(name, commands[i].name))
+			continue;
+		if (help) {
+			fputs(commands[i].help, stdout);
+			return PM_EXIT_OK;
+		}
+		pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
+					      1u << PM_FMT_KV);
+		pm_tool_ctx(&p.t, &p.ctx);
+		return commands[i].fn(&p, nargs ? nargs - 1 : 0,
+				      nargs ? args + 1 : args);
+	}
+	pm_usage_error(&p.t, "unknown command '%s'", name);
+}

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pmctl status: one screen of power management.  Every section says
+ * "not available" when the kernel does not offer it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmctl.h"
+
+#define NA "not available"
+
+static bool same_settings(const struct pm_policy *a, const struct pm_policy *b)
+{
+	return !strcmp(a->driver, b->driver) &&
+	       !strcmp(a->governor, b->governor) && a->min_khz == b->min_khz &&
+	       a->max_khz == b->max_khz &&
+	       a->cpuinfo_min_khz == b->cpuinfo_min_khz &&
+	       a->cpuinfo_max_khz == b->cpuinfo_max_khz &&
+	       !strcmp(a->epp, b->epp) && a->boost == b->boost;
+}
+
+static void human_cpufreq(struct pmctl *p, const struct pm_policy *pol, int n,
+			  const struct pm_cpufreq_global *g)
+{
+	struct pm_out *o = &p->o;
+	bool *done = calloc((size_t)n + 1, sizeof(*done));
+	char a[32], b[32], c[32], d[32], cpus[512];
+
+	if (!done)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	if (!n)
+		pm_out_printf(o, "CPU frequency:  " NA "\n");
+	else
+		pm_out_printf(o, "CPU frequency:  %s, %d polic%s\n",
+			      pol[0].driver[0] ? pol[0].driver : "?", n,
+			      n == 1 ? "y" : "ies");
+	/* Policies with the same settings share a line. */
+	for (int i = 0; i < n; i++) {
+		struct pm_cpuset set;
+		int count = 0;
+
+		if (done[i])
+			continue;
+		pm_cpuset_zero(&set);
+		for (int j = i; j < n; j++) {
+			if (done[j] || !same_settings(&pol[i], &pol[j]))
+				continue;
+			done[j] = true;
+			pm_cpuset_or(&set, &pol[j].related);
+			count++;
+		}
+		pm_cpulist_format(&set, cpus, sizeof(cpus));
+		pm_out_printf(o, "  cpus %-10s %-12s %s - %s (hw %s - %s)",
+			      cpus, pol[i].governor,
+			      pm_fmt_khz(pol[i].min_khz, a, 32),
+			      pm_fmt_khz(pol[i].max_khz, b, 32),
+			      pm_fmt_khz(pol[i].cpuinfo_min_khz, c, 32),
+			      pm_fmt_khz(pol[i].cpuinfo_max_khz, d, 32));
+		if (pol[i].epp[0])
+			pm_out_printf(o, " EPP %s", pol[i].epp);
+		if (pol[i].boost >= 0)
+			pm_out_printf(o, " boost %s",
+				      pol[i].boost ? "on" : "off");
+		if (count > 1)
+			pm_out_printf(o, " [%d policies]", count);
+		pm_out_printf(o, "\n");
+	}
+	free(done);
+	if (g->boost >= 0)
+		pm_out_printf(o, "  boost: %s\n", g->boost ? "on" : "off");
+	if (g->intel_status[0]) {
+		pm_out_printf(o, "  intel_pstate: %s", g->intel_status);
+		if (g->intel_no_turbo >= 0)
+			pm_out_printf(o, ", turbo %s",
+				      g->intel_no_turbo ? "off" : "on");
+		if (g->intel_min_perf_pct >= 0 && g->intel_max_perf_pct >= 0)
+			pm_out_printf(o, ", perf %d-%d%%",
+				      g->intel_min_perf_pct,
+				      g->intel_max_perf_pct);
+		pm_out_printf(o, "\n");
+	}
+	if (g->amd_status[0])
+		pm_out_printf(o, "  amd_pstate: %s%s%s\n", g->amd_status,
+			      g->amd_prefcore[0] ? ", prefcore " : "",
+			      g->amd_prefcore);
+}
+
+static void human_cpuidle(struct pmctl *p)
+{
+	struct pm_out *o = &p->o;
+	struct pm_cpuidle ci;
+	struct pm_idle_state st[PM_MAX_IDLE_STATES];
+	int cpu = pm_cpuset_next(&p->cpus.online, 0), n = 0;
+
+	if (pm_cpuidle_read(&p->ctx, &ci) < 0) {
+		pm_out_printf(o, "CPU idle:       " NA "\n");
+		return;
+	}
+	pm_out_printf(o, "CPU idle:       %s, governor %s\n",
+		      ci.driver[0] ? ci.driver : "?",
+		      ci.governor[0] ? ci.governor : "?");
+	if (cpu >= 0)
+		n = pm_idle_states_read(&p->ctx, (unsigned)cpu, st,
+					PM_MAX_IDLE_STATES);
+	if (!n)
+		return;
+	pm_out_printf(o, "  states (cpu%d):", cpu);
+	for (int i = 0; i < n; i++) {
+		pm_out_printf(o, " %s", st[i].name);
+		if (st[i].latency_us != PM_UNKNOWN)
+			pm_out_printf(o, "(%lluus)",
+				      (unsigned long long)st[i].latency_us);
+		if (st[i].disabled == 1)
+			pm_out_printf(o, "[disabled]");
+	}
+	pm_out_printf(o, "\n");
+}
+
+static void human_cpus(struct pmctl *p)
+{
+	char on[512], off[512];
+
+	pm_cpulist_format(&p->cpus.online, on, sizeof(on));
+	pm_cpulist_format(&p->cpus.offline, off, sizeof(off));
+	pm_out_printf(&p->o, "CPUs:           %u present, online %s, offline %s",
+		      p->cpus.nr_present, on[0] ? on : "none",
+		      off[0] ? off : "none");
+	if (p->cpus.smt_control[0])
+		pm_out_printf(&p->o, ", SMT %s", p->cpus.smt_control);
+	pm_out_printf(&p->o, "\n");
+}
+
+static void human_sleep(struct pmctl *p, const struct pm_sleep *s)
+{
+	struct pm_out *o = &p->o;
+
+	if (!s->have_power) {
+		pm_out_printf(o, "Sleep:          " NA "\n");
+		return;
+	}
+	pm_out_printf(o, "Sleep:          states %s",
+		      s->state[0] ? s->state : "none");
+	if (s->mem_sleep[0])
+		pm_out_printf(o, "; mem_sleep %s", s->mem_sleep);
+	pm_out_printf(o, "\n");
+	if (s->disk[0])
+		pm_out_printf(o, "  hibernation: %s; resume %s\n", s->disk,
+			      s->resume[0] ? s->resume : "?");
+}
+
+static double supply_power_w(const struct pm_supply *s)
+{
+	if (s->power_uw != PM_UNKNOWN_S64)
+		return fabs((double)s->power_uw) / 1e6;
+	if (s->current_ua != PM_UNKNOWN_S64 && s->voltage_uv != PM_UNKNOWN_S64)
+		return fabs((double)s->current_ua * (double)s->voltage_uv) /
+		       1e12;
+	return NAN;
+}
+
+/* Hours left: to empty when discharging, to full when charging. */
+static double supply_hours(const struct pm_supply *s)
+{
+	bool dis = !strcmp(s->status, "Discharging");
+	bool chg = !strcmp(s->status, "Charging");
+	double now, full, rate;
+
+	if (!dis && !chg)
+		return NAN;
+	if (s->energy_now_uwh != PM_UNKNOWN_S64 &&
+	    s->power_uw != PM_UNKNOWN_S64) {
+		now = (double)s->energy_now_uwh;
+		full = (double)s->energy_full_uwh;
+		rate = fabs((double)s->power_uw);
+	} else if (s->charge_now_uah != PM_UNKNOWN_S64 &&
+		   s->current_ua != PM_UNKNOWN_S64) {
+		now = (double)s->charge_now_uah;
+		full = (double)s->charge_full_uah;
+		rate = fabs((double)s->current_ua);
+	} else {
+		return NAN;
+	}
+	if (rate <= 0)
+		return NAN;
+	if (dis)
+		return now / rate;
+	if (s->energy_full_uwh == PM_UNKNOWN_S64 &&
+	    s->charge_full_uah == PM_UNKNOWN_S64)
+		return NAN;
+	return full > now ? (full - now) / rate : 0;
+}
+
+static void human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
+{
+	struct pm_out *o = &p->o;
+
+	if (!n) {
+		pm_out_printf(o, "Power supply:   " NA "\n");
+		return;
+	}
+	pm_out_printf(o, "Power supply:\n");
+	for (int i = 0; i < n; i++) {
+		double w = supply_power_w(&s[i]), h = supply_hours(&s[i]);
+
+		pm_out_printf(o, "  %-10s %-8s", s[i].name, s[i].type);
+		if (s[i].online >= 0 && strcmp(s[i].type, "Battery"))
+			pm_out_printf(o, " %s",
+				      s[i].online ? "online" : "offline");
+		if (s[i].status[0])
+			pm_out_printf(o, " %s", s[i].status);
+		if (s[i].capacity_pct != PM_UNKNOWN)
+			pm_out_printf(o, " %llu%%",
+				      (unsigned long long)s[i].capacity_pct);
+		if (isfinite(w))
+			pm_out_printf(o, " %.1f W", w);
+		if (isfinite(h)) {
+			unsigned m = (unsigned)lround(h * 60);
+
+			pm_out_printf(o, ", %u:%02u %s", m / 60, m % 60,
+				      strcmp(s[i].status, "Charging") ?
+					      "left" :
+					      "to full");
+		}
+		pm_out_printf(o, "\n");
+	}
+}
+
+static void human_thermal(struct pmctl *p, const struct pm_tzone *z, int n)
+{
+	struct pm_out *o = &p->o;
+
+	if (!n) {
+		pm_out_printf(o, "Thermal:        " NA "\n");
+		return;
+	}
+	pm_out_printf(o, "Thermal:");
+	for (int i = 0; i < n; i++) {
+		if (z[i].temp_mc == PM_UNKNOWN_S64)
+			pm_out_printf(o, "%s%s ?", i ? ", " : "        ",
+				      z[i].type);
+		else
+			pm_out_printf(o, "%s%s %.1f°C", i ? ", " : "        ",
+				      z[i].type, (double)z[i].temp_mc / 1000.0);
+	}
+	pm_out_printf(o, "\n");
+}
+
+static void human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n)
+{
+	struct pm_out *o = &p->o;
+	char a[32], b[32], c[32];
+
+	if (!n) {
+		pm_out_printf(o, "Devfreq:        " NA "\n");
+		return;
+	}
+	pm_out_printf(o, "Devfreq:\n");
+	for (int i = 0; i < n; i++) {
+		uint64_t cur = d[i].cur_hz, mn = d[i].min_hz, mx = d[i].max_hz;
+
+		pm_out_printf(o, "  %-16s %-16s %s (%s - %s)\n", d[i].name,
+			      d[i].governor,
+			      pm_fmt_khz(cur == PM_UNKNOWN ? cur : cur / 1000,
+					 a, 32),
+			      pm_fmt_khz(mn == PM_UNKNOWN ? mn : mn / 1000, b,
+					 32),
+			      pm_fmt_khz(mx == PM_UNKNOWN ? mx : mx / 1000, c,
+					 32));
+	}
+}
+
+/* ---------------------------------------------------------------- json */
+
+static void opt_int(struct pm_out *o, const char *key, int v)
+{
+	if (v < 0)
+		pm_out_null(o, key);
+	else
+		pm_out_u64(o, key, (uint64_t)v);
+}
+
+static void opt_str(struct pm_out *o, const char *key, const char *v)
+{
+	if (v[0])
+		pm_out_str(o, key, v);
+	else
+		pm_out_null(o, key);
+}
+
+static void opt_s64(struct pm_out *o, const char *key, int64_t v)
+{
+	if (v == PM_UNKNOWN_S64)
+		pm_out_null(o, key);
+	else
+		pm_out_s64(o, key, v);
+}
+
+static void choices_json(struct pm_out *o, const char *key, const char *list)
+{
+	char buf[256], cur[64];
+
+	if (!list[0]) {
+		pm_out_null(o, key);
+		return;
+	}
+	pm_out_obj_begin(o, key);
+	snprintf(buf, sizeof(buf), "%s", list);
+	/* The brackets mark the current choice; the list is the names. */
+	for (char *q = buf; *q; q++)
+		if (*q == '[' || *q == ']')
+			*q = ' ';
+	pm_out_words(o, "available", buf);
+	pm_choice_current(list, cur, sizeof(cur));
+	opt_str(o, "current", cur);
+	pm_out_obj_end(o);
+}
+
+static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
+		     const struct pm_cpufreq_global *g, const struct pm_sleep *s,
+		     const struct pm_supply *sup, int nsup,
+		     const struct pm_tzone *tz, int ntz,
+		     const struct pm_devfreq *df, int ndf)
+{
+	struct pm_out *o = &p->o;
+	struct pm_cpuidle ci;
+	struct pm_profile prof;
+
+	pm_out_obj_begin(o, NULL);
+
+	pm_out_obj_begin(o, "cpufreq");
+	pm_out_arr_begin(o, "policies", "policy");
+	for (int i = 0; i < npol; i++)
+		pmctl_policy_json(o, &pol[i]);
+	pm_out_arr_end(o);
+	if (g->boost < 0)
+		pm_out_null(o, "boost");
+	else
+		pm_out_bool(o, "boost", g->boost);
+	if (g->intel_status[0]) {
+		pm_out_obj_begin(o, "intel_pstate");
+		pm_out_str(o, "status", g->intel_status);
+		if (g->intel_no_turbo < 0)
+			pm_out_null(o, "no_turbo");
+		else
+			pm_out_bool(o, "no_turbo", g->intel_no_turbo);
+		opt_int(o, "min_perf_pct", g->intel_min_perf_pct);
+		opt_int(o, "max_perf_pct", g->intel_max_perf_pct);
+		opt_int(o, "num_pstates", g->intel_num_pstates);
+		opt_int(o, "turbo_pct", g->intel_turbo_pct);
+		opt_int(o, "hwp_dynamic_boost", g->intel_hwp_dynamic_boost);
+		pm_out_obj_end(o);
+	} else {
+		pm_out_null(o, "intel_pstate");
+	}
+	if (g->amd_status[0]) {
+		pm_out_obj_begin(o, "amd_pstate");
+		pm_out_str(o, "status", g->amd_status);
+		opt_str(o, "prefcore", g->amd_prefcore);
+		pm_out_obj_end(o);
+	} else {
+		pm_out_null(o, "amd_pstate");
+	}
+	pm_out_obj_end(o);
+
+	if (pm_cpuidle_read(&p->ctx, &ci) == 0) {
+		struct pm_idle_state st[PM_MAX_IDLE_STATES];
+		int n = 0, cpu = pm_cpuset_next(&p->cpus.online, 0);
+
+		pm_out_obj_begin(o, "cpuidle");
+		opt_str(o, "driver", ci.driver);
+		opt_str(o, "governor", ci.governor);
+		pm_out_words(o, "available_governors", ci.available_governors);
+		if (cpu >= 0)
+			n = pm_idle_states_read(&p->ctx, (unsigned)cpu, st,
+						PM_MAX_IDLE_STATES);
+		/* How many online CPUs have each state disabled: one pass. */
+		unsigned dis[PM_MAX_IDLE_STATES] = { 0 };
+		unsigned known[PM_MAX_IDLE_STATES] = { 0 };
+
+		pm_cpuset_foreach(c, &p->cpus.online)
+		{
+			struct pm_idle_state cs[PM_MAX_IDLE_STATES];
+			int m = pm_idle_states_read(&p->ctx, (unsigned)c, cs,
+						    PM_MAX_IDLE_STATES);
+
+			for (int i = 0; i < m; i++) {
+				if (cs[i].disabled < 0)
+					continue;
+				known[i]++;
+				dis[i] += (unsigned)cs[i].disabled;
+			}
+		}
+		pm_out_arr_begin(o, "states", "state");
+		for (int i = 0; i < n; i++) {
+			pm_out_elem_begin(o, st[i].index);
+			pm_out_u64(o, "index", st[i].index);
+			pm_out_str(o, "name", st[i].name);
+			pm_out_u64_or_null(o, "latency_us", st[i].latency_us);
+			pm_out_u64_or_null(o, "residency_us",
+					   st[i].residency_us);
+			if (known[i])
+				pm_out_u64(o, "disabled_cpus", dis[i]);
+			else
+				pm_out_null(o, "disabled_cpus");
+			pm_out_obj_end(o);
+		}
+		pm_out_arr_end(o);
+		pm_out_obj_end(o);
+	} else {
+		pm_out_null(o, "cpuidle");
+	}
+
+	pm_out_obj_begin(o, "cpus");
+	pm_out_cpuset(o, "present", &p->cpus.present);
+	pm_out_cpuset(o, "possible", &p->cpus.possible);
+	pm_out_cpuset(o, "online", &p->cpus.online);
+	pm_out_cpuset(o, "offline", &p->cpus.offline);
+	opt_str(o, "smt_control", p->cpus.smt_control);
+	if (p->cpus.smt_active < 0)
+		pm_out_null(o, "smt_active");
+	else
+		pm_out_bool(o, "smt_active", p->cpus.smt_active);
+	pm_out_obj_end(o);
+
+	if (s->have_power) {
+		pm_out_obj_begin(o, "sleep");
+		pm_out_words(o, "states", s->state);
+		choices_json(o, "mem_sleep", s->mem_sleep);
+		choices_json(o, "disk", s->disk);
+		opt_str(o, "resume", s->resume);
+		pm_out_u64_or_null(o, "suspend_success", s->success);
+		pm_out_u64_or_null(o, "suspend_fail", s->fail);
+		pm_out_obj_end(o);
+	} else {
+		pm_out_null(o, "sleep");
+	}
+
+	if (pm_profile_read(&p->ctx, &prof) == 0) {
+		pm_out_obj_begin(o, "platform_profile");
+		pm_out_str(o, "current", prof.current);
+		pm_out_words(o, "choices", prof.choices);
+		pm_out_obj_end(o);
+	} else {
+		pm_out_null(o, "platform_profile");
+	}
+
+	pm_out_arr_begin(o, "power_supply", "supply");
+	for (int i = 0; i < nsup; i++) {
+		double w = supply_power_w(&sup[i]), h = supply_hours(&sup[i]);
+
+		pm_out_obj_begin(o, NULL);
+		pm_out_str(o, "name", sup[i].name);
+		opt_str(o, "type", sup[i].type);
+		opt_str(o, "status", sup[i].status);
+		if (sup[i].online < 0)
+			pm_out_null(o, "online");
+		else
+			pm_out_bool(o, "online", sup[i].online);
+		pm_out_u64_or_null(o, "capacity_pct", sup[i].capacity_pct);
+		opt_s64(o, "power_uw", sup[i].power_uw);
+		opt_s64(o, "energy_now_uwh", sup[i].energy_now_uwh);
+		opt_s64(o, "energy_full_uwh", sup[i].energy_full_uwh);
+		opt_s64(o, "charge_now_uah", sup[i].charge_now_uah);
+		opt_s64(o, "charge_full_uah", sup[i].charge_full_uah);
+		opt_s64(o, "current_ua", sup[i].current_ua);
+		opt_s64(o, "voltage_uv", sup[i].voltage_uv);
+		pm_out_double(o, "power_w", w, 3);
+		pm_out_double(o, "time_left_s", h * 3600, 0);
+		pm_out_obj_end(o);
+	}
+	pm_out_arr_end(o);
+
+	pm_out_arr_begin(o, "thermal", "zone");
+	for (int i = 0; i < ntz; i++) {
+		pm_out_elem_begin(o, tz[i].id);
+		pm_out_u64(o, "zone", tz[i].id);
+		opt_str(o, "type", tz[i].type);
+		opt_s64(o, "temp_mc", tz[i].temp_mc);
+		opt_str(o, "policy", tz[i].policy);
+		opt_str(o, "mode", tz[i].mode);
+		pm_out_obj_end(o);
+	}
+	pm_out_arr_end(o);
+
+	pm_out_arr_begin(o, "devfreq", "devfreq");
+	for (int i = 0; i < ndf; i++) {
+		pm_out_obj_begin(o, NULL);
+		pm_out_str(o, "name", df[i].name);
+		opt_str(o, "governor", df[i].governor);
+		pm_out_u64_or_null(o, "cur_hz", df[i].cur_hz);
+		pm_out_u64_or_null(o, "min_hz", df[i].min_hz);
+		pm_out_u64_or_null(o, "max_hz", df[i].max_hz);
+		pm_out_words(o, "available_governors",
+			     df[i].available_governors);
+		pm_out_obj_end(o);
+	}
+	pm_out_arr_end(o);
+
+	pm_out_obj_end(o);
+}
+
+int cmd_status(struct pmctl *p, int argc, char **argv)
+{
+	struct pm_policy *pol;
+	struct pm_cpufreq_global g;
+	struct pm_sleep s;
+	struct pm_supply *sup;
+	struct pm_tzone *tz;
+	struct pm_devfreq *df;
+	struct pm_profile prof;
+	int npol, nsup, ntz, ndf;
+
+	if (argc)
+		pm_usage_error(&p->t, "status: unexpected argument '%s'",
+			       argv[0]);
+	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no CPUs under %s/sys/devices/system/cpu",
+		       p->ctx.real_root ? "" : p->ctx.root);
+	npol = pmctl_policies(p, &pol);
+	pm_cpufreq_global_read(&p->ctx, &g);
+	pm_sleep_read(&p->ctx, &s);
+	nsup = pm_supplies_read(&p->ctx, &sup);
+	ntz = pm_tzones_read(&p->ctx, &tz);
+	ndf = pm_devfreqs_read(&p->ctx, &df);
+	if (nsup < 0 || ntz < 0 || ndf < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+
+	pm_tool_out(&p->t, &p->o);
+	if (p->t.fmt != PM_FMT_HUMAN) {
+		json_all(p, pol, npol, &g, &s, sup, nsup, tz, ntz, df, ndf);
+	} else {
+		human_cpufreq(p, pol, npol, &g);
+		human_cpuidle(p);
+		human_cpus(p);
+		human_sleep(p, &s);
+		if (pm_profile_read(&p->ctx, &prof) == 0)
+			pm_out_printf(&p->o,
+				      "Profile:        %s (choices: %s)\n",
+				      prof.current, prof.choices);
+		else
+			pm_out_printf(&p->o, "Profile:        " NA "\n");
+		human_supplies(p, sup, nsup);
+		human_thermal(p, tz, ntz);
+		human_devfreq(p, df, ndf);
+	}
+	pm_tool_out_done(&p->t, &p->o);
+	free(pol);
+	free(sup);
+	free(tz);
+	free(df);
+	return PM_EXIT_OK;
+}
