@@ -50,8 +50,8 @@ SHELL_FILES = $(shell git ls-files 2>/dev/null | \
                 grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^bench/run$$' | \
                 grep -vE '\.(md|conf|desc|[578])$$')
 
-.PHONY: all check check-unit check-cli check-e2e bench lint fuzz install \
-        uninstall clean distclean
+.PHONY: all check check-unit check-cli check-all unit-tests deps lint lint-shellcheck \
+        lint-mandoc lint-cppcheck install uninstall clean distclean
 
 all: $(LIBPM) $(BINS)
 
@@ -81,17 +81,38 @@ $(B)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIBPM)
 
 # Every suite, one summary line.  SANITIZE=1 runs them on build/asan.
 check: all $(UNIT_BIN)
-	@PMTOOLS_BIN=$(CURDIR)/$(B) tests/run
+	@tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
-	@PMTOOLS_BIN=$(CURDIR)/$(B) tests/run unit
+	@tests/run --bin $(B) unit
 
 check-cli: all
-	@PMTOOLS_BIN=$(CURDIR)/$(B) tests/run cli
+	@tests/run --bin $(B) cli
 
-lint:
+# What CI runs: the suites on the normal and the ASan+UBSan build, and
+# the linters, counted in one summary line.
+check-all:
+	@$(MAKE) -s all unit-tests
+	@$(MAKE) -s SANITIZE=1 all unit-tests
+	@tests/run --bin build --bin build/asan unit cli lint
+
+# The unit test programs of the current variant.
+unit-tests: $(UNIT_BIN)
+	@true
+
+# The Debian packages the build and the tests use (apt-get, as root).
+deps:
+	@scripts/install-deps
+
+lint: lint-shellcheck lint-mandoc lint-cppcheck
+
+lint-shellcheck:
 	shellcheck -S style $(SHELL_FILES)
+
+lint-mandoc:
 	@set -e; for m in $(MAN); do mandoc -Tlint -W warning $$m; done
+
+lint-cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 	  --inline-suppr --std=c11 -D__GNUC__ -Ilib lib cmd
 
