@@ -402,6 +402,132 @@ int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
 /* Parse a stats/time_in_state text; returns the count or -EINVAL. */
 int pm_tis_parse(const char *text, struct pm_tis *tis, int max);
 
+/* ---------------------------------------------------------------- sampling */
+
+/*
+ * A sampler keeps every attribute it samples open and re-reads it with
+ * pread(fd, ..., 0): one syscall per value, no allocation after open.
+ * A CPU that goes offline is marked so (values PM_UNKNOWN) and its files
+ * are re-opened when it comes back.
+ */
+
+/* /proc/stat cpu fields in USER_HZ ticks. */
+struct pm_cpu_ticks {
+	uint64_t total;		/* every field but guest (inside user) */
+	uint64_t idle;		/* idle + iowait */
+};
+
+struct pm_irq_row {
+	char label[16];		/* "24", "LOC", "NMI" */
+	char desc[64];		/* the action names or the arch row's text */
+	uint64_t total;		/* over the sampled CPUs */
+};
+
+struct pm_rapl_zone {
+	char name[PM_NAME_MAX];	/* package-0, core, dram ... */
+	char path[96];
+	int fd;			/* -1: not readable */
+	int err;		/* why not (EACCES: root only) */
+	uint64_t max_range_uj;
+	uint64_t energy_uj;	/* last reading, PM_UNKNOWN if none */
+};
+
+struct pm_scpu {
+	unsigned cpu;
+	bool online;
+	int nstates;
+	char names[PM_MAX_IDLE_STATES][PM_NAME_MAX];
+	uint64_t latency_us[PM_MAX_IDLE_STATES];
+	int fd_usage[PM_MAX_IDLE_STATES], fd_time[PM_MAX_IDLE_STATES];
+	int fd_disable[PM_MAX_IDLE_STATES];
+	/* the last reading */
+	uint64_t usage[PM_MAX_IDLE_STATES], time_us[PM_MAX_IDLE_STATES];
+	int disabled[PM_MAX_IDLE_STATES];
+	struct pm_cpu_ticks ticks;	/* total PM_UNKNOWN if absent */
+	uint64_t irqs;			/* interrupts on this CPU (wakeups) */
+	int policy;			/* index into pm_sampler.pol, -1 */
+};
+
+struct pm_spol {
+	unsigned id;
+	struct pm_cpuset cpus;
+	int fd_tis, fd_cur;
+	int n_tis;
+	struct pm_tis tis[PM_MAX_FREQS];
+	uint64_t cur_khz;
+};
+
+enum {
+	PM_SAMPLE_CSTATES = 1 << 0,
+	PM_SAMPLE_PSTATES = 1 << 1,
+	PM_SAMPLE_WAKEUPS = 1 << 2,
+	PM_SAMPLE_POWER = 1 << 3,
+	PM_SAMPLE_BUSY = 1 << 4,
+};
+
+/* /proc/interrupts has a few hundred rows; a budget keeps memory fixed. */
+#define PM_MAX_IRQ_ROWS 2048
+#define PM_MAX_RAPL 16
+
+struct pm_sampler {
+	struct pm_ctx *ctx;
+	unsigned flags;
+	int ncpu;
+	struct pm_scpu *cpu;
+	int npol;
+	struct pm_spol *pol;
+	int fd_online, fd_stat, fd_irq;
+	char *buf;		/* for /proc/stat and /proc/interrupts */
+	size_t bufcap;
+	int nirq;
+	struct pm_irq_row *irq;
+	struct pm_cpu_ticks *ticks;	/* parse space, PM_MAX_CPUS */
+	uint64_t *irq_per;		/* parse space, PM_MAX_CPUS */
+	int nrapl;
+	struct pm_rapl_zone rapl[PM_MAX_RAPL];
+	unsigned fd_budget;	/* fds we may keep open */
+	unsigned fds_open;
+	unsigned fallback;	/* values read by open/read/close */
+	uint64_t syscalls;	/* reads made by the last pm_sampler_read */
+	uint64_t values;	/* values read by it */
+};
+
+int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
+		    const struct pm_cpuset *sel, unsigned flags);
+/* Take one reading into the sampler's "last reading" fields. */
+int pm_sampler_read(struct pm_sampler *s);
+void pm_sampler_close(struct pm_sampler *s);
+
+/* A counter delta; a counter that went backwards was reset: count from 0. */
+static inline uint64_t pm_delta(uint64_t prev, uint64_t cur)
+{
+	if (prev == PM_UNKNOWN || cur == PM_UNKNOWN)
+		return PM_UNKNOWN;
+	return cur >= prev ? cur - prev : cur;
+}
+
+/* An energy counter that wraps at max: cur + (max - prev) after a wrap. */
+static inline uint64_t pm_delta_wrap(uint64_t prev, uint64_t cur,
+				     uint64_t max)
+{
+	if (prev == PM_UNKNOWN || cur == PM_UNKNOWN)
+		return PM_UNKNOWN;
+	if (cur >= prev)
+		return cur - prev;
+	return max != PM_UNKNOWN && max >= prev ? cur + (max - prev) : cur;
+}
+
+/* Parse /proc/stat's cpuN lines into ticks[cpu] (PM_UNKNOWN if absent). */
+int pm_proc_stat_parse(const char *text, struct pm_cpu_ticks *ticks,
+		       unsigned nticks);
+/*
+ * Parse /proc/interrupts: per-CPU totals into percpu[cpu] (for the CPUs
+ * in sel), and per-row totals over sel into rows.  Returns the row count.
+ */
+int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
+			     uint64_t *percpu, unsigned npercpu,
+			     struct pm_irq_row *rows, int maxrows);
+
 /* ---------------------------------------------------------------- sleep */
 
 #define PM_MAX_CHOICES 16

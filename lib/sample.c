@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sampler behind interval reports: every counter file opened once,
+ * re-read with pread(fd, buf, n, 0), so one sample costs one syscall per
+ * value.  CPUs that leave are closed and re-opened when they return.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "pm.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+#define POWERCAP_DIR "/sys/class/powercap"
+/* fds kept free for stdio, the output file and a child's pipes. */
+#define FD_RESERVE 64
+/* First size of the /proc buffer; it grows once if a table is larger. */
+#define PROC_BUF 65536
+
+static void raise_nofile(struct pm_sampler *s)
+{
+	struct rlimit rl;
+
+	s->fd_budget = 1024 - FD_RESERVE;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur > FD_RESERVE)
+		s->fd_budget = rl.rlim_cur > (1u << 20) ?
+				       (1u << 20) :
+				       (unsigned)rl.rlim_cur - FD_RESERVE;
+}
+
+/* Open a counter to keep, or -1 (then it is read by path each time). */
+static int keep_open(struct pm_sampler *s, int dirfd, const char *name)
+{
+	int fd;
+
+	if (s->fds_open >= s->fd_budget)
+		return -1;
+	fd = pm_openat(s->ctx, dirfd, name, O_RDONLY);
+	if (fd >= 0)
+		s->fds_open++;
+	return fd;
+}
+
+static void close_fd(struct pm_sampler *s, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		s->fds_open--;
+	}
+	*fd = -1;
+}
+
+static void close_cpu(struct pm_sampler *s, struct pm_scpu *c)
+{
+	for (int i = 0; i < PM_MAX_IDLE_STATES; i++) {
+		close_fd(s, &c->fd_usage[i]);
+		close_fd(s, &c->fd_time[i]);
+		close_fd(s, &c->fd_disable[i]);
+	}
+	c->nstates = 0;
+}
+
+static void unknown_cpu(struct pm_scpu *c)
+{
+	for (int i = 0; i < PM_MAX_IDLE_STATES; i++) {
+		c->usage[i] = c->time_us[i] = PM_UNKNOWN;
+		c->disabled[i] = -1;
+	}
+}
+
+static void open_cpu(struct pm_sampler *s, struct pm_scpu *c)
+{
+	struct pm_idle_state st[PM_MAX_IDLE_STATES];
+	char path[128];
+	int n;
+
+	close_cpu(s, c);
+	if (!(s->flags & PM_SAMPLE_CSTATES))
+		return;
+	n = pm_idle_states_read(s->ctx, c->cpu, st, PM_MAX_IDLE_STATES);
+	for (int i = 0; i < n; i++) {
+		int dfd;
+
+		snprintf(c->names[i], sizeof(c->names[i]), "%s", st[i].name);
+		c->latency_us[i] = st[i].latency_us;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpuidle/state%d",
+			 c->cpu, i);
+		dfd = pm_open_dir(s->ctx, path);
+		if (dfd < 0)
+			break;
+		c->fd_usage[i] = keep_open(s, dfd, "usage");
+		c->fd_time[i] = keep_open(s, dfd, "time");
+		c->fd_disable[i] = keep_open(s, dfd, "disable");
+		close(dfd);
+		c->nstates = i + 1;
+	}
+	pm_err_clear(s->ctx);
+}
+
+/* One value: pread on the kept fd, or open/read/close by path. */
+static int value(struct pm_sampler *s, int fd, const char *fmt, unsigned cpu,
+		 int state, const char *name, uint64_t *v)
+{
+	char buf[32];
+	ssize_t n;
+
+	s->values++;
+	if (fd >= 0) {
+		s->syscalls++;
+		n = pm_attr_pread(fd, buf, sizeof(buf));
+		if (n < 0)
+			return (int)n;
+		if (n == 0 || pm_parse_u64(buf, v) < 0)
+			return -ENODATA;
+		return 0;
+	}
+	char path[160];
+
+	snprintf(path, sizeof(path), fmt, cpu, state, name);
+	s->fallback++;
+	s->syscalls += 3;
+	return pm_attr_read_u64(s->ctx, path, v);
+}
+
+static int read_cpu(struct pm_sampler *s, struct pm_scpu *c)
+{
+	static const char fmt[] = CPU_DIR "/cpu%u/cpuidle/state%d/%s";
+
+	for (int i = 0; i < c->nstates; i++) {
+		uint64_t d;
+		int r;
+
+		r = value(s, c->fd_usage[i], fmt, c->cpu, i, "usage",
+			  &c->usage[i]);
+		if (r == -ENODEV || r == -ENOENT)
+			return r;
+		if (r < 0)
+			c->usage[i] = PM_UNKNOWN;
+		r = value(s, c->fd_time[i], fmt, c->cpu, i, "time",
+			  &c->time_us[i]);
+		if (r == -ENODEV || r == -ENOENT)
+			return r;
+		if (r < 0)
+			c->time_us[i] = PM_UNKNOWN;
+		r = value(s, c->fd_disable[i], fmt, c->cpu, i, "disable", &d);
+		c->disabled[i] = r < 0 ? -1 : d != 0;
+	}
+	return 0;
+}
+
+/* pread a /proc table whole; the buffer grows only if it was too small. */
+static ssize_t read_table(struct pm_sampler *s, int fd)
+{
+	for (;;) {
+		ssize_t n;
+
+		s->syscalls++;
+		do
+			n = pread(fd, s->buf, s->bufcap - 1, 0);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < s->bufcap - 1) {
+			s->buf[n] = '\0';
+			return n;
+		}
+		char *nb = realloc(s->buf, s->bufcap * 2);
+
+		if (!nb)
+			return -ENOMEM;
+		s->buf = nb;
+		s->bufcap *= 2;
+	}
+}
+
+static void open_rapl(struct pm_sampler *s)
+{
+	char **names;
+	int n = pm_list_dir(s->ctx, POWERCAP_DIR, &names);
+
+	for (int i = 0; i < n && s->nrapl < PM_MAX_RAPL; i++) {
+		struct pm_rapl_zone *z = &s->rapl[s->nrapl];
+		int dfd;
+
+		/* Control types ("intel-rapl") have no energy: zones do. */
+		if (!strchr(names[i], ':'))
+			continue;
+		snprintf(z->path, sizeof(z->path), POWERCAP_DIR "/%s",
+			 names[i]);
+		dfd = pm_open_dir(s->ctx, z->path);
+		if (dfd < 0)
+			continue;
+		if (pm_attr_readat(s->ctx, dfd, "name", z->name,
+				   sizeof(z->name)) <= 0)
+			snprintf(z->name, sizeof(z->name), "%s", names[i]);
+		z->max_range_uj =
+			pm_attr_getat_u64(s->ctx, dfd, "max_energy_range_uj");
+		z->fd = pm_openat(s->ctx, dfd, "energy_uj", O_RDONLY);
+		z->err = z->fd < 0 ? -z->fd : 0;
+		if (z->fd < 0)
+			z->fd = -1;
+		else
+			s->fds_open++;
+		z->energy_uj = PM_UNKNOWN;
+		close(dfd);
+		s->nrapl++;
+	}
+	pm_list_free(names, n < 0 ? 0 : n);
+	pm_err_clear(s->ctx);
+}
+
+int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
+		    const struct pm_cpuset *sel, unsigned flags)
+{
+	unsigned ncpu = pm_cpuset_count(sel);
+
+	memset(s, 0, sizeof(*s));
+	s->ctx = ctx;
+	s->flags = flags;
+	s->fd_online = s->fd_stat = s->fd_irq = -1;
+	raise_nofile(s);
+	s->cpu = calloc(ncpu ? ncpu : 1, sizeof(*s->cpu));
+	s->bufcap = PROC_BUF;
+	s->buf = malloc(s->bufcap);
+	s->ticks = calloc(PM_MAX_CPUS, sizeof(*s->ticks));
+	s->irq_per = calloc(PM_MAX_CPUS, sizeof(*s->irq_per));
+	if (flags & PM_SAMPLE_WAKEUPS)
+		s->irq = calloc(PM_MAX_IRQ_ROWS, sizeof(*s->irq));
+	if (!s->cpu || !s->buf || !s->ticks || !s->irq_per ||
+	    ((flags & PM_SAMPLE_WAKEUPS) && !s->irq)) {
+		pm_sampler_close(s);
+		return -ENOMEM;
+	}
+	s->fd_online = pm_open(ctx, CPU_DIR "/online", O_RDONLY);
+	if (s->fd_online >= 0)
+		s->fds_open++;
+	pm_cpuset_foreach(c, sel)
+	{
+		struct pm_scpu *sc = &s->cpu[s->ncpu++];
+
+		sc->cpu = (unsigned)c;
+		sc->policy = -1;
+		for (int i = 0; i < PM_MAX_IDLE_STATES; i++)
+			sc->fd_usage[i] = sc->fd_time[i] = sc->fd_disable[i] =
+				-1;
+		unknown_cpu(sc);
+		sc->ticks.total = sc->ticks.idle = PM_UNKNOWN;
+		sc->online = true;
+		open_cpu(s, sc);
+	}
+	if (flags & PM_SAMPLE_BUSY) {
+		s->fd_stat = pm_open(ctx, "/proc/stat", O_RDONLY);
+		if (s->fd_stat >= 0)
+			s->fds_open++;
+	}
+	if (flags & PM_SAMPLE_WAKEUPS) {
+		s->fd_irq = pm_open(ctx, "/proc/interrupts", O_RDONLY);
+		if (s->fd_irq >= 0)
+			s->fds_open++;
+	}
+	if (flags & PM_SAMPLE_PSTATES) {
+		unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
+		int n = ids ? pm_policies_list(ctx, ids, PM_MAX_CPUS) : -ENOMEM;
+
+		if (n > 0)
+			s->pol = calloc((size_t)n, sizeof(*s->pol));
+		for (int i = 0; i < n && s->pol; i++) {
+			struct pm_policy p;
+			struct pm_spol *sp = &s->pol[s->npol];
+			int dfd;
+
+			if (pm_policy_read(ctx, ids[i], &p) < 0 ||
+			    !pm_cpuset_intersects(&p.related, sel))
+				continue;
+			sp->id = p.id;
+			sp->cpus = p.related;
+			dfd = pm_open_dir(ctx, p.path);
+			sp->fd_tis = sp->fd_cur = -1;
+			if (dfd >= 0) {
+				sp->fd_tis = keep_open(s, dfd,
+						       "stats/time_in_state");
+				sp->fd_cur = keep_open(s, dfd,
+						       "scaling_cur_freq");
+				close(dfd);
+			}
+			sp->cur_khz = PM_UNKNOWN;
+			s->npol++;
+		}
+		free(ids);
+		for (int c = 0; c < s->ncpu; c++)
+			for (int i = 0; i < s->npol; i++)
+				if (pm_cpuset_isset(&s->pol[i].cpus,
+						    s->cpu[c].cpu))
+					s->cpu[c].policy = i;
+	}
+	if (flags & PM_SAMPLE_POWER)
+		open_rapl(s);
+	pm_err_clear(ctx);
+	return 0;
+}
+
+static void read_online(struct pm_sampler *s)
+{
+	struct pm_cpuset on;
+	char buf[8192];
+
+	if (s->fd_online < 0)
+		return;
+	s->syscalls++;
+	if (pm_attr_pread(s->fd_online, buf, sizeof(buf)) < 0 ||
+	    pm_cpulist_parse(buf, &on) < 0)
+		return;
+	for (int i = 0; i < s->ncpu; i++) {
+		struct pm_scpu *c = &s->cpu[i];
+		bool now = pm_cpuset_isset(&on, c->cpu);
+
+		if (c->online && !now) {
+			close_cpu(s, c);
+			unknown_cpu(c);
+		} else if (!c->online && now) {
+			open_cpu(s, c);
+		}
+		c->online = now;
+	}
+}
+
+int pm_sampler_read(struct pm_sampler *s)
+{
+	s->syscalls = s->values = 0;
+	read_online(s);
+	for (int i = 0; i < s->ncpu; i++) {
+		struct pm_scpu *c = &s->cpu[i];
+
+		if (!c->online)
+			continue;
+		if (read_cpu(s, c) < 0) {
+			/* Removed under us: offline until it is listed again. */
+			close_cpu(s, c);
+			unknown_cpu(c);
+			c->online = false;
+		}
+	}
+	if (s->fd_stat >= 0 && read_table(s, s->fd_stat) >= 0 &&
+	    pm_proc_stat_parse(s->buf, s->ticks, PM_MAX_CPUS) >= 0) {
+		for (int i = 0; i < s->ncpu; i++)
+			s->cpu[i].ticks = s->ticks[s->cpu[i].cpu];
+		s->values += (uint64_t)s->ncpu;
+	}
+	if (s->fd_irq >= 0 && read_table(s, s->fd_irq) >= 0) {
+		struct pm_cpuset sel;
+		int n;
+
+		pm_cpuset_zero(&sel);
+		for (int i = 0; i < s->ncpu; i++)
+			pm_cpuset_set(&sel, s->cpu[i].cpu);
+		n = pm_proc_interrupts_parse(s->buf, &sel, s->irq_per,
+					     PM_MAX_CPUS, s->irq,
+					     PM_MAX_IRQ_ROWS);
+		s->nirq = n < 0 ? 0 : n;
+		for (int i = 0; i < s->ncpu; i++)
+			s->cpu[i].irqs = s->cpu[i].online ?
+						 s->irq_per[s->cpu[i].cpu] :
+						 PM_UNKNOWN;
+		s->values += (uint64_t)s->ncpu;
+	}
+	for (int i = 0; i < s->npol; i++) {
+		struct pm_spol *p = &s->pol[i];
+		char buf[4096];
+		int n;
+
+		if (p->fd_cur >= 0) {
+			s->values++;
+			s->syscalls++;
+			if (pm_attr_pread(p->fd_cur, buf, sizeof(buf)) <= 0 ||
+			    pm_parse_u64(buf, &p->cur_khz) < 0)
+				p->cur_khz = PM_UNKNOWN;
+		}
+		if (p->fd_tis < 0)
+			continue;
+		s->syscalls++;
+		if (pm_attr_pread(p->fd_tis, buf, sizeof(buf)) < 0) {
+			p->n_tis = 0;
+			continue;
+		}
+		n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
+		p->n_tis = n < 0 ? 0 : n;
+		s->values += (uint64_t)p->n_tis;
+	}
+	for (int i = 0; i < s->nrapl; i++) {
+		struct pm_rapl_zone *z = &s->rapl[i];
+		char buf[32];
+
+		if (z->fd < 0)
+			continue;
+		s->values++;
+		s->syscalls++;
+		if (pm_attr_pread(z->fd, buf, sizeof(buf)) <= 0 ||
+		    pm_parse_u64(buf, &z->energy_uj) < 0)
+			z->energy_uj = PM_UNKNOWN;
+	}
+	return 0;
+}
+
+void pm_sampler_close(struct pm_sampler *s)
+{
+	for (int i = 0; i < s->ncpu; i++)
+		close_cpu(s, &s->cpu[i]);
+	for (int i = 0; i < s->npol; i++) {
+		close_fd(s, &s->pol[i].fd_tis);
+		close_fd(s, &s->pol[i].fd_cur);
+	}
+	for (int i = 0; i < s->nrapl; i++)
+		close_fd(s, &s->rapl[i].fd);
+	close_fd(s, &s->fd_online);
+	close_fd(s, &s->fd_stat);
+	close_fd(s, &s->fd_irq);
+	free(s->cpu);
+	free(s->pol);
+	free(s->buf);
+	free(s->irq);
+	free(s->ticks);
+	free(s->irq_per);
+	memset(s, 0, sizeof(*s));
+}
