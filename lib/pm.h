@@ -245,6 +245,7 @@ struct pm_out {
 	char *join;		/* kv: space-joined scalar array values */
 	size_t join_len, join_cap;
 	bool color;
+	bool compact;		/* JSON on one line (JSON Lines) */
 	int err;		/* first stream error (errno) */
 };
 

@@ -138,11 +138,20 @@ int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 		q = skip_sp(q);
 		size_t dl = eol ? (size_t)(eol - q) : strlen(q);
 
-		/* The action names are the last words: keep the tail. */
-		if (dl >= sizeof(row.desc)) {
-			q += dl - (sizeof(row.desc) - 1);
-			dl = sizeof(row.desc) - 1;
+		/*
+		 * Device rows: chip, hwirq and trigger, then the action names
+		 * after a run of spaces ("IR-PCI-MSI 32-edge      xhci_hcd").
+		 * Arch rows are one phrase ("Local timer interrupts").
+		 */
+		for (const char *a = q + dl; a > q + 1; a--) {
+			if (a[-1] == ' ' && a[-2] == ' ') {
+				dl -= (size_t)(a - q);
+				q = a;
+				break;
+			}
 		}
+		if (dl >= sizeof(row.desc))
+			dl = sizeof(row.desc) - 1;
 		snprintf(row.desc, sizeof(row.desc), "%.*s", (int)dl, q);
 		row.total = total;
 		if (nrows < maxrows)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pm.h"
+#include "cstate-stat.h"
 
 /* Above this many CPUs the human report shows the summary row only. */
 #define AUTO_SUMMARY_CPUS 16
@@ -21,6 +21,8 @@ enum {
 	OPT_CSTATES = PM_OPT_TOOL,
 	OPT_PSTATES,
 	OPT_PERCPU,
+	OPT_WAKEUPS,
+	OPT_POWER,
 };
 
 struct cpu_snap {
@@ -42,22 +44,31 @@ struct snap {
 	struct pm_policy *pol;
 };
 
-static struct {
-	bool cstates, pstates, summary, percpu;
-} opt;
+static struct cs_opts opt;
 
 static void usage(FILE *f)
 {
-	fputs("Usage: cstate-stat [options]\n"
+	fputs("Usage: cstate-stat [options]                    since boot\n"
+	      "       cstate-stat [options] -i SEC [-n COUNT]  every SEC "
+	      "seconds\n"
+	      "       cstate-stat [options] -- COMMAND [ARG...] over COMMAND's "
+	      "run\n"
 	      "\n"
-	      "Report C-state (cpuidle) and P-state (cpufreq) residency since "
-	      "boot.\n"
+	      "Report C-state (cpuidle) and P-state (cpufreq) residency.\n"
 	      "\n"
 	      "Options:\n"
+	      "  -i, --interval SEC   sample every SEC seconds (500ms, 2, 1.5s "
+	      "...)\n"
+	      "  -n, --count COUNT    stop after COUNT samples (default: until "
+	      "interrupted)\n"
 	      "  -c, --cpu LIST       CPUs to report: 0-3,8, all or online "
 	      "(default)\n"
 	      "      --cstates        idle states only\n"
 	      "      --pstates        frequency states only\n"
+	      "      --wakeups        interrupts per second and the top sources "
+	      "(intervals)\n"
+	      "      --power          package/core watts from RAPL energy_uj "
+	      "(intervals)\n"
 	      "  -s, --summary        one row for all selected CPUs (default "
 	      "above 16 CPUs)\n"
 	      "      --per-cpu        one row per CPU even above 16 CPUs\n"
@@ -679,6 +690,10 @@ int main(int argc, char **argv)
 		{ "per-cpu", no_argument, NULL, OPT_PERCPU },
 		{ "cstates", no_argument, NULL, OPT_CSTATES },
 		{ "pstates", no_argument, NULL, OPT_PSTATES },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "wakeups", no_argument, NULL, OPT_WAKEUPS },
+		{ "power", no_argument, NULL, OPT_POWER },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pm_tool t;
@@ -693,13 +708,34 @@ int main(int argc, char **argv)
 
 	pm_tool_init(&t, "cstate-stat", usage);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:" PM_SHARED_SHORTOPTS "s",
+	while ((c = getopt_long(argc, argv, "+:" PM_SHARED_SHORTOPTS "si:n:",
 				longopts, NULL)) != -1) {
 		if (pm_tool_opt(&t, c, optarg, argv))
 			continue;
 		switch (c) {
 		case 's':
 			opt.summary = summary_set = true;
+			break;
+		case 'i':
+			if (pm_parse_duration_us(optarg, &opt.interval_us) < 0 ||
+			    opt.interval_us == 0)
+				pm_usage_error(&t, "--interval: invalid interval "
+						   "'%s' (a number of seconds "
+						   "> 0, or 500ms, 2s...)",
+					       optarg);
+			break;
+		case 'n':
+			if (pm_parse_u64(optarg, &opt.count) < 0 ||
+			    opt.count == 0)
+				pm_usage_error(&t, "--count: invalid count '%s' "
+						   "(a whole number >= 1)",
+					       optarg);
+			break;
+		case OPT_WAKEUPS:
+			opt.wakeups = true;
+			break;
+		case OPT_POWER:
+			opt.power = true;
 			break;
 		case OPT_PERCPU:
 			opt.percpu = true;
@@ -715,12 +751,24 @@ int main(int argc, char **argv)
 				       argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		pm_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			pm_usage_error(&t, "unexpected argument '%s' (put -- "
+					   "before a command)",
+				       argv[optind]);
+		opt.cmd = argv + optind;
+	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		pm_usage_error(&t, "a command is missing after --");
+	}
 	if (opt.percpu && summary_set)
 		pm_usage_error(&t, "--summary conflicts with --per-cpu");
-	if (t.dry_run)
-		pm_usage_error(&t, "cstate-stat never writes");
+	if (opt.cmd && opt.interval_us)
+		pm_usage_error(&t, "--interval conflicts with -- COMMAND");
+	if (opt.count && !opt.interval_us)
+		pm_usage_error(&t, "--count needs --interval");
+	if ((opt.wakeups || opt.power) && !opt.interval_us && !opt.cmd)
+		pm_usage_error(&t, "--%s needs --interval or -- COMMAND",
+			       opt.wakeups ? "wakeups" : "power");
 	opt.cstates = only_c || !only_p;
 	opt.pstates = only_p || !only_c;
 
@@ -734,6 +782,10 @@ int main(int argc, char **argv)
 	    pm_cpuset_count(&sel) > AUTO_SUMMARY_CPUS)
 		opt.summary = true;
 
+	if (opt.interval_us)
+		return cs_run_interval(&t, &ctx, &sel, &opt);
+	if (opt.cmd)
+		return cs_run_command(&t, &ctx, &sel, &opt);
 	take_snapshot(&t, &ctx, &cpus, &sel, &s);
 	if ((!opt.cstates || !s.have_idle) && (!opt.pstates || !s.npol))
 		pm_die(&t, PM_EXIT_UNSUPPORTED, "%s",
