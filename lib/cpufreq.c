@@ -225,3 +225,102 @@ int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g)
 	pm_err_clear(ctx);
 	return 0;
 }
+
+/* Skip spaces; read one decimal; -1 when there is none. */
+static int tt_num(const char **p, uint64_t *v)
+{
+	const char *q = *p;
+
+	while (*q == ' ')
+		q++;
+	if (*q < '0' || *q > '9')
+		return -1;
+	*v = 0;
+	while (*q >= '0' && *q <= '9') {
+		if (__builtin_mul_overflow(*v, 10, v) ||
+		    __builtin_add_overflow(*v, (uint64_t)(*q - '0'), v))
+			return -1;
+		q++;
+	}
+	*p = q;
+	return 0;
+}
+
+int pm_trans_table_parse(const char *text, struct pm_trans_table *t)
+{
+	const char *p = text, *eol;
+	int row = 0;
+
+	memset(t, 0, sizeof(*t));
+	/* "   From  :    To" */
+	eol = strchr(p, '\n');
+	if (!eol || !strstr(p, "From") || strstr(p, "From") > eol)
+		return -EINVAL;
+	/* "         :   2600000   2200000 " */
+	p = eol + 1;
+	eol = strchr(p, '\n');
+	p = strchr(p, ':');
+	if (!p || !eol || p > eol)
+		return -EINVAL;
+	p++;
+	while (t->n < PM_MAX_FREQS && tt_num(&p, &t->khz[t->n]) == 0)
+		t->n++;
+	if (!t->n)
+		return -EINVAL;
+	t->counts = calloc((size_t)t->n * (size_t)t->n, sizeof(*t->counts));
+	if (!t->counts)
+		return -ENOMEM;
+	/* "  2600000:         0        10 " per row. */
+	for (p = eol + 1; *p && row < t->n; row++) {
+		uint64_t from;
+
+		if (tt_num(&p, &from) < 0 || *p != ':' || from != t->khz[row])
+			goto bad;
+		p++;
+		for (int c = 0; c < t->n; c++)
+			if (tt_num(&p, &t->counts[row * t->n + c]) < 0)
+				goto bad;
+		while (*p == ' ')
+			p++;
+		if (*p == '\n')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (row != t->n)
+		goto bad;
+	return 0;
+bad:
+	pm_trans_table_free(t);
+	return -EINVAL;
+}
+
+int pm_trans_table_read(struct pm_ctx *ctx, const struct pm_policy *p,
+			struct pm_trans_table *t)
+{
+	char path[160], buf[PM_ATTR_MAX];
+	ssize_t n;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/stats/trans_table", p->path);
+	n = pm_attr_read(ctx, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	/* 5.7-6.6 truncate silently at a page instead of EFBIG. */
+	r = pm_trans_table_parse(buf, t);
+	if (r == -EINVAL && (size_t)n >= 4095)
+		return pm_err_set(ctx, "read", path, NULL, EFBIG,
+				  "the kernel truncated the table at a page");
+	if (r < 0)
+		return pm_err_set(ctx, "parse", path, NULL, -r,
+				  "not a cpufreq transition table");
+	return 0;
+}
+
+void pm_trans_table_free(struct pm_trans_table *t)
+{
+	free(t->counts);
+	t->counts = NULL;
+	t->n = 0;
+}

@@ -403,6 +403,23 @@ int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
 /* Parse a stats/time_in_state text; returns the count or -EINVAL. */
 int pm_tis_parse(const char *text, struct pm_tis *tis, int max);
 
+/* stats/trans_table: counts[from * n + to] of transitions between freqs. */
+struct pm_trans_table {
+	int n;
+	uint64_t khz[PM_MAX_FREQS];
+	uint64_t *counts;	/* n * n, malloc'ed */
+};
+
+/* Parse the kernel's table text; -EINVAL for anything else. */
+int pm_trans_table_parse(const char *text, struct pm_trans_table *t);
+/*
+ * Read a policy's table: -ENOENT without stats, -EFBIG when the kernel
+ * refuses a table larger than a page (since 4.15).
+ */
+int pm_trans_table_read(struct pm_ctx *ctx, const struct pm_policy *p,
+			struct pm_trans_table *t);
+void pm_trans_table_free(struct pm_trans_table *t);
+
 /* ---------------------------------------------------------------- sampling */
 
 /*

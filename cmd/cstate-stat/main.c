@@ -23,6 +23,7 @@ enum {
 	OPT_PERCPU,
 	OPT_WAKEUPS,
 	OPT_POWER,
+	OPT_TRANS,
 };
 
 struct cpu_snap {
@@ -42,9 +43,12 @@ struct snap {
 	struct cpu_snap *cpu;
 	int npol;
 	struct pm_policy *pol;
+	struct pm_trans_table *tt;	/* per policy, with --trans-table */
+	int *tt_err;			/* why a table is missing (errno) */
 };
 
 static struct cs_opts opt;
+static bool trans_table;
 
 static void usage(FILE *f)
 {
@@ -69,6 +73,8 @@ static void usage(FILE *f)
 	      "(intervals)\n"
 	      "      --power          package/core watts from RAPL energy_uj "
 	      "(intervals)\n"
+	      "      --trans-table    the cpufreq transition table (since "
+	      "boot)\n"
 	      "  -s, --summary        one row for all selected CPUs (default "
 	      "above 16 CPUs)\n"
 	      "      --per-cpu        one row per CPU even above 16 CPUs\n"
@@ -140,6 +146,16 @@ static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
 		}
 	}
 	free(ids);
+	if (trans_table && s->npol) {
+		s->tt = calloc((size_t)s->npol, sizeof(*s->tt));
+		s->tt_err = calloc((size_t)s->npol, sizeof(*s->tt_err));
+		if (!s->tt || !s->tt_err)
+			pm_die(t, PM_EXIT_FAIL, "out of memory");
+		for (int i = 0; i < s->npol; i++)
+			s->tt_err[i] = -pm_trans_table_read(ctx, &s->pol[i],
+							    &s->tt[i]);
+		pm_err_clear(ctx);
+	}
 	pm_cpuset_foreach(c, sel)
 	{
 		struct cpu_snap *cs = &s->cpu[s->ncpu++];
@@ -335,6 +351,32 @@ static bool pol_selected(const struct snap *s, int p)
 	return false;
 }
 
+static void human_trans(struct pm_out *o, const struct pm_trans_table *tt,
+			int err)
+{
+	if (err) {
+		pm_out_printf(o, "  transitions: %s\n",
+			      err == EFBIG ? "the table is larger than a page: "
+					     "the kernel does not show it" :
+			      err == ENOENT ? "no trans_table" :
+					      strerror(err));
+		return;
+	}
+	pm_out_printf(o, "  transitions (rows from, columns to, MHz):\n  %9s",
+		      "");
+	for (int c = 0; c < tt->n; c++)
+		pm_out_printf(o, " %8llu",
+			      (unsigned long long)tt->khz[c] / 1000);
+	pm_out_printf(o, "\n");
+	for (int r = 0; r < tt->n; r++) {
+		pm_out_printf(o, "  %8llu:", (unsigned long long)tt->khz[r] / 1000);
+		for (int c = 0; c < tt->n; c++)
+			pm_out_printf(o, " %8llu",
+				      (unsigned long long)tt->counts[r * tt->n + c]);
+		pm_out_printf(o, "\n");
+	}
+}
+
 static void human_pstates(struct pm_out *o, const struct snap *s)
 {
 	char a[32], b[32];
@@ -373,6 +415,8 @@ static void human_pstates(struct pm_out *o, const struct snap *s)
 			human_pct(o, tis_share(pol, i));
 			pm_out_printf(o, "\n");
 		}
+		if (s->tt)
+			human_trans(o, &s->tt[p], s->tt_err[p]);
 	}
 }
 
@@ -402,8 +446,33 @@ static void out_state(struct pm_out *o, const struct pm_idle_state *st,
 	pm_out_obj_end(o);
 }
 
-static void out_pstates(struct pm_out *o, const struct pm_policy *p)
+static void out_trans(struct pm_out *o, const struct pm_trans_table *tt,
+		      int err)
 {
+	if (err) {
+		pm_out_null(o, "trans_table");
+		return;
+	}
+	pm_out_obj_begin(o, "trans_table");
+	pm_out_arr_begin(o, "khz", NULL);
+	for (int c = 0; c < tt->n; c++)
+		pm_out_u64(o, NULL, tt->khz[c]);
+	pm_out_arr_end(o);
+	pm_out_arr_begin(o, "counts", "from");
+	for (int r = 0; r < tt->n; r++) {
+		pm_out_arr_begin(o, NULL, NULL);
+		for (int c = 0; c < tt->n; c++)
+			pm_out_u64(o, NULL, tt->counts[r * tt->n + c]);
+		pm_out_arr_end(o);
+	}
+	pm_out_arr_end(o);
+	pm_out_obj_end(o);
+}
+
+static void out_pstates(struct pm_out *o, const struct snap *s, int pi)
+{
+	const struct pm_policy *p = &s->pol[pi];
+
 	pm_out_obj_begin(o, "pstates");
 	pm_out_u64(o, "policy", p->id);
 	pm_out_str(o, "driver", p->driver);
@@ -422,6 +491,8 @@ static void out_pstates(struct pm_out *o, const struct pm_policy *p)
 		}
 		pm_out_arr_end(o);
 	}
+	if (s->tt)
+		out_trans(o, &s->tt[pi], s->tt_err[pi]);
 	pm_out_obj_end(o);
 }
 
@@ -482,7 +553,7 @@ static void out_doc(struct pm_out *o, const struct snap *s)
 		}
 		if (opt.pstates) {
 			if (cs->policy >= 0)
-				out_pstates(o, &s->pol[cs->policy]);
+				out_pstates(o, s, cs->policy);
 			else
 				pm_out_null(o, "pstates");
 		}
@@ -694,6 +765,7 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "wakeups", no_argument, NULL, OPT_WAKEUPS },
 		{ "power", no_argument, NULL, OPT_POWER },
+		{ "trans-table", no_argument, NULL, OPT_TRANS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pm_tool t;
@@ -737,6 +809,9 @@ int main(int argc, char **argv)
 		case OPT_POWER:
 			opt.power = true;
 			break;
+		case OPT_TRANS:
+			trans_table = true;
+			break;
 		case OPT_PERCPU:
 			opt.percpu = true;
 			break;
@@ -764,6 +839,10 @@ int main(int argc, char **argv)
 		pm_usage_error(&t, "--summary conflicts with --per-cpu");
 	if (opt.cmd && opt.interval_us)
 		pm_usage_error(&t, "--interval conflicts with -- COMMAND");
+	if (trans_table && (opt.interval_us || opt.cmd))
+		pm_usage_error(&t, "--trans-table is for the since-boot report");
+	if (trans_table && only_c)
+		pm_usage_error(&t, "--trans-table conflicts with --cstates");
 	if (opt.count && !opt.interval_us)
 		pm_usage_error(&t, "--count needs --interval");
 	if ((opt.wakeups || opt.power) && !opt.interval_us && !opt.cmd)
@@ -818,6 +897,10 @@ int main(int argc, char **argv)
 		break;
 	}
 	pm_tool_out_done(&t, &o);
+	for (int i = 0; s.tt && i < s.npol; i++)
+		pm_trans_table_free(&s.tt[i]);
+	free(s.tt);
+	free(s.tt_err);
 	free(s.cpu);
 	free(s.pol);
 	pm_ctx_close(&ctx);
