@@ -129,7 +129,16 @@ const char *pm_err_str(const struct pm_err *e, char *buf, size_t size)
 
 int pm_exit_for(int err)
 {
-	return err == EBUSY ? PM_EXIT_BUSY : PM_EXIT_FAIL;
+	switch (err) {
+	case EBUSY:
+		return PM_EXIT_BUSY;
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		return PM_EXIT_UNSUPPORTED;
+	default:
+		return PM_EXIT_FAIL;
+	}
 }
 
 bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
@@ -152,6 +161,7 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 				       pm_fmt_name(t->fmt));
 		t->fmt = PM_FMT_JSON;
 		t->fmt_set = true;
+		t->seen |= PM_SEEN_FORMAT;
 		return true;
 	case 'F': {
 		enum pm_fmt f;
@@ -167,19 +177,23 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 						    pm_fmt_name(t->fmt));
 		t->fmt = f;
 		t->fmt_set = true;
+		t->seen |= PM_SEEN_FORMAT;
 		return true;
 	}
 	case 'o':
 		if (!*arg)
 			pm_usage_error(t, "--output needs a file name");
 		t->output = arg;
+		t->seen |= PM_SEEN_OUTPUT;
 		return true;
 	case 'c':
 		if (!*arg)
 			pm_usage_error(t, "--cpu needs a CPU list");
 		t->cpu = arg;
+		t->seen |= PM_SEEN_CPU;
 		return true;
 	case PM_OPT_WAIT:
+		t->seen |= PM_SEEN_WAIT;
 		if (!arg) {
 			t->wait_s = 0;
 		} else {
@@ -218,6 +232,24 @@ void pm_tool_formats(struct pm_tool *t, unsigned mask)
 	if (!(mask & (1u << t->fmt)))
 		pm_usage_error(t, "this command has no %s output",
 			       pm_fmt_name(t->fmt));
+}
+
+void pm_tool_only(struct pm_tool *t, unsigned allowed, const char *what)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ PM_SEEN_CPU, "--cpu" },
+		{ PM_SEEN_OUTPUT, "--output" },
+		{ PM_SEEN_FORMAT, "--format" },
+		{ PM_SEEN_WAIT, "--wait" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((t->seen & names[i].bit) && !(allowed & names[i].bit))
+			pm_usage_error(t, "%s does not apply to %s",
+				       names[i].name, what);
 }
 
 void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx)

@@ -58,9 +58,23 @@ int pm_conf_parse(const char *name, char *text, size_t len,
 	char *section = (char *)"";
 	unsigned lineno = 0;
 	int cap = 0;
-	char *p = text, *end = text + len;
+	char *p, *end;
 
 	memset(c, 0, sizeof(*c));
+	/*
+	 * Lines are cut in place and the last one may end at text + len:
+	 * make room for its NUL rather than write past the caller's buffer.
+	 */
+	char *t = realloc(text, len + 1);
+
+	if (!t) {
+		c->text = text;
+		return fail(c, 0, ENOMEM, "out of memory");
+	}
+	text = t;
+	text[len] = '\0';
+	p = text;
+	end = text + len;
 	c->text = text;
 	c->path = strdup(name);
 	if (!c->path)
@@ -134,10 +148,46 @@ int pm_conf_parse(const char *name, char *text, size_t len,
 	return 0;
 }
 
+/*
+ * Read until EOF but never past PM_CONF_MAX + 1 bytes, enough to tell a
+ * file too big: "/dev/zero" or a runaway pipe must not eat the memory.
+ */
+static ssize_t read_conf(int fd, char **buf)
+{
+	size_t len = 0, cap = 0;
+
+	*buf = NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2) {
+			size_t ncap = cap ? cap * 2 : 16384;
+			char *nb;
+
+			if (ncap > (size_t)PM_CONF_MAX + 2)
+				ncap = (size_t)PM_CONF_MAX + 2;
+			nb = realloc(*buf, ncap);
+			if (!nb)
+				return -ENOMEM;
+			*buf = nb;
+			cap = ncap;
+		}
+		n = read(fd, *buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		len += (size_t)n;
+		if (n == 0 || len > PM_CONF_MAX)
+			break;
+	}
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
+}
+
 int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
 {
-	char *buf = NULL;
-	size_t cap = 0;
+	char *buf;
 	ssize_t n;
 	int fd;
 
@@ -150,7 +200,7 @@ int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
 		c->path = strdup(path);
 		return fail(c, 0, e, "%s", strerror(e));
 	}
-	n = pm_fd_read_all(fd, &buf, &cap);
+	n = read_conf(fd, &buf);
 	close(fd);
 	if (n < 0) {
 		free(buf);

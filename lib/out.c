@@ -232,10 +232,15 @@ int pm_out_commit(struct pm_out *o)
 	if (!o->tmp_path) {
 		if (fflush(o->f) != 0 || ferror(o->f))
 			r = -(errno ? errno : EIO);
+		if (!r && o->err)
+			r = -o->err;
 		return r;
 	}
 	if (fflush(o->f) != 0 || ferror(o->f))
 		r = -(errno ? errno : EIO);
+	/* A document cut short (too deep, out of memory) must not land. */
+	if (!r && o->err)
+		r = -o->err;
 	if (!r && fchmod(fileno(o->f), 0644) < 0)
 		r = -errno;
 	if (!r && fsync(fileno(o->f)) < 0 && errno != EINVAL)
@@ -291,6 +296,8 @@ static struct pm_out_level *top(struct pm_out *o)
 
 static void json_indent(struct pm_out *o)
 {
+	if (o->compact)
+		return;
 	fputc('\n', o->f);
 	for (int i = 0; i < o->depth; i++)
 		fputs("  ", o->f);
@@ -308,7 +315,7 @@ static void json_member(struct pm_out *o, const char *key)
 	json_indent(o);
 	if (!l->is_array && key) {
 		pm_json_escape(o->f, key);
-		fputs(": ", o->f);
+		fputs(o->compact ? ":" : ": ", o->f);
 	}
 }
 
@@ -617,18 +624,37 @@ static void prom_labels(struct pm_out *o, const char *name,
 	}
 }
 
+/*
+ * The shortest of 15, 16 or 17 significant digits that reads back as the
+ * same double: a timestamp or a counter keeps every digit.
+ */
+static const char *prom_double(double v, char *buf, size_t size)
+{
+	for (int prec = 15; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, size, "%.17g", v);
+	return buf;
+}
+
 void pm_out_prom_sample(struct pm_out *o, const char *name,
 			const char *const *labels, double v)
 {
+	char b[32];
+
 	if (o->fmt != PM_FMT_PROM)
 		return;
 	prom_labels(o, name, labels);
 	if (isnan(v))
 		fputs(" NaN\n", o->f);
+	else if (isinf(v))
+		fputs(v > 0 ? " +Inf\n" : " -Inf\n", o->f);
 	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
 		fprintf(o->f, " %.0f\n", v);
 	else
-		fprintf(o->f, " %.9g\n", v);
+		fprintf(o->f, " %s\n", prom_double(v, b, sizeof(b)));
 }
 
 void pm_out_prom_sample_u64(struct pm_out *o, const char *name,
@@ -638,4 +664,21 @@ void pm_out_prom_sample_u64(struct pm_out *o, const char *name,
 		return;
 	prom_labels(o, name, labels);
 	fprintf(o->f, " %llu\n", (unsigned long long)v);
+}
+
+void pm_out_str_or_null(struct pm_out *o, const char *key, const char *v)
+{
+	if (v && *v)
+		pm_out_str(o, key, v);
+	else
+		pm_out_null(o, key);
+}
+
+void pm_out_words_or_null(struct pm_out *o, const char *key,
+			  const char *words)
+{
+	if (words && words[strspn(words, " \t\n")])
+		pm_out_words(o, key, words);
+	else
+		pm_out_null(o, key);
 }

@@ -207,7 +207,7 @@ static int parse_scaled(const char *s, const struct unit *units,
 	}
 	if (*s == ' ') {
 		s++;
-		/* A space only separates a unit: "1 " is junk, as "1 GHz " is. */
+		/* A space only comes before a unit: "1 " is junk. */
 		if (!*s)
 			return -EINVAL;
 	}

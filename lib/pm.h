@@ -280,6 +280,11 @@ void pm_out_cpuset(struct pm_out *o, const char *key,
 		   const struct pm_cpuset *s);
 /* Space-separated words as an array of strings. */
 void pm_out_words(struct pm_out *o, const char *key, const char *words);
+/* A string, or null when it is empty (a file the kernel did not give). */
+void pm_out_str_or_null(struct pm_out *o, const char *key, const char *v);
+/* Words as an array, or null when there are none. */
+void pm_out_words_or_null(struct pm_out *o, const char *key,
+			  const char *words);
 
 /* Escapers, exposed for the tests and the tools. */
 void pm_json_escape(FILE *f, const char *s);
@@ -739,6 +744,15 @@ struct pm_tool {
 	bool dry_run;
 	double wait_s;			/* --wait: -1 no, 0 forever, else s */
 	int verbose;			/* -1 quiet, 0 normal, 1+ verbose */
+	unsigned seen;			/* PM_SEEN_*: shared options given */
+};
+
+/* Shared options a command may not use (pm_tool_only). */
+enum {
+	PM_SEEN_CPU = 1 << 0,
+	PM_SEEN_OUTPUT = 1 << 1,
+	PM_SEEN_FORMAT = 1 << 2,
+	PM_SEEN_WAIT = 1 << 3,
 };
 
 /* Name the tool, install the stdout check at exit, ignore SIGPIPE. */
@@ -752,6 +766,8 @@ void pm_tool_init(struct pm_tool *t, const char *name,
 bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv);
 /* Refuse a format the command does not offer (mask of 1 << PM_FMT_*). */
 void pm_tool_formats(struct pm_tool *t, unsigned mask);
+/* Refuse the shared options (PM_SEEN_*) outside allowed: exit 2. */
+void pm_tool_only(struct pm_tool *t, unsigned allowed, const char *what);
 /* Open the context for --sysroot; exit 2 when the root is unusable. */
 void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx);
 /* Open the output for --format/--output; exit 1 on failure. */
@@ -778,8 +794,11 @@ void pm_usage_error(const struct pm_tool *t, const char *fmt, ...)
 const char *pm_err_str(const struct pm_err *e, char *buf, size_t size);
 /* The symbolic name of an errno ("EBUSY"). */
 const char *pm_errno_name(int err);
-/* The exit status an errno deserves: EBUSY 4, ENOENT/ENODEV/EOPNOTSUPP 3,
- * else 1. */
+/*
+ * The exit status an errno deserves before anything was written: EBUSY 4,
+ * ENOENT/ENODEV/EOPNOTSUPP 3 (not offered here), else 1.  After a write,
+ * a failure is 1 whatever the errno (CLI.md).
+ */
 int pm_exit_for(int err);
 
 #endif /* PM_H */

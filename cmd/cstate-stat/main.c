@@ -75,9 +75,10 @@ static void usage(FILE *f)
 	      "(intervals)\n"
 	      "      --trans-table    the cpufreq transition table (since "
 	      "boot)\n"
-	      "  -s, --summary        one row for all selected CPUs (default "
-	      "above 16 CPUs)\n"
-	      "      --per-cpu        one row per CPU even above 16 CPUs\n"
+	      "  -s, --summary        one row for all selected CPUs (the "
+	      "human default\n"
+	      "                       above 16 CPUs)\n"
+	      "      --per-cpu        human rows per CPU even above 16 CPUs\n"
 	      "  -F, --format FMT     human, json, kv, csv or prom\n"
 	      "  -J, --json           same as --format json\n"
 	      "  -o, --output FILE    write the report to FILE atomically\n"
@@ -267,9 +268,9 @@ static void human_pct(struct pm_out *o, double v)
 static void human_time(struct pm_out *o, uint64_t us)
 {
 	if (us == PM_UNKNOWN)
-		pm_out_printf(o, " %12s", "-");
+		pm_out_printf(o, " %14s", "-");
 	else
-		pm_out_printf(o, " %11.3fs", (double)us / 1e6);
+		pm_out_printf(o, " %13.3fs", (double)us / 1e6);
 }
 
 static void human_cstates(struct pm_out *o, const struct snap *s)
@@ -287,7 +288,7 @@ static void human_cstates(struct pm_out *o, const struct snap *s)
 				 "'none'\n");
 		return;
 	}
-	pm_out_printf(o, "%4s %-3s %-15s %8s %8s %12s %12s %7s\n", "CPU",
+	pm_out_printf(o, "%4s %-3s %-15s %8s %8s %14s %14s %7s\n", "CPU",
 		      "IDX", "STATE", "LAT(us)", "RES(us)", "USAGE", "TIME",
 		      "SHARE");
 	if (opt.summary) {
@@ -300,7 +301,7 @@ static void human_cstates(struct pm_out *o, const struct snap *s)
 				      sum[i].name);
 			human_num(o, 8, sum[i].latency_us);
 			human_num(o, 8, sum[i].residency_us);
-			human_num(o, 12,
+			human_num(o, 14,
 				  sum[i].usage_unknown ? PM_UNKNOWN :
 							 sum[i].usage);
 			human_time(o, sum[i].time_unknown ? PM_UNKNOWN :
@@ -334,7 +335,7 @@ static void human_cstates(struct pm_out *o, const struct snap *s)
 				      st->name);
 			human_num(o, 8, st->latency_us);
 			human_num(o, 8, st->residency_us);
-			human_num(o, 12, st->usage);
+			human_num(o, 14, st->usage);
 			human_time(o, st->time_us);
 			human_pct(o, share(st->time_us, s->uptime_s, 1));
 			pm_out_printf(o, "%s\n",
@@ -427,8 +428,8 @@ static void out_state(struct pm_out *o, const struct pm_idle_state *st,
 {
 	pm_out_elem_begin(o, st->index);
 	pm_out_u64(o, "index", st->index);
-	pm_out_str(o, "name", st->name);
-	pm_out_str(o, "desc", st->desc);
+	pm_out_str_or_null(o, "name", st->name);
+	pm_out_str_or_null(o, "desc", st->desc);
 	pm_out_u64_or_null(o, "latency_us", st->latency_us);
 	pm_out_u64_or_null(o, "residency_us", st->residency_us);
 	pm_out_u64_or_null(o, "usage", st->usage);
@@ -475,7 +476,7 @@ static void out_pstates(struct pm_out *o, const struct snap *s, int pi)
 
 	pm_out_obj_begin(o, "pstates");
 	pm_out_u64(o, "policy", p->id);
-	pm_out_str(o, "driver", p->driver);
+	pm_out_str_or_null(o, "driver", p->driver);
 	pm_out_u64_or_null(o, "cur_khz", p->cur_khz);
 	pm_out_u64_or_null(o, "total_trans", p->total_trans);
 	if (!p->has_stats) {
@@ -502,13 +503,9 @@ static void out_doc(struct pm_out *o, const struct snap *s)
 	pm_out_u64(o, "time", (uint64_t)s->now);
 	pm_out_double(o, "uptime_s", s->uptime_s, 2);
 	pm_out_obj_begin(o, "cpuidle");
-	if (s->have_idle) {
-		pm_out_str(o, "driver", s->idle.driver);
-		pm_out_str(o, "governor", s->idle.governor);
-	} else {
-		pm_out_null(o, "driver");
-		pm_out_null(o, "governor");
-	}
+	pm_out_str_or_null(o, "driver", s->have_idle ? s->idle.driver : "");
+	pm_out_str_or_null(o, "governor",
+			   s->have_idle ? s->idle.governor : "");
 	pm_out_obj_end(o);
 	if (opt.summary && opt.cstates) {
 		struct state_sum sum[PM_MAX_IDLE_STATES];
@@ -524,7 +521,7 @@ static void out_doc(struct pm_out *o, const struct snap *s)
 
 			pm_out_elem_begin(o, (uint64_t)i);
 			pm_out_u64(o, "index", (uint64_t)i);
-			pm_out_str(o, "name", sum[i].name);
+			pm_out_str_or_null(o, "name", sum[i].name);
 			pm_out_u64_or_null(o, "usage",
 					   sum[i].usage_unknown ?
 						   PM_UNKNOWN :

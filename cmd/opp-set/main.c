@@ -31,9 +31,8 @@ static void usage(FILE *f)
 	      "  -h, --help           show this help\n"
 	      "  -V, --version        show the version\n"
 	      "\n"
-	      "Exit status: 0 done, 1 failed, 2 usage error, 3 not supported "
-	      "here, 4 busy.\n"
-	      "See opp-set(8) and opp.conf(5).\n",
+	      "Exit status: 0 done, 1 failed, 2 usage error.\n"
+	      "See opp-set(8).\n",
 	      f);
 }
 
@@ -69,6 +68,7 @@ int main(int argc, char **argv)
 			       argv[optind]);
 	if (!list)
 		pm_usage_error(&t, "nothing to do: use --list");
+	pm_tool_only(&t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT, "opp-set --list");
 	pm_tool_formats(&t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
 				    1u << PM_FMT_KV);
 	pm_tool_ctx(&t, &ctx);
@@ -97,7 +97,8 @@ int main(int argc, char **argv)
 			pm_out_str(&o, "name", v[i].name);
 			pm_out_str(&o, "file", v[i].path);
 			pm_out_bool(&o, "installed", v[i].installed);
-			pm_out_str(&o, "description", v[i].description);
+			pm_out_str_or_null(&o, "description",
+					   v[i].description);
 			if (v[i].error[0])
 				pm_out_str(&o, "error", v[i].error);
 			else

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 	      "      --check          exit 0 if MODE can be entered, 3 if not "
 	      "(the reason\n"
 	      "                       on stderr unless -q)\n"
-	      "      --sysroot DIR    read /sys, /proc and /etc under DIR\n"
+	      "      --sysroot DIR    read /sys and /proc under DIR\n"
 	      "  -q, --quiet          no reason on stderr\n"
 	      "  -v, --verbose        more messages on stderr\n"
 	      "  -h, --help           show this help\n"
@@ -69,14 +69,23 @@ int main(int argc, char **argv)
 	char reason[512];
 	int c, r;
 
-	if (!strcmp(base, "pm-hibernate"))
-		mode_arg = "hibernate";
-	else if (!strcmp(base, "pm-suspend-hybrid"))
-		mode_arg = "hybrid";
-	pm_tool_init(&t, is_supported ? "pm-is-supported" : "pm-suspend",
-		     usage);
+	const char *name = "pm-suspend";
+	const char *named_mode = NULL;
+
+	if (!strcmp(base, "pm-hibernate")) {
+		named_mode = "hibernate";
+		name = base;
+	} else if (!strcmp(base, "pm-suspend-hybrid")) {
+		named_mode = "hybrid";
+		name = base;
+	} else if (is_supported) {
+		name = base;
+	}
+	mode_arg = named_mode;
+	pm_tool_init(&t, name, usage);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:" PM_SHARED_SHORTOPTS, longopts,
+	/* Options may follow MODE, as in pm-utils. */
+	while ((c = getopt_long(argc, argv, ":" PM_SHARED_SHORTOPTS, longopts,
 				NULL)) != -1) {
 		if (pm_tool_opt(&t, c, optarg, argv))
 			continue;
@@ -99,7 +108,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (mode_arg && !(is_supported && !strcmp(mode_arg, argv[optind])))
+		enum pm_sleep_mode a, b;
+
+		/* The same mode twice (pm-hibernate hibernate) is fine. */
+		if (mode_arg && !(pm_sleep_mode_parse(mode_arg, &a) == 0 &&
+				  pm_sleep_mode_parse(argv[optind], &b) == 0 &&
+				  a == b))
 			pm_usage_error(&t, "the mode is given twice ('%s' and "
 					   "'%s')",
 				       mode_arg, argv[optind]);
@@ -117,7 +131,7 @@ int main(int argc, char **argv)
 		pm_usage_error(&t, "this version only checks modes: use "
 				   "--check %s",
 			       pm_sleep_mode_name(mode));
-	pm_tool_formats(&t, 1u << PM_FMT_HUMAN);
+	pm_tool_only(&t, 0, "pm-suspend --check");
 	pm_tool_ctx(&t, &ctx);
 	r = pm_sleep_check(&ctx, mode, NULL, reason, sizeof(reason));
 	pm_ctx_close(&ctx);

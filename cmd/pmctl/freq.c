@@ -69,7 +69,7 @@ void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p)
 			   p->transition_latency_ns);
 	pm_out_u64_or_null(o, "bios_limit_khz", p->bios_limit_khz);
 	pm_out_u64_or_null(o, "base_khz", p->base_khz);
-	pm_out_words(o, "available_governors", p->available_governors);
+	pm_out_words_or_null(o, "available_governors", p->available_governors);
 	freqs_json(o, "available_khz", p->avail_khz, p->n_avail);
 	freqs_json(o, "boost_khz", p->boost_khz, p->n_boost ? p->n_boost : -1);
 	str_or_null(o, "epp", p->epp);
@@ -84,6 +84,12 @@ void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p)
 	pm_out_bool(o, "stats", p->has_stats);
 	pm_out_u64_or_null(o, "total_trans", p->total_trans);
 	pm_out_obj_end(o);
+}
+
+static int print_len(struct pm_out *o, const char *s)
+{
+	pm_out_printf(o, "%s", s);
+	return (int)strlen(s);
 }
 
 static void human_policy(struct pm_out *o, const struct pm_policy *p)
@@ -106,11 +112,22 @@ static void human_policy(struct pm_out *o, const struct pm_policy *p)
 	if (p->available_governors[0])
 		pm_out_printf(o, "  governors: %s\n", p->available_governors);
 	if (p->n_avail > 0) {
-		pm_out_printf(o, "  frequencies:");
-		for (int i = 0; i < p->n_avail; i++)
-			pm_out_printf(o, " %s%s",
-				      pm_fmt_khz(p->avail_khz[i], a, 32),
-				      i + 1 < p->n_avail ? "," : "");
+		/* Wrapped to stay readable at 80 columns. */
+		int col = print_len(o, "  frequencies:");
+
+		for (int i = 0; i < p->n_avail; i++) {
+			char w[40];
+			int l = snprintf(w, sizeof(w), " %s%s",
+					 pm_fmt_khz(p->avail_khz[i], a, 32),
+					 i + 1 < p->n_avail ? "," : "");
+
+			if (col + l > 78) {
+				pm_out_printf(o, "\n              ");
+				col = 14;
+			}
+			pm_out_printf(o, "%s", w);
+			col += l;
+		}
 		pm_out_printf(o, "\n");
 	}
 	if (p->epp[0])
@@ -132,15 +149,15 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 	if (argc > 1 || (argc == 1 && strcmp(argv[0], "show")))
 		pm_usage_error(&p->t, "freq: unknown argument '%s'",
 			       argc > 1 ? argv[1] : argv[0]);
+	pm_tool_only(&p->t, PM_SEEN_CPU | PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+		     "pmctl freq");
 	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
-	if (p->t.cpu) {
-		if (pm_cpus_select(&p->ctx, &p->cpus, p->t.cpu, &sel) < 0)
-			pm_usage_error(&p->t, "--cpu '%s': %s", p->t.cpu,
-				       p->ctx.err.hint);
-	} else {
-		sel = p->cpus.present;
-	}
+	/* Reading defaults to the online CPUs (CLI.md). */
+	if (pm_cpus_select(&p->ctx, &p->cpus, p->t.cpu ? p->t.cpu : "online",
+			   &sel) < 0)
+		pm_usage_error(&p->t, "--cpu '%s': %s", p->t.cpu,
+			       p->ctx.err.hint);
 	n = pmctl_policies(p, &pol);
 	if (n == 0) {
 		free(pol);

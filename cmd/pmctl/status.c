@@ -371,7 +371,8 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_out_obj_begin(o, "cpuidle");
 		opt_str(o, "driver", ci.driver);
 		opt_str(o, "governor", ci.governor);
-		pm_out_words(o, "available_governors", ci.available_governors);
+		pm_out_words_or_null(o, "available_governors",
+				     ci.available_governors);
 		if (cpu >= 0)
 			n = pm_idle_states_read(&p->ctx, (unsigned)cpu, st,
 						PM_MAX_IDLE_STATES);
@@ -396,7 +397,7 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		for (int i = 0; i < n; i++) {
 			pm_out_elem_begin(o, st[i].index);
 			pm_out_u64(o, "index", st[i].index);
-			pm_out_str(o, "name", st[i].name);
+			pm_out_str_or_null(o, "name", st[i].name);
 			pm_out_u64_or_null(o, "latency_us", st[i].latency_us);
 			pm_out_u64_or_null(o, "residency_us",
 					   st[i].residency_us);
@@ -440,7 +441,7 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 	if (pm_profile_read(&p->ctx, &prof) == 0) {
 		pm_out_obj_begin(o, "platform_profile");
 		pm_out_str(o, "current", prof.current);
-		pm_out_words(o, "choices", prof.choices);
+		pm_out_words_or_null(o, "choices", prof.choices);
 		pm_out_obj_end(o);
 	} else {
 		pm_out_null(o, "platform_profile");
@@ -492,8 +493,8 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_out_u64_or_null(o, "cur_hz", df[i].cur_hz);
 		pm_out_u64_or_null(o, "min_hz", df[i].min_hz);
 		pm_out_u64_or_null(o, "max_hz", df[i].max_hz);
-		pm_out_words(o, "available_governors",
-			     df[i].available_governors);
+		pm_out_words_or_null(o, "available_governors",
+				     df[i].available_governors);
 		pm_out_obj_end(o);
 	}
 	pm_out_arr_end(o);
@@ -515,6 +516,8 @@ int cmd_status(struct pmctl *p, int argc, char **argv)
 	if (argc)
 		pm_usage_error(&p->t, "status: unexpected argument '%s'",
 			       argv[0]);
+	pm_tool_only(&p->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+		     "pmctl status (it shows every CPU)");
 	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no CPUs under %s/sys/devices/system/cpu",
