@@ -88,7 +88,7 @@ int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
 	}
 	/* States are numbered from 0 without gaps (cpuidle_add_state_sysfs). */
 	for (int i = 0; i < max; i++) {
-		char name[16];
+		char name[24];
 		int sfd;
 
 		snprintf(name, sizeof(name), "state%d", i);

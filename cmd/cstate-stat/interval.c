@@ -567,7 +567,7 @@ static void csv_num(char *b, size_t n, double v, int prec)
 
 static void csv_report(struct report *r, const struct cdelta *sum)
 {
-	char t[32], cpu[16], idx[8], res[32], ent[32], busy[32], khz[32],
+	char t[32], cpu[16], idx[16], res[32], ent[32], busy[32], khz[32],
 		wk[32];
 	const char *row[10] = { t, cpu, idx, NULL, res, ent,
 				busy, khz, wk, r->period };

@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the system root context and attribute I/O on a temporary
+ * sysroot, the PM_TEST_GUARD safety net, folder listings, and the error
+ * messages of lib/cli.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pm.h"
+#include "tap.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static char root[] = "/tmp/pmtools-test-path.XXXXXX";
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Create root/rel with its folders; text NULL makes a folder. */
+static void mk(const char *rel, const char *text, size_t len)
+{
+	char path[PM_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	if (!text) {
+		mkdir(path, 0755);
+		return;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
+		perror(path);
+		exit(99);
+	}
+	close(fd);
+}
+
+static void mkfile(const char *rel, const char *text)
+{
+	mk(rel, text, strlen(text));
+}
+
+/* The bytes of root/rel, exactly (NUL-terminated for is_str). */
+static char *slurp(const char *rel)
+{
+	static char buf[4096];
+	char path[PM_PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n < 0 ? 0 : n] = '\0';
+	return buf;
+}
+
+static bool exists(const char *rel)
+{
+	char path[PM_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return access(path, F_OK) == 0;
+}
+
+struct hook_log {
+	int calls;
+	char path[256];
+	char value[256];
+};
+
+static void hook(void *arg, const char *path, const char *value)
+{
+	struct hook_log *h = arg;
+
+	h->calls++;
+	snprintf(h->path, sizeof(h->path), "%s", path);
+	snprintf(h->value, sizeof(h->value), "%s", value);
+}
+
+/* Does this kernel confine lookups with openat2(RESOLVE_IN_ROOT)? */
+static bool have_openat2(void)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC,
+				.resolve = RESOLVE_IN_ROOT };
+	long fd = syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof(how));
+
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+/* ---------------------------------------------------------------- context */
+
+static void test_ctx(void)
+{
+	struct pm_ctx ctx;
+	char missing[PM_PATH_MAX];
+	int r;
+
+	unsetenv("PM_SYSROOT");
+	unsetenv("PM_TEST_GUARD");
+
+	r = pm_ctx_open(&ctx, root);
+	is_int(r, 0, "pm_ctx_open on a folder");
+	ok(ctx.rootfd >= 0, "pm_ctx_open: a root fd");
+	is_str(ctx.root, root, "pm_ctx_open: root kept");
+	ok(!ctx.real_root, "a sysroot is not the real root");
+	ok(!ctx.guard, "no guard without PM_TEST_GUARD");
+	ok(!ctx.dry_run && !ctx.on_write, "pm_ctx_open: no dry run, no hook");
+	pm_ctx_close(&ctx);
+	is_int(ctx.rootfd, -1, "pm_ctx_close forgets the fd");
+	pm_ctx_close(&ctx);
+	ok(true, "pm_ctx_close twice is harmless");
+
+	snprintf(missing, sizeof(missing), "%s/no/such/folder", root);
+	r = pm_ctx_open(&ctx, missing);
+	is_int(r, -ENOENT, "pm_ctx_open on a missing folder: -ENOENT");
+	is_int(ctx.err.err, ENOENT, "pm_ctx_open failure: err.err");
+	is_str(ctx.err.file, missing, "pm_ctx_open failure: err.file");
+	is_str(ctx.err.op, "open", "pm_ctx_open failure: err.op");
+	ok(ctx.err.hint[0] != '\0', "pm_ctx_open failure: a hint (%s)",
+	   ctx.err.hint);
+	is_int(ctx.rootfd, -1, "pm_ctx_open failure: no fd");
+	pm_ctx_close(&ctx);
+
+	mkfile("plainfile", "x");
+	snprintf(missing, sizeof(missing), "%s/plainfile", root);
+	r = pm_ctx_open(&ctx, missing);
+	is_int(r, -ENOTDIR, "pm_ctx_open on a file: -ENOTDIR");
+	pm_ctx_close(&ctx);
+
+	/* NULL or "": $PM_SYSROOT, else "/". */
+	setenv("PM_SYSROOT", root, 1);
+	r = pm_ctx_open(&ctx, NULL);
+	is_int(r, 0, "pm_ctx_open(NULL) with PM_SYSROOT");
+	is_str(ctx.root, root, "pm_ctx_open(NULL) takes PM_SYSROOT");
+	ok(!ctx.real_root, "PM_SYSROOT: not the real root");
+	pm_ctx_close(&ctx);
+	r = pm_ctx_open(&ctx, "");
+	is_str(ctx.root, root, "pm_ctx_open(\"\") takes PM_SYSROOT");
+	pm_ctx_close(&ctx);
+	setenv("PM_SYSROOT", missing, 1);
+	r = pm_ctx_open(&ctx, root);
+	is_str(ctx.root, root, "an explicit root wins over PM_SYSROOT");
+	pm_ctx_close(&ctx);
+	setenv("PM_SYSROOT", "", 1);
+	r = pm_ctx_open(&ctx, NULL);
+	is_str(ctx.root, "/", "PM_SYSROOT empty: /");
+	pm_ctx_close(&ctx);
+	unsetenv("PM_SYSROOT");
+	r = pm_ctx_open(&ctx, NULL);
+	is_int(r, 0, "pm_ctx_open(NULL) without PM_SYSROOT");
+	is_str(ctx.root, "/", "no PM_SYSROOT: /");
+	ok(ctx.real_root, "/ is the real root");
+	pm_ctx_close(&ctx);
+
+	static const char *const reals[] = { "//", "/.", "/tmp/..", "/./" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(reals); i++) {
+		pm_ctx_open(&ctx, reals[i]);
+		ok(ctx.real_root, "\"%s\" is the real root too", reals[i]);
+		pm_ctx_close(&ctx);
+	}
+
+	static const struct {
+		const char *v;
+		bool guard;
+	} guards[] = {
+		{ "1", true }, { "yes", true }, { "0", false }, { "", false }
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(guards); i++) {
+		setenv("PM_TEST_GUARD", guards[i].v, 1);
+		pm_ctx_open(&ctx, root);
+		ok(ctx.guard == guards[i].guard,
+		   "PM_TEST_GUARD=\"%s\": guard %s", guards[i].v,
+		   guards[i].guard ? "on" : "off");
+		pm_ctx_close(&ctx);
+	}
+	unsetenv("PM_TEST_GUARD");
+
+	char longroot[PM_PATH_MAX + 10];
+
+	memset(longroot, 'a', sizeof(longroot) - 1);
+	longroot[0] = '/';
+	longroot[sizeof(longroot) - 1] = '\0';
+	r = pm_ctx_open(&ctx, longroot);
+	is_int(r, -ENAMETOOLONG, "pm_ctx_open of a too long root");
+	pm_ctx_close(&ctx);
+}
+
+/* ---------------------------------------------------------------- reads */
+
+static void test_read(void)
+{
+	static const struct {
+		const char *text, *want;
+	} strips[] = {
+		{ "performance\n", "performance" },
+		{ "0-3\n", "0-3" },
+		{ "powersave performance \n", "powersave performance" },
+		{ "a b  \n\n", "a b" },
+		{ "x\t\r\n", "x" },
+		{ "  lead\n", "  lead" },
+		{ "no newline", "no newline" },
+		{ "\n", "" },
+		{ "   ", "" },
+		{ "", "" },
+	};
+	struct pm_ctx ctx;
+	char buf[64];
+	ssize_t n;
+
+	pm_ctx_open(&ctx, root);
+	for (size_t i = 0; i < ARRAY_SIZE(strips); i++) {
+		mkfile("sys/attr", strips[i].text);
+		memset(buf, 'x', sizeof(buf));
+		n = pm_attr_read(&ctx, "/sys/attr", buf, sizeof(buf));
+		is_int(n, (long long)strlen(strips[i].want),
+		       "pm_attr_read \"%s\": length", strips[i].text);
+		is_str(buf, strips[i].want, "pm_attr_read \"%s\": text",
+		       strips[i].text);
+	}
+
+	/* A leading "/" or none: both below the root. */
+	mkfile("sys/devices/system/cpu/online", "0-7\n");
+	n = pm_attr_read(&ctx, "sys/devices/system/cpu/online", buf,
+			 sizeof(buf));
+	is_str(n >= 0 ? buf : "(error)", "0-7", "pm_attr_read without '/'");
+	n = pm_attr_read(&ctx, "//sys/devices/system/cpu/online", buf,
+			 sizeof(buf));
+	is_str(n >= 0 ? buf : "(error)", "0-7", "pm_attr_read with \"//\"");
+	mkfile("etc/hostname", "sysroot-host\n");
+	n = pm_attr_read(&ctx, "/etc/hostname", buf, sizeof(buf));
+	is_str(n >= 0 ? buf : "(error)", "sysroot-host",
+	       "/etc/hostname is the sysroot's, not the host's");
+	ok(pm_exists(&ctx, "/etc/hostname"), "pm_exists under the root");
+	ok(!pm_exists(&ctx, "/etc/passwd"),
+	   "pm_exists: the host's /etc/passwd is not under the root");
+	ok(pm_exists(&ctx, "/"), "pm_exists(\"/\") is the root itself");
+
+	/* ".." and absolute symlinks resolve inside the root too (reads). */
+	if (!have_openat2()) {
+		skip("no openat2", "\"..\" stays below the root");
+		skip("no openat2", "an absolute symlink stays below the root");
+	} else {
+		char link[PM_PATH_MAX];
+
+		n = pm_attr_read(&ctx, "/../../../etc/hostname", buf,
+				 sizeof(buf));
+		is_str(n >= 0 ? buf : "(error)", "sysroot-host",
+		       "\"..\" stays below the root");
+		snprintf(link, sizeof(link), "%s/sys/etc-link", root);
+		if (symlink("/etc", link) == 0) {
+			n = pm_attr_read(&ctx, "/sys/etc-link/hostname", buf,
+					 sizeof(buf));
+			is_str(n >= 0 ? buf : "(error)", "sysroot-host",
+			       "an absolute symlink stays below the root");
+			unlink(link);
+		} else {
+			skip("symlink failed",
+			     "an absolute symlink stays below the root");
+		}
+	}
+
+	/* The size limit: one byte for the NUL. */
+	mkfile("sys/long", "0123456789abcdef\n");
+	n = pm_attr_read(&ctx, "/sys/long", buf, 8);
+	is_int(n, 7, "pm_attr_read into 8 bytes reads 7");
+	is_str(buf, "0123456", "pm_attr_read into 8 bytes: the start");
+	is_int(pm_attr_read(&ctx, "/sys/long", buf, 0), -EINVAL,
+	       "pm_attr_read into 0 bytes: -EINVAL");
+
+	/* Errors name the file. */
+	pm_err_clear(&ctx);
+	n = pm_attr_read(&ctx, "/sys/missing", buf, sizeof(buf));
+	is_int(n, -ENOENT, "pm_attr_read of a missing file: -ENOENT");
+	is_str(buf, "", "pm_attr_read failure: the buffer is empty");
+	is_int(ctx.err.err, ENOENT, "pm_attr_read failure: err.err");
+	is_str(ctx.err.file, "/sys/missing", "pm_attr_read failure: err.file");
+	is_str(ctx.err.op, "open", "pm_attr_read failure: err.op");
+	mk("sys/folder", NULL, 0);
+	n = pm_attr_read(&ctx, "/sys/folder", buf, sizeof(buf));
+	is_int(n, -EISDIR, "pm_attr_read of a folder: -EISDIR");
+	is_str(ctx.err.op, "read", "pm_attr_read of a folder: err.op read");
+
+	/* Typed reads. */
+	static const struct {
+		const char *text;
+		int ret;
+		uint64_t v;
+	} u64s[] = {
+		{ "42\n", 0, 42 },
+		{ "0\n", 0, 0 },
+		{ "18446744073709551615\n", 0, UINT64_MAX },
+		{ "7", 0, 7 },
+		{ "", -ENODATA, 0 },
+		{ "\n", -ENODATA, 0 },
+		{ "  \n", -ENODATA, 0 },
+		{ "junk\n", -EINVAL, 0 },
+		{ "12 34\n", -EINVAL, 0 },
+		{ " 12\n", -EINVAL, 0 },
+		{ "-1\n", -EINVAL, 0 },
+		{ "18446744073709551616\n", -ERANGE, 0 },
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(u64s); i++) {
+		mkfile("sys/num", u64s[i].text);
+		pm_err_clear(&ctx);
+		v = 12345;
+		int r = pm_attr_read_u64(&ctx, "/sys/num", &v);
+
+		is_int(r, u64s[i].ret, "pm_attr_read_u64 \"%s\": returns %d",
+		       u64s[i].text, u64s[i].ret);
+		is_u64(v, u64s[i].ret ? 12345 : u64s[i].v,
+		       "pm_attr_read_u64 \"%s\": value", u64s[i].text);
+		if (u64s[i].ret) {
+			is_str(ctx.err.file, "/sys/num",
+			       "pm_attr_read_u64 \"%s\": err.file",
+			       u64s[i].text);
+			is_int(ctx.err.err, -u64s[i].ret,
+			       "pm_attr_read_u64 \"%s\": err.err",
+			       u64s[i].text);
+		}
+	}
+	mkfile("sys/num", "junk\n");
+	pm_attr_read_u64(&ctx, "/sys/num", &v);
+	is_str(ctx.err.op, "parse", "junk: err.op parse");
+	is_str(ctx.err.value, "junk", "junk: err.value is the text read");
+	pm_err_clear(&ctx);
+	is_int(pm_attr_read_u64(&ctx, "/sys/nothing", &v), -ENOENT,
+	       "pm_attr_read_u64 of a missing file: -ENOENT");
+	is_str(ctx.err.file, "/sys/nothing",
+	       "pm_attr_read_u64 of a missing file: err.file");
+
+	/* Relative to a folder fd. */
+	int dfd = pm_open_dir(&ctx, "/sys/devices/system/cpu");
+
+	ok(dfd >= 0, "pm_open_dir");
+	mkfile("sys/devices/system/cpu/kernel_max", "8191\n");
+	mkfile("sys/devices/system/cpu/neg", "-40\n");
+	is_u64(pm_attr_getat_u64(&ctx, dfd, "kernel_max"), 8191,
+	       "pm_attr_getat_u64");
+	is_u64(pm_attr_getat_u64(&ctx, dfd, "missing"), PM_UNKNOWN,
+	       "pm_attr_getat_u64 of a missing file: PM_UNKNOWN");
+	is_u64(pm_attr_getat_u64(&ctx, dfd, "neg"), PM_UNKNOWN,
+	       "pm_attr_getat_u64 of a negative: PM_UNKNOWN");
+	int64_t s = 0;
+
+	is_int(pm_attr_readat_s64(&ctx, dfd, "neg", &s), 0,
+	       "pm_attr_readat_s64");
+	is_int(s, -40, "pm_attr_readat_s64 value");
+	ok(pm_existsat(dfd, "online"), "pm_existsat");
+	ok(!pm_existsat(dfd, "offline"), "pm_existsat of a missing name");
+	n = pm_attr_readat(&ctx, dfd, "/etc/hostname", buf, sizeof(buf));
+	is_str(n >= 0 ? buf : "(error)", "sysroot-host",
+	       "pm_attr_readat: an absolute name is from the root");
+	int afd = pm_openat(&ctx, dfd, "online", O_RDONLY);
+
+	ok(afd >= 0, "pm_openat");
+	n = pm_attr_pread(afd, buf, sizeof(buf));
+	is_str(n >= 0 ? buf : "(error)", "0-7", "pm_attr_pread");
+	n = pm_attr_pread(afd, buf, sizeof(buf));
+	is_str(n >= 0 ? buf : "(error)", "0-7", "pm_attr_pread again");
+	is_int(pm_attr_pread(afd, buf, 0), -EINVAL, "pm_attr_pread size 0");
+	if (afd >= 0)
+		close(afd);
+	if (dfd >= 0)
+		close(dfd);
+
+	/* /proc-style files read until EOF. */
+	size_t big = 200 * 1024 + 17;
+	char *text = malloc(big), *got = NULL;
+
+	for (size_t i = 0; i < big; i++)
+		text[i] = (char)('a' + i % 26);
+	mk("proc/big", text, big);
+	n = pm_file_read(&ctx, "/proc/big", &got);
+	is_int(n, (long long)big, "pm_file_read of %zu bytes: length", big);
+	ok(got && !memcmp(got, text, big) && got[big] == '\0',
+	   "pm_file_read of %zu bytes: content, NUL-terminated", big);
+	free(got);
+	free(text);
+	mkfile("proc/empty", "");
+	n = pm_file_read(&ctx, "/proc/empty", &got);
+	ok(n == 0 && got && got[0] == '\0', "pm_file_read of an empty file");
+	free(got);
+	n = pm_file_read(&ctx, "/proc/missing", &got);
+	ok(n == -ENOENT && got == NULL, "pm_file_read of a missing file");
+	is_str(ctx.err.file, "/proc/missing", "pm_file_read: err.file");
+
+	char *mem = NULL;
+	size_t cap = 0;
+	int fd = pm_open(&ctx, "/etc/hostname", O_RDONLY);
+
+	n = pm_fd_read_all(fd, &mem, &cap);
+	is_str(n >= 0 ? mem : "(error)", "sysroot-host\n",
+	       "pm_fd_read_all keeps the newline");
+	ok(cap > (size_t)n, "pm_fd_read_all: the capacity is returned");
+	free(mem);
+	close(fd);
+
+	static const struct {
+		const char *in, *want;
+	} raw[] = { { "a \t\r\n", "a" }, { "", "" }, { " x y ", " x y" } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(raw); i++) {
+		snprintf(buf, sizeof(buf), "%s", raw[i].in);
+		is_int((long long)pm_strip(buf, strlen(buf)),
+		       (long long)strlen(raw[i].want), "pm_strip \"%s\"",
+		       raw[i].in);
+		is_str(buf, raw[i].want, "pm_strip \"%s\" text", raw[i].in);
+	}
+	pm_ctx_close(&ctx);
+}
+
+/* ---------------------------------------------------------------- writes */
+
+static void test_write(void)
+{
+	struct hook_log h = { 0 };
+	struct pm_ctx ctx;
+	int r;
+
+	unsetenv("PM_TEST_GUARD");
+	pm_ctx_open(&ctx, root);
+	mkfile("sys/devices/system/cpu/cpufreq/policy0/scaling_governor",
+	       "performance\n");
+	r = pm_attr_write(&ctx,
+			  "/sys/devices/system/cpu/cpufreq/policy0/"
+			  "scaling_governor",
+			  "schedutil");
+	is_int(r, 0, "pm_attr_write");
+	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
+		     "scaling_governor"),
+	       "schedutil", "pm_attr_write: exactly the value, no newline");
+	r = pm_attr_write(&ctx,
+			  "sys/devices/system/cpu/cpufreq/policy0/"
+			  "scaling_governor",
+			  "ps");
+	is_int(r, 0, "pm_attr_write without a leading '/'");
+	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
+		     "scaling_governor"),
+	       "ps", "pm_attr_write truncates a longer old value");
+	r = pm_attr_write(&ctx,
+			  "/sys/devices/system/cpu/cpufreq/policy0/"
+			  "scaling_governor",
+			  "");
+	is_int(r, 0, "pm_attr_write of an empty value");
+	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
+		     "scaling_governor"),
+	       "", "pm_attr_write of an empty value: empty file");
+
+	/* The file must exist: writes never create. */
+	pm_err_clear(&ctx);
+	r = pm_attr_write(&ctx, "/sys/power/nothing", "mem");
+	is_int(r, -ENOENT, "pm_attr_write to a missing file: -ENOENT");
+	is_str(ctx.err.op, "write", "write failure: err.op");
+	is_str(ctx.err.file, "/sys/power/nothing", "write failure: err.file");
+	is_str(ctx.err.value, "mem", "write failure: err.value");
+	is_int(ctx.err.err, ENOENT, "write failure: err.err");
+	ok(!exists("sys/power/nothing"), "write failure: no file created");
+	mk("sys/power", NULL, 0);
+	r = pm_attr_write(&ctx, "/sys/power", "mem");
+	is_int(r, -EISDIR, "pm_attr_write to a folder: -EISDIR");
+
+	/* Relative to a folder: the record shows the whole path. */
+	mkfile("sys/devices/system/cpu/cpu1/online", "1\n");
+	int dfd = pm_open_dir(&ctx, "/sys/devices/system/cpu/cpu1");
+
+	r = pm_attr_writeat(&ctx, dfd, "/sys/devices/system/cpu/cpu1", "online",
+			    "0");
+	is_int(r, 0, "pm_attr_writeat");
+	is_str(slurp("sys/devices/system/cpu/cpu1/online"), "0",
+	       "pm_attr_writeat: the value");
+	r = pm_attr_writeat(&ctx, dfd, "/sys/devices/system/cpu/cpu1",
+			    "missing", "0");
+	is_int(r, -ENOENT, "pm_attr_writeat to a missing file");
+	is_str(ctx.err.file, "/sys/devices/system/cpu/cpu1/missing",
+	       "pm_attr_writeat failure: err.file is the whole path");
+	close(dfd);
+
+	/* The hook sees every write; dry run stops at the hook. */
+	ctx.on_write = hook;
+	ctx.on_write_arg = &h;
+	mkfile("sys/power/state", "freeze mem disk\n");
+	r = pm_attr_write(&ctx, "/sys/power/state", "mem");
+	is_int(r, 0, "a write with a hook");
+	is_int(h.calls, 1, "the hook is called");
+	is_str(h.path, "/sys/power/state", "the hook gets the path");
+	is_str(h.value, "mem", "the hook gets the value");
+	is_str(slurp("sys/power/state"), "mem", "and the file is written");
+	mkfile("sys/power/state", "freeze mem disk\n");
+	ctx.dry_run = true;
+	r = pm_attr_write(&ctx, "sys/power/state", "disk");
+	is_int(r, 0, "dry run: the write succeeds");
+	is_int(h.calls, 2, "dry run: the hook records it");
+	is_str(h.path, "/sys/power/state", "dry run: the hook's path");
+	is_str(h.value, "disk", "dry run: the hook's value");
+	is_str(slurp("sys/power/state"), "freeze mem disk\n",
+	       "dry run: the file is unchanged");
+	r = pm_attr_write(&ctx, "/sys/power/missing", "x");
+	is_int(r, 0, "dry run: a missing file is not opened");
+	ok(!exists("sys/power/missing"), "dry run: nothing created");
+	pm_ctx_close(&ctx);
+
+	/* The guard only guards the real root. */
+	setenv("PM_TEST_GUARD", "1", 1);
+	pm_ctx_open(&ctx, root);
+	ok(ctx.guard && !ctx.real_root, "guard on, on a sysroot");
+	is_int(pm_write_allowed(&ctx, "/sys/power/state"), 0,
+	       "the guard allows writes below a sysroot");
+	r = pm_attr_write(&ctx, "/sys/power/state", "mem");
+	is_int(r, 0, "the guard allows a write below a sysroot");
+	is_str(slurp("sys/power/state"), "mem",
+	       "a write below a sysroot with the guard on");
+	pm_ctx_close(&ctx);
+}
+
+/*
+ * The safety net: PM_TEST_GUARD=1 and the real "/" refuse every write
+ * before the file is opened.  Nothing here may ever reach the real /sys:
+ * the write is only tried once the guard is seen to be armed.
+ */
+static void test_guard(void)
+{
+	struct hook_log h = { 0 };
+	struct pm_ctx ctx;
+	int r;
+
+	setenv("PM_TEST_GUARD", "1", 1);
+	r = pm_ctx_open(&ctx, "/");
+	is_int(r, 0, "pm_ctx_open(\"/\")");
+	ok(ctx.real_root, "the guard test runs on the real root");
+	ok(ctx.guard, "PM_TEST_GUARD=1 arms the guard");
+	ctx.dry_run = false;
+	ctx.on_write = hook;
+	ctx.on_write_arg = &h;
+
+	/* The check alone: it opens nothing. */
+	pm_err_clear(&ctx);
+	r = pm_write_allowed(&ctx, "/sys/power/state");
+	is_int(r, -EPERM, "pm_write_allowed on / with the guard: -EPERM");
+	if (r != -EPERM || !ctx.guard || !ctx.real_root || ctx.dry_run) {
+		/* Never try a real write with the guard down. */
+		ok(false, "the guard is not armed: the write test is not run");
+		pm_ctx_close(&ctx);
+		return;
+	}
+	is_str(ctx.err.op, "write", "guard: err.op");
+	is_str(ctx.err.file, "/sys/power/state", "guard: err.file");
+	is_int(ctx.err.err, EPERM, "guard: err.err");
+	ok(strstr(ctx.err.hint, "PM_TEST_GUARD") != NULL,
+	   "guard: the hint names PM_TEST_GUARD (%s)", ctx.err.hint);
+
+	pm_err_clear(&ctx);
+	r = pm_attr_write(&ctx, "/sys/power/state", "mem");
+	is_int(r, -EPERM, "pm_attr_write(/sys/power/state) on / is refused");
+	is_int(h.calls, 0, "guard: refused before the hook");
+	is_str(ctx.err.file, "/sys/power/state", "guard refusal: err.file");
+	is_int(ctx.err.err, EPERM, "guard refusal: err.err");
+	r = pm_attr_writeat(&ctx, ctx.rootfd, "/sys/power", "state", "mem");
+	is_int(r, -EPERM, "pm_attr_writeat on / is refused");
+	is_int(h.calls, 0, "pm_attr_writeat refusal: no hook");
+
+	/* A dry run writes nothing, so the guard lets it through. */
+	ctx.dry_run = true;
+	is_int(pm_write_allowed(&ctx, "/sys/power/state"), 0,
+	       "guard: a dry run is allowed");
+	ctx.dry_run = false;
+	pm_ctx_close(&ctx);
+	unsetenv("PM_TEST_GUARD");
+}
+
+/* ---------------------------------------------------------------- listings */
+
+static void test_list(void)
+{
+	static const char *const cpu_entries[] = {
+		"cpu0",		 "cpu1",    "cpu10",   "cpu2",	   "cpu11",
+		"cpu3",		 "cpufreq", "cpuidle", "cpu",	   "cpux",
+		"cpu1a",	 "cpu-1",   "online",  "possible", "cpu+4",
+		"cpu4294967296", "smt",	    "xcpu5",   "Cpu6",	   "cpu007",
+	};
+	unsigned nums[32];
+	struct pm_ctx ctx;
+	char **names;
+	char got[512];
+	int n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cpu_entries); i++) {
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu2/%s",
+			 cpu_entries[i]);
+		mk(rel, NULL, 0);
+	}
+	pm_ctx_open(&ctx, root);
+	n = pm_list_numbered(&ctx, "/sys/devices/system/cpu2", "cpu", nums,
+			     ARRAY_SIZE(nums));
+	got[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(got);
+
+		snprintf(got + l, sizeof(got) - l, "%s%u", i ? " " : "",
+			 nums[i]);
+	}
+	is_int(n, 7, "pm_list_numbered: count");
+	is_str(got, "0 1 2 3 7 10 11",
+	       "pm_list_numbered: numeric order, cpufreq and cpuidle ignored");
+
+	mk("sys/class/empty", NULL, 0);
+	n = pm_list_numbered(&ctx, "/sys/class/empty", "policy", nums, 4);
+	is_int(n, 0, "pm_list_numbered of an empty folder");
+	n = pm_list_numbered(&ctx, "/sys/class/none", "policy", nums, 4);
+	is_int(n, -ENOENT, "pm_list_numbered of a missing folder");
+	is_str(ctx.err.file, "/sys/class/none",
+	       "pm_list_numbered failure: err.file");
+
+	static const char *const entries[] = {
+		"b",  "a", "B", "A",	    "_x",      "a10",
+		"a2", "Z", "~", "\xc3\xa9", ".hidden", "0",
+	};
+	const char *sorted = ".hidden 0 A B Z _x a a10 a2 b ~ \xc3\xa9";
+
+	for (size_t i = 0; i < ARRAY_SIZE(entries); i++) {
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), "sys/class/list/%s", entries[i]);
+		if (i % 2)
+			mk(rel, NULL, 0);
+		else
+			mkfile(rel, "x");
+	}
+	n = pm_list_dir(&ctx, "/sys/class/list", &names);
+	got[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(got);
+
+		snprintf(got + l, sizeof(got) - l, "%s%s", i ? " " : "",
+			 names[i]);
+	}
+	is_int(n, (long long)ARRAY_SIZE(entries), "pm_list_dir: count");
+	is_str(got, sorted, "pm_list_dir: C-locale order, no . or ..");
+	pm_list_free(names, n);
+
+	n = pm_list_dir(&ctx, "/sys/class/empty", &names);
+	ok(n == 0, "pm_list_dir of an empty folder");
+	pm_list_free(names, n);
+	n = pm_list_dir(&ctx, "/sys/class/none", &names);
+	ok(n == -ENOENT && names == NULL, "pm_list_dir of a missing folder");
+	n = pm_list_dir(&ctx, "/etc/hostname", &names);
+	ok(n == -ENOTDIR, "pm_list_dir of a file: -ENOTDIR");
+	pm_ctx_close(&ctx);
+}
+
+/* ---------------------------------------------------------------- messages */
+
+static void test_messages(void)
+{
+	static const struct {
+		const char *op, *file, *value, *hint;
+		int err;
+		const char *want;
+	} cases[] = {
+		{ "write", "/sys/devices/system/cpu/cpu0/online", "0", "",
+		  EBUSY,
+		  "cannot write '0' to /sys/devices/system/cpu/cpu0/online: "
+		  "Device or resource busy (EBUSY)" },
+		{ "write", "/sys/power/state", "mem",
+		  "the kernel offers: freeze disk", EINVAL,
+		  "cannot write 'mem' to /sys/power/state: Invalid argument "
+		  "(EINVAL); the kernel offers: freeze disk" },
+		{ "write", "/sys/power/state", "", "", EPERM,
+		  "/sys/power/state: Operation not permitted (EPERM)" },
+		{ "open", "/sys/class/power_supply", "", "", ENOENT,
+		  "/sys/class/power_supply: No such file or directory "
+		  "(ENOENT)" },
+		{ "open", "/sys/kernel/debug/x", "", "readable by root only",
+		  EACCES,
+		  "/sys/kernel/debug/x: Permission denied (EACCES); "
+		  "readable by root only" },
+		{ "parse", "/sys/x/online", "junk", "not a number", EINVAL,
+		  "/sys/x/online: unexpected value 'junk'; not a number" },
+		{ "read", "/sys/x", "", "the file is empty", ENODATA,
+		  "/sys/x: No data available (ENODATA); the file is empty" },
+	};
+	struct pm_ctx ctx;
+	char buf[1024];
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		int r = pm_err_set(&ctx, cases[i].op, cases[i].file,
+				   cases[i].value, cases[i].err,
+				   cases[i].hint[0] ? "%s" : NULL,
+				   cases[i].hint);
+
+		is_int(r, -cases[i].err, "pm_err_set returns -err");
+		is_str(pm_err_str(&ctx.err, buf, sizeof(buf)), cases[i].want,
+		       "pm_err_str %s %s", cases[i].op,
+		       pm_errno_name(cases[i].err));
+	}
+
+	/* A write error names value, file, reason and errno name. */
+	pm_err_set(&ctx, "write", "/sys/power/state", "mem", EBUSY, NULL);
+	pm_err_str(&ctx.err, buf, sizeof(buf));
+	ok(strstr(buf, "'mem'") && strstr(buf, "/sys/power/state") &&
+		   strstr(buf, strerror(EBUSY)) && strstr(buf, "(EBUSY)"),
+	   "a write error names value, file, strerror and EBUSY");
+
+	/* A small buffer: cut, terminated. */
+	char small[16];
+
+	memset(small, 'x', sizeof(small));
+	pm_err_str(&ctx.err, small, sizeof(small));
+	is_str(small, "cannot write 'm", "pm_err_str into 16 bytes");
+
+	/* Long fields are cut to the record's size. */
+	char longv[300];
+
+	memset(longv, 'v', sizeof(longv) - 1);
+	longv[sizeof(longv) - 1] = '\0';
+	pm_err_set(&ctx, "write", "/f", longv, EINVAL, NULL);
+	is_int((long long)strlen(ctx.err.value),
+	       (long long)sizeof(ctx.err.value) - 1,
+	       "pm_err_set cuts a long value");
+	pm_err_clear(&ctx);
+	ok(!ctx.err.err && !ctx.err.file[0] && !ctx.err.value[0] &&
+		   !ctx.err.op[0] && !ctx.err.hint[0],
+	   "pm_err_clear");
+
+	static const struct {
+		int err;
+		const char *name;
+	} names[] = {
+		{ EBUSY, "EBUSY" },
+		{ ENOENT, "ENOENT" },
+		{ EPERM, "EPERM" },
+		{ EINVAL, "EINVAL" },
+		{ EACCES, "EACCES" },
+		{ ENODEV, "ENODEV" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ENODATA, "ENODATA" },
+		{ 99999, "E?" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		is_str(pm_errno_name(names[i].err), names[i].name,
+		       "pm_errno_name(%d)", names[i].err);
+
+	/* Exit codes (CLI.md): busy 4, not supported 3, else 1. */
+	static const struct {
+		int err, code;
+	} codes[] = {
+		{ EBUSY, PM_EXIT_BUSY },
+		{ ENOENT, PM_EXIT_UNSUPPORTED },
+		{ ENODEV, PM_EXIT_UNSUPPORTED },
+		{ EOPNOTSUPP, PM_EXIT_UNSUPPORTED },
+		{ EINVAL, PM_EXIT_FAIL },
+		{ EPERM, PM_EXIT_FAIL },
+		{ EACCES, PM_EXIT_FAIL },
+		{ EIO, PM_EXIT_FAIL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(codes); i++)
+		is_int(pm_exit_for(codes[i].err), codes[i].code,
+		       "pm_exit_for(%s)", pm_errno_name(codes[i].err));
+}
+
+static int rm_rf(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 99;
+	}
+	test_ctx();
+	test_read();
+	test_write();
+	test_guard();
+	test_list();
+	test_messages();
+	rm_rf(root);
+	return done_testing();
+}
