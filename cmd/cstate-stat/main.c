@@ -834,6 +834,8 @@ int main(int argc, char **argv)
 	}
 	if (opt.percpu && summary_set)
 		pm_usage_error(&t, "--summary conflicts with --per-cpu");
+	pm_tool_only(&t, PM_SEEN_CPU | PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+		     "cstate-stat");
 	if (opt.cmd && opt.interval_us)
 		pm_usage_error(&t, "--interval conflicts with -- COMMAND");
 	if (trans_table && (opt.interval_us || opt.cmd))

@@ -1,0 +1,288 @@
+#!/usr/bin/env bats
+# cstate-stat: the since-boot report on every fixture, intervals, and the
+# report over a command, with counters rewritten under it.
+
+load helpers
+
+setup() {
+	load_libs
+}
+
+cpu_dir=sys/devices/system/cpu
+
+@test "since boot: every fixture gives a valid report whose counters are the files'" {
+	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle vm-haltpoll; do
+		fx=$(fixture "$m")
+		run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c all
+		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
+		for c in $(jq '.cpus[].cpu' <<<"$output"); do
+			d="$fx/$cpu_dir/cpu$c/cpuidle"
+			n=$(find "$d" -maxdepth 1 -name 'state*' | wc -l)
+			[ "$(jq ".cpus[] | select(.cpu == $c) | .cstates | length" <<<"$output")" = "$n" ] ||
+				fail "$m cpu$c: state count"
+			for ((i = 0; i < n; i++)); do
+				want="$(cat "$d/state$i/usage") $(cat "$d/state$i/time") $(cat "$d/state$i/latency")"
+				got=$(jq -r ".cpus[] | select(.cpu == $c) | .cstates[$i] | \"\(.usage) \(.time_us) \(.latency_us)\"" <<<"$output")
+				[ "$got" = "$want" ] || fail "$m cpu$c state$i: got $got want $want"
+			done
+		done
+	done
+}
+
+@test "since boot: share_pct is time over uptime" {
+	fx=$(fixture laptop2006)
+	up=$(cut -d' ' -f1 "$fx/proc/uptime")
+	run "$bin/cstate-stat" --sysroot "$fx" -J -c 0 --cstates
+	assert_success
+	jq -e --argjson up "$up" '.cpus[0].cstates | all(.[];
+		(.share_pct - (.time_us / ($up * 1e6) * 100)) | fabs < 0.01)' <<<"$output"
+}
+
+@test "since boot: -s sums usage and time over the CPUs" {
+	fx=$(fixture amd-desktop)
+	run "$bin/cstate-stat" --sysroot "$fx" -J -s
+	assert_success
+	want=$(cat "$fx"/$cpu_dir/cpu*/cpuidle/state1/usage | awk '{ s += $1 } END { printf "%.0f", s }')
+	[ "$(jq '.summary.cstates[1].usage' <<<"$output")" = "$want" ]
+	[ "$(jq '.summary.cpus' <<<"$output")" = 16 ]
+}
+
+@test "since boot: above 16 CPUs the human report shows the summary only" {
+	fx=$(fixture server --cpus 64)
+	run "$bin/cstate-stat" --sysroot "$fx" --cstates
+	assert_success
+	assert_output --partial " all "
+	refute_output --regexp '^ +63 '
+	run "$bin/cstate-stat" --sysroot "$fx" --cstates --per-cpu
+	assert_output --regexp '(^|
+) +63 '
+}
+
+@test "since boot: a driver without stats says so (intel_pstate)" {
+	fx=$(fixture hwp-laptop)
+	run "$bin/cstate-stat" --sysroot "$fx" --pstates -c 0
+	assert_success
+	assert_output --partial "no time-in-state statistics: intel_pstate keeps none"
+	run "$bin/cstate-stat" --sysroot "$fx" --pstates -c 0 -J
+	[ "$(jq -c '.cpus[0].pstates | [.driver, .time_in_state]' <<<"$output")" = '["intel_pstate",null]' ]
+}
+
+@test "since boot: time_in_state and its shares come from the stats" {
+	fx=$(fixture laptop2006)
+	p="$fx/$cpu_dir/cpufreq/policy0/stats"
+	run "$bin/cstate-stat" --sysroot "$fx" --pstates -c 0 -J
+	assert_success
+	want=$(awk '{ printf "%s:%d ", $1, $2 * 10 }' "$p/time_in_state")
+	got=$(jq -r '.cpus[0].pstates.time_in_state[] | "\(.khz):\(.time_ms)"' <<<"$output" | tr '\n' ' ')
+	[ "$got" = "$want" ]
+	jq -e '[.cpus[0].pstates.time_in_state[].share_pct] | add | . > 99.9 and . < 100.1' <<<"$output"
+	[ "$(jq .cpus[0].pstates.total_trans <<<"$output")" = "$(cat "$p/total_trans")" ]
+}
+
+@test "--trans-table prints the kernel's matrix" {
+	fx=$(fixture laptop2006)
+	run "$bin/cstate-stat" --sysroot "$fx" --pstates --trans-table -c 0 -J
+	assert_success
+	t="$fx/$cpu_dir/cpufreq/policy0/stats/trans_table"
+	want=$(tail -n +3 "$t" | awk '{ $1 = ""; print }' | xargs | tr ' ' ,)
+	got=$(jq -r '[.cpus[0].pstates.trans_table.counts[][]] | map(tostring) | join(",")' <<<"$output")
+	[ "$got" = "$want" ]
+	run "$bin/cstate-stat" --trans-table -i 1
+	assert_failure 2
+}
+
+@test "over a command: the deltas are what the command changed" {
+	fx=$(fixture laptop2006)
+	s="$fx/$cpu_dir/cpu0/cpuidle/state2"
+	u0=$(cat "$s/usage") t0=$(cat "$s/time")
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -- \
+		sh -c "sleep 0.2; echo $((u0 + 40)) >'$s/usage'; echo $((t0 + 150000)) >'$s/time'"
+	assert_success
+	jq -e '.period == "command" and .interval_s > 0.19' <<<"$output"
+	st=$(jq -c '.cpus[0].cstates[2] | [.usage, .time_us]' <<<"$output")
+	[ "$st" = "[40,150000]" ]
+	# Residency and entries/s are the deltas over the measured interval.
+	jq -e '.interval_s as $i | .cpus[0].cstates[2] |
+		((.residency_pct - 150000 / ($i * 1e6) * 100) | fabs < 0.01) and
+		((.entries_per_s - 40 / $i) | fabs < 0.1)' <<<"$output"
+	# Untouched states moved by nothing.
+	[ "$(jq '.cpus[0].cstates[1].usage' <<<"$output")" = 0 ]
+}
+
+@test "a counter that goes backwards is a reset, never a negative or huge delta" {
+	fx=$(fixture laptop2006)
+	s="$fx/$cpu_dir/cpu0/cpuidle/state3"
+	run "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -- \
+		sh -c "echo 7 >'$s/usage'; echo 5000 >'$s/time'; sleep 0.2"
+	assert_success
+	# Counted from the reset: 7 entries and 5 ms in about 0.2 s.
+	[ "$(jq -c '.cpus[0].cstates[3] | [.usage, .time_us]' <<<"$output")" = "[7,5000]" ]
+	jq -e '.cpus[0].cstates[3].residency_pct | . > 0 and . < 3' <<<"$output"
+}
+
+@test "a CPU that goes offline during the run is online:false with nulls" {
+	fx=$(fixture vm-haltpoll)
+	run "$bin/cstate-stat" --sysroot "$fx" -J -c all -- \
+		sh -c "echo 0-2 >'$fx/$cpu_dir/online'; echo 3 >'$fx/$cpu_dir/offline'; echo 0 >'$fx/$cpu_dir/cpu3/online'"
+	assert_success
+	[ "$(jq -c '.cpus[] | select(.cpu == 3) | [.online, .busy_pct, .cstates]' <<<"$output")" = '[false,null,[]]' ]
+	[ "$(jq -c '.cpus[] | select(.cpu == 2) | .online' <<<"$output")" = true ]
+}
+
+@test "interval: a CPU that leaves and comes back is re-opened" {
+	fx=$(fixture vm-haltpoll)
+	on="$fx/$cpu_dir/online"
+	(
+		sleep 0.45
+		echo 0,2-3 >"$on"
+		sleep 0.9
+		echo 0-3 >"$on"
+		echo 99999 >"$fx/$cpu_dir/cpu1/cpuidle/state1/usage"
+	) &
+	run "$bin/cstate-stat" --sysroot "$fx" -J -c all -i 0.3 -n 7
+	wait
+	assert_success
+	[ "$(wc -l <<<"$output")" -eq 7 ]
+	# Some sample saw cpu1 offline, and a later one saw it back with numbers.
+	off=$(jq -s 'map(.cpus[] | select(.cpu == 1) | .online) | index(false)' <<<"$output")
+	back=$(jq -s 'map(.cpus[] | select(.cpu == 1) | .online) | rindex(true)' <<<"$output")
+	[ "$off" != null ] && [ "$back" != null ] && [ "$back" -gt "$off" ]
+	jq -s -e 'last | .cpus[] | select(.cpu == 1) | .cstates[1].residency_pct != null' <<<"$output"
+}
+
+@test "interval: JSON Lines, one object per sample with time and interval_s" {
+	fx=$(fixture arm-biglittle)
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -i 0.1 -n 3
+	assert_success
+	[ "${#lines[@]}" -eq 3 ]
+	for l in "${lines[@]}"; do
+		jq -e '.time > 1e9 and .interval_s > 0.05 and .period == "sample" and (.cpus | length) == 6' <<<"$l"
+	done
+}
+
+@test "interval: deadlines are absolute, the measured interval is reported" {
+	fx=$(fixture laptop2006)
+	start=$(date +%s.%N)
+	run "$bin/cstate-stat" --sysroot "$fx" -J -i 0.05 -n 20
+	end=$(date +%s.%N)
+	assert_success
+	# 20 samples at 50 ms take about 1 s, not 1 s plus 20 times the work.
+	awk -v s="$start" -v e="$end" 'BEGIN { exit !(e - s < 1.6) }'
+	jq -s -e 'map(.interval_s) | add | . > 0.95 and . < 1.3' <<<"$output"
+}
+
+@test "interval: csv has a header and 10 columns per row, prom is exposition text" {
+	fx=$(fixture laptop2006)
+	run "$bin/cstate-stat" --sysroot "$fx" -F csv -i 0.1 -n 2 -s
+	assert_success
+	[ "${lines[0]}" = "time,cpu,state,name,residency_pct,entries_per_s,busy_pct,avg_khz,wakeups_per_s,period" ]
+	awk -F, 'NF != 10 { exit 1 }' <<<"$output"
+	grep -q '^[0-9.]*,all,' <<<"$output"
+	run "$bin/cstate-stat" --sysroot "$fx" -F prom -i 0.1 -n 1 --wakeups
+	assert_success
+	grep -q '^# TYPE pm_cpuidle_state_residency_percent gauge$' <<<"$output"
+	grep -Ev '^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? [0-9.eE+-]+|NaN)$' <<<"$output" && false
+	true
+}
+
+@test "interval: --output replaces the file each sample, atomically" {
+	fx=$(fixture laptop2006)
+	out="$BATS_TEST_TMPDIR/live.json"
+	run "$bin/cstate-stat" --sysroot "$fx" -J -i 0.1 -n 3 -o "$out"
+	assert_success
+	assert_output ""
+	[ "$(wc -l <"$out")" -eq 1 ]
+	jq -e '.period == "sample"' "$out"
+}
+
+@test "SIGINT ends an endless run with a report of the whole run and exit 0" {
+	fx=$(fixture laptop2006)
+	out="$BATS_TEST_TMPDIR/run.jsonl"
+	"$bin/cstate-stat" --sysroot "$fx" -J -i 0.1 >"$out" &
+	pid=$!
+	sleep 0.55
+	kill -INT "$pid"
+	wait "$pid"
+	[ "$(tail -n 1 "$out" | jq -r .period)" = run ]
+	tail -n 1 "$out" | jq -e '.interval_s > 0.3'
+	[ "$(wc -l <"$out")" -ge 3 ]
+}
+
+@test "--wakeups: interrupts per second per CPU from /proc/interrupts, top sources named" {
+	fx=$(fixture laptop2006)
+	f="$fx/proc/interrupts"
+	cp "$f" "$BATS_TEST_TMPDIR/irq"
+	# Add 1000 interrupts on CPU0 to the LOC row during the run, in place
+	# (the sampler keeps the file open, as it keeps procfs open).
+	run "$bin/cstate-stat" --sysroot "$fx" -J --wakeups -- sh -c \
+		"awk '\$1 == \"LOC:\" { \$2 += 1000 } { print }' '$BATS_TEST_TMPDIR/irq' >'$f.new' && cat '$f.new' >'$f'; sleep 0.2"
+	assert_success
+	jq -e '.interval_s as $i | (.cpus[0].wakeups_per_s - 1000 / $i | fabs) < 1 and .cpus[1].wakeups_per_s == 0' <<<"$output"
+	[ "$(jq -r '.wakeups.top[0].irq' <<<"$output")" = LOC ]
+}
+
+@test "--power: watts from energy_uj, a wrap of the counter handled" {
+	fx=$(fixture hwp-laptop)
+	z="$fx/sys/class/powercap/intel-rapl:0"
+	max=$(cat "$z/max_energy_range_uj")
+	echo $((max - 1000000)) >"$z/energy_uj"
+	# The counter wraps: 1 J before the top, 2 J after zero: 3 J in all.
+	run "$bin/cstate-stat" --sysroot "$fx" -J --power -- sh -c "echo 2000000 >'$z/energy_uj'; sleep 0.2"
+	assert_success
+	jq -e '.power[] | select(.zone == "intel-rapl:0") | .energy_uj == 3000000' <<<"$output"
+	jq -e '.interval_s as $i | .power[] | select(.zone == "intel-rapl:0") | (.watts - 3 / $i | fabs) < 0.001 * .watts' <<<"$output"
+}
+
+@test "--power as a non-root user: root-only energy_uj is said to be root-only" {
+	command -v setpriv >/dev/null || skip "setpriv is missing"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to nobody"
+	d=$(mktemp -d /tmp/pmtools-nobody.XXXXXX)
+	chmod 755 "$d"
+	cp -a "$(fixture hwp-laptop)/." "$d/"
+	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$bin/cstate-stat" --sysroot "$d" -J --power -- true
+	rm -rf "$d"
+	assert_success
+	[[ "$stderr" == *"energy_uj is readable by root only"* ]]
+	jq -e '.power[] | select(.zone == "intel-rapl:0") | .watts == null and .error == "readable by root only"' <<<"$output"
+}
+
+@test "the command's exit status is cstate-stat's, as with time(1)" {
+	fx=$(fixture vm-haltpoll)
+	run "$bin/cstate-stat" --sysroot "$fx" -J -- sh -c 'exit 7'
+	assert_failure 7
+	run -127 --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -- /nonexistent/cmd
+	assert_failure 127
+	[[ "$stderr" == *"cannot run '/nonexistent/cmd'"* ]]
+	run "$bin/cstate-stat" --sysroot "$fx" -- "$fx/proc/uptime"
+	assert_failure 126
+	run "$bin/cstate-stat" --sysroot "$fx" -- sh -c 'kill -TERM $$'
+	assert_failure 143
+}
+
+@test "bad arguments are exit 2 with one line" {
+	for a in "-i 0" "-i -1" "-i abc" "-i 1x" "-i ''" "-n 0" "-n -3" "-n 1.5" \
+		"-n 99999999999999999999" "-i 1 -n x" "-n 5" "--wakeups" "--power" "--" \
+		"-i 1 -- true" "-s --per-cpu" "-c 99999" "-c 3-1" "-c ," "-c ''" "-c 0-1000000" \
+		"--cstates --trans-table" "--wait" "-c 999" "-F xml" "-J -F csv"; do
+		run --separate-stderr bash -c "'$bin/cstate-stat' --sysroot '$(fixture vm-haltpoll)' $a"
+		[ "$status" -eq 2 ] || fail "'$a': exit $status"
+		[ "${#stderr_lines[@]}" -le 2 ] || fail "'$a': ${#stderr_lines[@]} lines"
+	done
+}
+
+@test "the real /sys, read only: the states and counters are the kernel's" {
+	d=/sys/devices/system/cpu/cpu0/cpuidle
+	[ -d "$d/state0" ] || skip "this machine has no cpuidle"
+	before=$(cat "$d/state0/usage")
+	run --separate-stderr "$bin/cstate-stat" -J -c 0 --cstates
+	assert_success
+	n=$(find "$d" -maxdepth 1 -name 'state*' | wc -l)
+	[ "$(jq '.cpus[0].cstates | length' <<<"$output")" = "$n" ]
+	for ((i = 0; i < n; i++)); do
+		[ "$(jq -r ".cpus[0].cstates[$i].name" <<<"$output")" = "$(cat "$d/state$i/name")" ]
+		[ "$(jq -r ".cpus[0].cstates[$i].latency_us" <<<"$output")" = "$(cat "$d/state$i/latency")" ]
+	done
+	[ "$(jq .cpus[0].cstates[0].usage <<<"$output")" -ge "$before" ]
+	[ "$(jq -r .cpuidle.driver <<<"$output")" = "$(cat /sys/devices/system/cpu/cpuidle/current_driver)" ]
+}
