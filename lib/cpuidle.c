@@ -36,46 +36,70 @@ int pm_cpuidle_read(struct pm_ctx *ctx, struct pm_cpuidle *ci)
 	return 0;
 }
 
-static void read_str(struct pm_ctx *ctx, int fd, const char *name, char *buf,
-		     size_t size)
+/*
+ * One state's files, opened relative to the CPU's cpuidle folder as
+ * "stateN/file" (no folder fd per state).  Returns -ENOENT when the
+ * state does not exist.
+ */
+static int read_state(struct pm_ctx *ctx, int dfd, unsigned index,
+		      struct pm_idle_state *s, unsigned fields)
 {
-	if (pm_attr_readat(ctx, fd, name, buf, size) < 0)
-		buf[0] = '\0';
-}
+	char buf[PM_NAME_MAX], f[40];
+	uint64_t d;
 
-static int read_state(struct pm_ctx *ctx, int sfd, unsigned index,
-		      struct pm_idle_state *s)
-{
-	char buf[32];
-
+#define AT(name) (snprintf(f, sizeof(f), "state%u/%s", index, name), f)
 	memset(s, 0, sizeof(*s));
 	s->index = index;
-	read_str(ctx, sfd, "name", s->name, sizeof(s->name));
-	read_str(ctx, sfd, "desc", s->desc, sizeof(s->desc));
-	s->latency_us = pm_attr_getat_u64(ctx, sfd, "latency");
-	s->residency_us = pm_attr_getat_u64(ctx, sfd, "residency");
-	s->power_mw = pm_attr_getat_u64(ctx, sfd, "power");
-	s->usage = pm_attr_getat_u64(ctx, sfd, "usage");
-	s->time_us = pm_attr_getat_u64(ctx, sfd, "time");
-	s->above = pm_attr_getat_u64(ctx, sfd, "above");
-	s->below = pm_attr_getat_u64(ctx, sfd, "below");
-	s->rejected = pm_attr_getat_u64(ctx, sfd, "rejected");
-	s->s2idle_usage = pm_attr_getat_u64(ctx, sfd, "s2idle/usage");
-	s->s2idle_time_us = pm_attr_getat_u64(ctx, sfd, "s2idle/time");
-
-	uint64_t d = pm_attr_getat_u64(ctx, sfd, "disable");
-
-	s->disabled = d == PM_UNKNOWN ? -1 : d != 0;
-	if (pm_attr_readat(ctx, sfd, "default_status", buf, sizeof(buf)) > 0)
-		s->default_disabled = strcmp(buf, "enabled") != 0;
-	else
-		s->default_disabled = -1;
+	s->latency_us = s->residency_us = s->power_mw = PM_UNKNOWN;
+	s->usage = s->time_us = s->above = s->below = PM_UNKNOWN;
+	s->rejected = s->s2idle_usage = s->s2idle_time_us = PM_UNKNOWN;
+	s->disabled = s->default_disabled = -1;
+	if (fields & PM_IDLE_NAMES) {
+		/* Every state has a name: its absence ends the list. */
+		if (pm_attr_readat(ctx, dfd, AT("name"), s->name,
+				   sizeof(s->name)) < 0) {
+			s->name[0] = '\0';
+			if (ctx->err.err == ENOENT && !pm_existsat(dfd, AT("")))
+				return -ENOENT;
+		}
+		if (pm_attr_readat(ctx, dfd, AT("desc"), s->desc,
+				   sizeof(s->desc)) < 0)
+			s->desc[0] = '\0';
+		s->latency_us = pm_attr_getat_u64(ctx, dfd, AT("latency"));
+		s->residency_us = pm_attr_getat_u64(ctx, dfd, AT("residency"));
+	} else if (!pm_existsat(dfd, AT(""))) {
+		return -ENOENT;
+	}
+	if (fields & PM_IDLE_COUNTERS) {
+		s->usage = pm_attr_getat_u64(ctx, dfd, AT("usage"));
+		s->time_us = pm_attr_getat_u64(ctx, dfd, AT("time"));
+		s->above = pm_attr_getat_u64(ctx, dfd, AT("above"));
+		s->below = pm_attr_getat_u64(ctx, dfd, AT("below"));
+		s->rejected = pm_attr_getat_u64(ctx, dfd, AT("rejected"));
+		s->s2idle_usage =
+			pm_attr_getat_u64(ctx, dfd, AT("s2idle/usage"));
+		s->s2idle_time_us =
+			pm_attr_getat_u64(ctx, dfd, AT("s2idle/time"));
+	}
+	if (fields & PM_IDLE_DISABLE) {
+		d = pm_attr_getat_u64(ctx, dfd, AT("disable"));
+		s->disabled = d == PM_UNKNOWN ? -1 : d != 0;
+	}
+	if (fields & PM_IDLE_EXTRA) {
+		s->power_mw = pm_attr_getat_u64(ctx, dfd, AT("power"));
+		if (pm_attr_readat(ctx, dfd, AT("default_status"), buf,
+				   sizeof(buf)) > 0)
+			s->default_disabled = strcmp(buf, "enabled") != 0;
+	}
+#undef AT
 	return 0;
 }
 
-int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
-			struct pm_idle_state *states, int max)
+int pm_idle_states_read_fields(struct pm_ctx *ctx, unsigned cpu,
+			       struct pm_idle_state *states, int max,
+			       unsigned fields)
 {
+	struct pm_fdbatch batch, *saved = ctx->batch;
 	char path[96];
 	int dfd, n = 0;
 
@@ -86,19 +110,23 @@ int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
 		pm_err_clear(ctx);
 		return 0;
 	}
+	pm_fdbatch_init(&batch);
+	ctx->batch = &batch;
 	/* States are numbered from 0 without gaps (cpuidle_add_state_sysfs). */
 	for (int i = 0; i < max; i++) {
-		char name[24];
-		int sfd;
-
-		snprintf(name, sizeof(name), "state%d", i);
-		sfd = pm_openat(ctx, dfd, name, O_RDONLY | O_DIRECTORY);
-		if (sfd < 0)
+		if (read_state(ctx, dfd, (unsigned)i, &states[n], fields) < 0)
 			break;
-		read_state(ctx, sfd, (unsigned)i, &states[n++]);
-		close(sfd);
+		n++;
 	}
+	ctx->batch = saved;
+	pm_fdbatch_flush(&batch);
 	close(dfd);
 	pm_err_clear(ctx);
 	return n;
+}
+
+int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
+			struct pm_idle_state *states, int max)
+{
+	return pm_idle_states_read_fields(ctx, cpu, states, max, PM_IDLE_ALL);
 }

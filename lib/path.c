@@ -187,10 +187,43 @@ static ssize_t read_one(struct pm_ctx *ctx, int dirfd, const char *name,
 				  fd == -EACCES ? "readable by root only" :
 						  NULL);
 	n = pm_attr_pread(fd, buf, size);
-	close(fd);
+	if (ctx->batch)
+		pm_fdbatch_add(ctx->batch, fd);
+	else
+		close(fd);
 	if (n < 0)
 		return pm_err_set(ctx, "read", shown, NULL, (int)-n, NULL);
 	return n;
+}
+
+void pm_fdbatch_init(struct pm_fdbatch *b)
+{
+	b->n = 0;
+}
+
+void pm_fdbatch_add(struct pm_fdbatch *b, int fd)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (fd == b->last[i] + 1) {
+			b->last[i] = fd;
+			return;
+		}
+	}
+	if (b->n == PM_FDBATCH_RUNS)
+		pm_fdbatch_flush(b);
+	b->first[b->n] = b->last[b->n] = fd;
+	b->n++;
+}
+
+void pm_fdbatch_flush(struct pm_fdbatch *b)
+{
+	/* Each run holds only fds this batch opened, one after the other. */
+	for (int i = 0; i < b->n; i++)
+		if (close_range((unsigned)b->first[i], (unsigned)b->last[i],
+				0) < 0)
+			for (int fd = b->first[i]; fd <= b->last[i]; fd++)
+				close(fd);
+	b->n = 0;
 }
 
 ssize_t pm_attr_read(struct pm_ctx *ctx, const char *path, char *buf,

@@ -87,7 +87,8 @@ static void open_cpu(struct pm_sampler *s, struct pm_scpu *c)
 	close_cpu(s, c);
 	if (!(s->flags & PM_SAMPLE_CSTATES))
 		return;
-	n = pm_idle_states_read(s->ctx, c->cpu, st, PM_MAX_IDLE_STATES);
+	n = pm_idle_states_read_fields(s->ctx, c->cpu, st, PM_MAX_IDLE_STATES,
+				       PM_IDLE_NAMES);
 	for (int i = 0; i < n; i++) {
 		int dfd;
 

@@ -165,9 +165,10 @@ static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
 		cs->online = pm_cpuset_isset(&cpus->online, (unsigned)c);
 		cs->policy = -1;
 		if (opt.cstates)
-			cs->nstates = pm_idle_states_read(ctx, (unsigned)c,
-							  cs->st,
-							  PM_MAX_IDLE_STATES);
+			cs->nstates = pm_idle_states_read_fields(
+				ctx, (unsigned)c, cs->st, PM_MAX_IDLE_STATES,
+				PM_IDLE_NAMES | PM_IDLE_COUNTERS |
+					PM_IDLE_DISABLE);
 		for (int i = 0; i < s->npol; i++)
 			if (pm_cpuset_isset(&s->pol[i].related, (unsigned)c))
 				cs->policy = i;

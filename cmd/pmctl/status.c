@@ -383,8 +383,9 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_cpuset_foreach(c, &p->cpus.online)
 		{
 			struct pm_idle_state cs[PM_MAX_IDLE_STATES];
-			int m = pm_idle_states_read(&p->ctx, (unsigned)c, cs,
-						    PM_MAX_IDLE_STATES);
+			int m = pm_idle_states_read_fields(
+				&p->ctx, (unsigned)c, cs, PM_MAX_IDLE_STATES,
+				PM_IDLE_DISABLE);
 
 			for (int i = 0; i < m; i++) {
 				if (cs[i].disabled < 0)
