@@ -47,10 +47,10 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
-                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^bench/run$$' | \
+                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$' | \
                 grep -vE '\.(md|conf|desc|[578])$$')
 
-.PHONY: all check check-unit check-cli check-all unit-tests deps lint lint-shellcheck \
+.PHONY: all check check-unit check-cli check-all unit-tests bench deps lint lint-shellcheck \
         lint-mandoc lint-cppcheck install uninstall clean distclean
 
 all: $(LIBPM) $(BINS)
@@ -99,6 +99,10 @@ check-all:
 # The unit test programs of the current variant.
 unit-tests: $(UNIT_BIN)
 	@true
+
+# Benchmarks against the anchors (cpupower), printing figures and ratios.
+bench: all
+	bench/cstate-stat
 
 # The Debian packages the build and the tests use (apt-get, as root).
 deps:
