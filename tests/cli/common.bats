@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $dumps and bats' $stderr come from helpers.bash and run
 # The options and behaviour every tool shares (CLI.md, "Shared by all four").
 
 load helpers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $dumps and bats' $stderr come from helpers.bash and run
 # cstate-stat: the since-boot report on every fixture, intervals, and the
 # report over a command, with counters rewritten under it.
 
