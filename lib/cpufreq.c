@@ -128,6 +128,7 @@ int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)
 	}
 	if (fd < 0)
 		return pm_err_set(ctx, "open", p->path, NULL, -fd, NULL);
+	bool was = pm_batch_begin(ctx);
 
 	if (pm_attr_readat(ctx, fd, "related_cpus", buf, sizeof(buf)) < 0 ||
 	    pm_cpulist_parse_spaced(buf, &p->related) < 0)
@@ -176,6 +177,7 @@ int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)
 			p->has_stats = true;
 		}
 	}
+	pm_batch_end(ctx, was);
 	close(fd);
 	pm_err_clear(ctx);
 	return 0;

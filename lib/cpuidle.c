@@ -99,8 +99,8 @@ int pm_idle_states_read_fields(struct pm_ctx *ctx, unsigned cpu,
 			       struct pm_idle_state *states, int max,
 			       unsigned fields)
 {
-	struct pm_fdbatch batch, *saved = ctx->batch;
 	char path[96];
+	bool was;
 	int dfd, n = 0;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpuidle",
@@ -110,16 +110,14 @@ int pm_idle_states_read_fields(struct pm_ctx *ctx, unsigned cpu,
 		pm_err_clear(ctx);
 		return 0;
 	}
-	pm_fdbatch_init(&batch);
-	ctx->batch = &batch;
+	was = pm_batch_begin(ctx);
 	/* States are numbered from 0 without gaps (cpuidle_add_state_sysfs). */
 	for (int i = 0; i < max; i++) {
 		if (read_state(ctx, dfd, (unsigned)i, &states[n], fields) < 0)
 			break;
 		n++;
 	}
-	ctx->batch = saved;
-	pm_fdbatch_flush(&batch);
+	pm_batch_end(ctx, was);
 	close(dfd);
 	pm_err_clear(ctx);
 	return n;

@@ -187,13 +187,28 @@ static ssize_t read_one(struct pm_ctx *ctx, int dirfd, const char *name,
 				  fd == -EACCES ? "readable by root only" :
 						  NULL);
 	n = pm_attr_pread(fd, buf, size);
-	if (ctx->batch)
-		pm_fdbatch_add(ctx->batch, fd);
+	if (ctx->batching)
+		pm_fdbatch_add(&ctx->fdb, fd);
 	else
 		close(fd);
 	if (n < 0)
 		return pm_err_set(ctx, "read", shown, NULL, (int)-n, NULL);
 	return n;
+}
+
+bool pm_batch_begin(struct pm_ctx *ctx)
+{
+	bool was = ctx->batching;
+
+	ctx->batching = true;
+	return was;
+}
+
+void pm_batch_end(struct pm_ctx *ctx, bool was)
+{
+	ctx->batching = was;
+	if (!was)
+		pm_fdbatch_flush(&ctx->fdb);
 }
 
 void pm_fdbatch_init(struct pm_fdbatch *b)

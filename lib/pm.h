@@ -58,7 +58,8 @@ typedef void (*pm_write_hook)(void *arg, const char *path, const char *value);
 /*
  * A run of consecutive fds to close with one close_range() instead of a
  * close() each: a one-shot report of thousands of attributes saves a
- * third of its syscalls.  Set ctx->batch to use one for reads.
+ * third of its syscalls.  pm_batch_begin/end make reads use the
+ * context's batch.
  */
 #define PM_FDBATCH_RUNS 8	/* inherited fds split runs: keep a few */
 
@@ -75,7 +76,8 @@ struct pm_ctx {
 	bool dry_run;		/* writes go to the hook, not the kernel */
 	pm_write_hook on_write; /* called for every write (dry or not) */
 	void *on_write_arg;
-	struct pm_fdbatch *batch; /* reads leave their fds here to close */
+	bool batching;		/* reads leave their fds in fdb to close */
+	struct pm_fdbatch fdb;
 	struct pm_err err;
 };
 
@@ -86,6 +88,9 @@ void pm_fdbatch_init(struct pm_fdbatch *b);
 /* Keep fd for a later flush (flushes first if fd does not extend the run). */
 void pm_fdbatch_add(struct pm_fdbatch *b, int fd);
 void pm_fdbatch_flush(struct pm_fdbatch *b);
+/* Reads until pm_batch_end leave their fds to one flush; they nest. */
+bool pm_batch_begin(struct pm_ctx *ctx);
+void pm_batch_end(struct pm_ctx *ctx, bool was);
 
 /* Clear the error record. */
 void pm_err_clear(struct pm_ctx *ctx);
