@@ -94,23 +94,26 @@ int pm_open(struct pm_ctx *ctx, const char *path, int flags)
 
 /*
  * Below a --sysroot, a path (and every symlink in it, absolute ones and
- * ".." included) resolves inside the root: a tree with a link to /sys
- * must not reach the real machine.  openat2 is Linux 5.6+; older kernels
- * get plain openat.
+ * ".." included) resolves inside the root, and a path relative to a
+ * folder stays beneath that folder: a tree with a link to /sys must not
+ * reach the real machine.  openat2 is Linux 5.6+; without it (or under a
+ * seccomp filter that answers EPERM) plain openat is used.
  */
-static int open_in_root(struct pm_ctx *ctx, const char *path, int flags)
+static int open_confined(struct pm_ctx *ctx, int dirfd, const char *path,
+			 int flags)
 {
 	struct open_how how;
 	long fd;
 
 	if (ctx->real_root)
-		return openat(ctx->rootfd, path, flags);
+		return openat(dirfd, path, flags);
 	memset(&how, 0, sizeof(how));
 	how.flags = (uint64_t)flags;
-	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-	fd = syscall(SYS_openat2, ctx->rootfd, path, &how, sizeof(how));
-	if (fd < 0 && errno == ENOSYS)
-		return openat(ctx->rootfd, path, flags);
+	how.resolve = RESOLVE_NO_MAGICLINKS |
+		      (dirfd == ctx->rootfd ? RESOLVE_IN_ROOT : RESOLVE_BENEATH);
+	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		return openat(dirfd, path, flags);
 	return (int)fd;
 }
 
@@ -122,9 +125,7 @@ int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 	if (path[0] == '/')
 		dirfd = ctx->rootfd;
 	do
-		fd = dirfd == ctx->rootfd ?
-			     open_in_root(ctx, rel(path), flags | O_CLOEXEC) :
-			     openat(dirfd, rel(path), flags | O_CLOEXEC);
+		fd = open_confined(ctx, dirfd, rel(path), flags | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
 	return fd < 0 ? -errno : fd;
 }

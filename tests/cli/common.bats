@@ -179,3 +179,25 @@ tools=(pmctl cstate-stat pm-suspend opp-set)
 @test "the test guard is on in this suite" {
 	[ "$PM_TEST_GUARD" = 1 ]
 }
+
+@test "symlinks in a sysroot cannot leave it (absolute links, .., below a folder)" {
+	fx="$BATS_TEST_TMPDIR/escape"
+	cp -a "$(fixture laptop2006)" "$fx"
+	outside="$BATS_TEST_TMPDIR/outside"
+	mkdir -p "$outside/state0"
+	echo ESCAPED >"$outside/state0/name"
+	s="$fx/sys/devices/system/cpu/cpu0/cpuidle"
+	rm -rf "$s/state0"
+	ln -s "$outside/state0" "$s/state0"
+	rm -rf "$fx/sys/class/power_supply/BAT0"
+	ln -s ../../../../outside "$fx/sys/class/power_supply/BAT0"
+	run "$bin/cstate-stat" --sysroot "$fx" -J -c 0 --cstates
+	refute_output --partial ESCAPED
+	run "$bin/pmctl" --sysroot "$fx" -J
+	refute_output --partial ESCAPED
+	# The host's /sys through an absolute link is not the host's either.
+	rm -rf "$fx/sys/devices/system/cpu/cpuidle"
+	ln -s /sys/devices/system/cpu/cpuidle "$fx/sys/devices/system/cpu/cpuidle"
+	run "$bin/cstate-stat" --sysroot "$fx" -J -c 0 --cstates
+	[ "$(jq -r .cpuidle.driver <<<"$output")" != "$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null)" ]
+}
