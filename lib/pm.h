@@ -509,6 +509,7 @@ struct pm_scpu {
 
 struct pm_spol {
 	unsigned id;
+	char path[96];		/* for reads by path past the fd budget */
 	struct pm_cpuset cpus;
 	int fd_tis, fd_cur;
 	int n_tis;

@@ -285,6 +285,7 @@ int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 				continue;
 			sp->id = p.id;
 			sp->cpus = p.related;
+			snprintf(sp->path, sizeof(sp->path), "%s", p.path);
 			dfd = pm_open_dir(ctx, p.path);
 			sp->fd_tis = sp->fd_cur = -1;
 			if (dfd >= 0) {
@@ -335,9 +336,45 @@ static void read_online(struct pm_sampler *s)
 	}
 }
 
+/* A policy's text attribute: pread on the kept fd, else by path. */
+static ssize_t policy_text(struct pm_sampler *s, struct pm_spol *p, int fd,
+			   const char *name, char *buf, size_t size)
+{
+	char path[160];
+
+	if (fd >= 0) {
+		s->syscalls++;
+		return pm_attr_pread(fd, buf, size);
+	}
+	snprintf(path, sizeof(path), "%s/%s", p->path, name);
+	s->fallback++;
+	s->syscalls += 3;
+	return pm_attr_read(s->ctx, path, buf, size);
+}
+
+static void read_policy(struct pm_sampler *s, struct pm_spol *p)
+{
+	char buf[4096];
+	int n;
+
+	s->values++;
+	if (policy_text(s, p, p->fd_cur, "scaling_cur_freq", buf,
+			sizeof(buf)) <= 0 ||
+	    pm_parse_u64(buf, &p->cur_khz) < 0)
+		p->cur_khz = PM_UNKNOWN;
+	if (policy_text(s, p, p->fd_tis, "stats/time_in_state", buf,
+			sizeof(buf)) < 0) {
+		p->n_tis = 0;
+		return;
+	}
+	n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
+	p->n_tis = n < 0 ? 0 : n;
+	s->values += (uint64_t)p->n_tis;
+}
+
 int pm_sampler_read(struct pm_sampler *s)
 {
-	s->syscalls = s->values = 0;
+	s->syscalls = s->values = s->fallback = 0;
 	read_online(s);
 	for (int i = 0; i < s->ncpu; i++) {
 		struct pm_scpu *c = &s->cpu[i];
@@ -374,29 +411,8 @@ int pm_sampler_read(struct pm_sampler *s)
 						 PM_UNKNOWN;
 		s->values += (uint64_t)s->ncpu;
 	}
-	for (int i = 0; i < s->npol; i++) {
-		struct pm_spol *p = &s->pol[i];
-		char buf[4096];
-		int n;
-
-		if (p->fd_cur >= 0) {
-			s->values++;
-			s->syscalls++;
-			if (pm_attr_pread(p->fd_cur, buf, sizeof(buf)) <= 0 ||
-			    pm_parse_u64(buf, &p->cur_khz) < 0)
-				p->cur_khz = PM_UNKNOWN;
-		}
-		if (p->fd_tis < 0)
-			continue;
-		s->syscalls++;
-		if (pm_attr_pread(p->fd_tis, buf, sizeof(buf)) < 0) {
-			p->n_tis = 0;
-			continue;
-		}
-		n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
-		p->n_tis = n < 0 ? 0 : n;
-		s->values += (uint64_t)p->n_tis;
-	}
+	for (int i = 0; i < s->npol; i++)
+		read_policy(s, &s->pol[i]);
 	for (int i = 0; i < s->nrapl; i++) {
 		struct pm_rapl_zone *z = &s->rapl[i];
 		char buf[32];

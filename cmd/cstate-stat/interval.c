@@ -115,6 +115,7 @@ static double ts_diff(const struct timespec *a, const struct timespec *b)
 struct cdelta {
 	unsigned cpu;
 	bool online;
+	const struct pm_scpu *sc;	/* its names; NULL for the summary */
 	double busy_pct, avg_khz, wakeups_per_s;
 	uint64_t cur_khz;
 	int nstates;
@@ -156,6 +157,7 @@ static void cpu_delta(const struct pm_sampler *s, const struct prev *p, int c,
 
 	memset(d, 0, sizeof(*d));
 	d->cpu = sc->cpu;
+	d->sc = sc;
 	d->online = sc->online;
 	d->busy_pct = d->avg_khz = d->wakeups_per_s = NAN;
 	d->cur_khz = PM_UNKNOWN;
@@ -235,6 +237,14 @@ static int top_irqs(const struct pm_sampler *s, const struct prev *p,
 
 /* ---------------------------------------------------------------- output */
 
+/* "intel-rapl:0:1": the zone's name in /sys/class/powercap. */
+static const char *rapl_id(const struct pm_rapl_zone *z)
+{
+	const char *slash = strrchr(z->path, '/');
+
+	return slash ? slash + 1 : z->path;
+}
+
 struct report {
 	struct pm_out *o;
 	const struct cs_opts *opt;
@@ -300,6 +310,15 @@ static const char *state_name(const struct pm_sampler *s, int i)
 		if (s->cpu[c].online && i < s->cpu[c].nstates)
 			return s->cpu[c].names[i];
 	return "?";
+}
+
+/* A CPU's own state name; for the summary, the first CPU's. */
+static const char *cpu_state_name(const struct pm_sampler *s,
+				  const struct cdelta *d, int i)
+{
+	if (d->sc && i < d->sc->nstates)
+		return d->sc->names[i];
+	return state_name(s, i);
 }
 
 static int max_states(const struct pm_sampler *s)
@@ -463,7 +482,7 @@ static void json_cpu(const struct report *r, const struct cdelta *d,
 		for (int i = 0; i < d->nstates; i++) {
 			pm_out_elem_begin(o, (uint64_t)i);
 			pm_out_u64(o, "index", (uint64_t)i);
-			pm_out_str(o, "name", state_name(r->s, i));
+			pm_out_str(o, "name", cpu_state_name(r->s, d, i));
 			pm_out_double(o, "residency_pct", d->res_pct[i], 2);
 			pm_out_double(o, "entries_per_s", d->entries_per_s[i],
 				      1);
@@ -533,9 +552,7 @@ static void json_report(struct report *r, const struct cdelta *sum,
 						    z->max_range_uj);
 
 			pm_out_obj_begin(o, NULL);
-			pm_out_str(o, "zone", z->path + strlen(
-							      "/sys/class/"
-							      "powercap/"));
+			pm_out_str(o, "zone", rapl_id(z));
 			pm_out_str(o, "name", z->name);
 			pm_out_u64_or_null(o, "energy_uj", de);
 			pm_out_double(o, "watts",
@@ -603,7 +620,7 @@ static void csv_report(struct report *r, const struct cdelta *sum)
 		}
 		for (int i = 0; i < d->nstates; i++) {
 			snprintf(idx, sizeof(idx), "%d", i);
-			row[3] = state_name(r->s, i);
+			row[3] = cpu_state_name(r->s, d, i);
 			csv_num(res, sizeof(res), d->res_pct[i], 2);
 			csv_num(ent, sizeof(ent), d->entries_per_s[i], 1);
 			pm_out_csv_row(r->o, 10, row);
@@ -635,8 +652,10 @@ static void prom_report(struct report *r)
 				 "state.");
 		for (int c = 0; c < r->s->ncpu; c++)
 			for (int i = 0; i < r->d[c].nstates; i++) {
-				const char *l[] = { "cpu", cpu, "state",
-						    state_name(r->s, i), NULL };
+				const char *l[] = {
+					"cpu", cpu, "state",
+					cpu_state_name(r->s, &r->d[c], i), NULL
+				};
 
 				if (!isfinite(r->d[c].res_pct[i]))
 					continue;
@@ -717,7 +736,8 @@ static void prom_report(struct report *r)
 			const struct pm_rapl_zone *z = &r->s->rapl[i];
 			uint64_t de = pm_delta_wrap(r->p->rapl[i], z->energy_uj,
 						    z->max_range_uj);
-			const char *l[] = { "zone", z->name, NULL };
+			const char *l[] = { "zone", rapl_id(z), "name", z->name,
+					    NULL };
 
 			if (de == PM_UNKNOWN)
 				continue;
@@ -794,10 +814,6 @@ static void run_open(struct pm_tool *t, struct pm_ctx *ctx,
 		pm_die(t, PM_EXIT_FAIL, "out of memory");
 	run->r.opt = opt;
 	run->r.s = &run->s;
-	if (run->s.fallback && t->verbose > 0)
-		pm_warn(t, "%u values are read by path each time: the file "
-			   "limit allows %u open files",
-			run->s.fallback, run->s.fd_budget);
 	if (opt->power && t->verbose >= 0)
 		for (int i = 0; i < run->s.nrapl; i++)
 			if (run->s.rapl[i].fd < 0 &&
@@ -816,6 +832,15 @@ static void run_close(struct pm_tool *t, struct run *run)
 	prev_free(&run->prev);
 	free(run->r.d);
 	pm_sampler_close(&run->s);
+}
+
+/* Said once, after the first reading counted them. */
+static void say_fallback(struct pm_tool *t, const struct pm_sampler *s)
+{
+	if (s->fallback && t->verbose > 0)
+		pm_warn(t, "%u values are read by path each time: the file "
+			   "limit allows %u open files",
+			s->fallback, s->fd_budget);
 }
 
 static void stamp(struct prev *p)
@@ -875,6 +900,7 @@ int cs_run_interval(struct pm_tool *t, struct pm_ctx *ctx,
 	run.r.jsonl = true;
 	catch_signals();
 	pm_sampler_read(&run.s);
+	say_fallback(t, &run.s);
 	stamp(&run.first);
 	prev_save(&run.first, &run.s);
 	run.prev.mono = run.first.mono;
@@ -915,6 +941,32 @@ int cs_run_interval(struct pm_tool *t, struct pm_ctx *ctx,
 	return PM_EXIT_OK;
 }
 
+/*
+ * What a command run by a pmtools tool gets (CLI.md): PM_SYSROOT when a
+ * root is set, and the tool's own folder first on PATH.
+ */
+static void child_env(const struct pm_ctx *ctx)
+{
+	char self[PM_PATH_MAX], *slash, *path;
+	const char *old = getenv("PATH");
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (!ctx->real_root)
+		setenv("PM_SYSROOT", ctx->root, 1);
+	if (n <= 0)
+		return;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	if (asprintf(&path, "%s%s%s", self, old ? ":" : "", old ? old : "") <
+	    0)
+		return;
+	setenv("PATH", path, 1);
+	free(path);
+}
+
 int cs_run_command(struct pm_tool *t, struct pm_ctx *ctx,
 		   const struct pm_cpuset *sel, const struct cs_opts *opt)
 {
@@ -930,6 +982,7 @@ int cs_run_command(struct pm_tool *t, struct pm_ctx *ctx,
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		pm_die(t, PM_EXIT_FAIL, "pipe: %s", strerror(errno));
 	pm_sampler_read(&run.s);
+	say_fallback(t, &run.s);
 	stamp(&run.first);
 	prev_save(&run.first, &run.s);
 	fflush(NULL);
@@ -941,6 +994,7 @@ int cs_run_command(struct pm_tool *t, struct pm_ctx *ctx,
 
 		close(fds[0]);
 		signal(SIGPIPE, SIG_DFL);
+		child_env(ctx);
 		execvp(opt->cmd[0], opt->cmd);
 		e = errno;
 		if (write(fds[1], &e, sizeof(e)) < 0)

@@ -70,9 +70,9 @@ static void usage(FILE *f)
 	      "      --cstates        idle states only\n"
 	      "      --pstates        frequency states only\n"
 	      "      --wakeups        interrupts per second and the top sources "
-	      "(intervals)\n"
+	      "(-i, --)\n"
 	      "      --power          package/core watts from RAPL energy_uj "
-	      "(intervals)\n"
+	      "(-i, --)\n"
 	      "      --trans-table    the cpufreq transition table (since "
 	      "boot)\n"
 	      "  -s, --summary        one row for all selected CPUs (the "
@@ -861,19 +861,27 @@ int main(int argc, char **argv)
 	    pm_cpuset_count(&sel) > AUTO_SUMMARY_CPUS)
 		opt.summary = true;
 
-	if (opt.interval_us)
-		return cs_run_interval(&t, &ctx, &sel, &opt);
-	if (opt.cmd)
-		return cs_run_command(&t, &ctx, &sel, &opt);
-	take_snapshot(&t, &ctx, &cpus, &sel, &s);
-	if ((!opt.cstates || !s.have_idle) && (!opt.pstates || !s.npol))
+	/* Nothing to report at all is "not supported here", in every mode. */
+	struct pm_cpuidle ci;
+	unsigned one;
+	bool have_idle = pm_cpuidle_read(&ctx, &ci) == 0 &&
+			 strcmp(ci.driver, "none") != 0;
+	bool have_freq = pm_policies_list(&ctx, &one, 1) > 0;
+
+	pm_err_clear(&ctx);
+	if ((!opt.cstates || !have_idle) && (!opt.pstates || !have_freq))
 		pm_die(&t, PM_EXIT_UNSUPPORTED, "%s",
 		       opt.pstates && opt.cstates ?
 			       "neither cpuidle nor cpufreq on this machine" :
 		       opt.cstates ? "no cpuidle on this machine "
 				     "(/sys/devices/system/cpu/cpuidle is "
-				     "missing)" :
+				     "missing or its driver is none)" :
 				     "no cpufreq policies on this machine");
+	if (opt.interval_us)
+		return cs_run_interval(&t, &ctx, &sel, &opt);
+	if (opt.cmd)
+		return cs_run_command(&t, &ctx, &sel, &opt);
+	take_snapshot(&t, &ctx, &cpus, &sel, &s);
 
 	pm_tool_out(&t, &o);
 	switch (t.fmt) {

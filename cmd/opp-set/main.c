@@ -28,6 +28,7 @@ static void usage(FILE *f)
 	      "  -o, --output FILE    write the list to FILE atomically\n"
 	      "      --sysroot DIR    read /etc under DIR\n"
 	      "  -q, --quiet          fewer messages on stderr\n"
+	      "  -v, --verbose        more messages on stderr\n"
 	      "  -h, --help           show this help\n"
 	      "  -V, --version        show the version\n"
 	      "\n"

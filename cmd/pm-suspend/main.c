@@ -110,6 +110,12 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		enum pm_sleep_mode a, b;
 
+		if (pm_sleep_mode_parse(argv[optind], &b) < 0)
+			pm_usage_error(&t,
+				       "unknown mode '%s' (choose suspend, "
+				       "s2idle, standby, deep, hibernate, "
+				       "hybrid or suspend-then-hibernate)",
+				       argv[optind]);
 		/* The same mode twice (pm-hibernate hibernate) is fine. */
 		if (mode_arg && !(pm_sleep_mode_parse(mode_arg, &a) == 0 &&
 				  pm_sleep_mode_parse(argv[optind], &b) == 0 &&

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 	      "  -V, --version        show the version\n"
 	      "\n"
 	      "Exit status: 0 done, 1 failed, 2 usage error, 3 not supported "
-	      "here, 4 busy.\n"
+	      "here.\n"
 	      "See pmctl(8).\n",
 	      f);
 }

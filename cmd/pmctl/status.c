@@ -441,7 +441,7 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 
 	if (pm_profile_read(&p->ctx, &prof) == 0) {
 		pm_out_obj_begin(o, "platform_profile");
-		pm_out_str(o, "current", prof.current);
+		pm_out_str_or_null(o, "current", prof.current);
 		pm_out_words_or_null(o, "choices", prof.choices);
 		pm_out_obj_end(o);
 	} else {
@@ -517,8 +517,7 @@ int cmd_status(struct pmctl *p, int argc, char **argv)
 	if (argc)
 		pm_usage_error(&p->t, "status: unexpected argument '%s'",
 			       argv[0]);
-	pm_tool_only(&p->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
-		     "pmctl status (it shows every CPU)");
+	pm_tool_only(&p->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT, "pmctl status");
 	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no CPUs under %s/sys/devices/system/cpu",

@@ -287,3 +287,12 @@ cpu_dir=sys/devices/system/cpu
 	[ "$(jq .cpus[0].cstates[0].usage <<<"$output")" -ge "$before" ]
 	[ "$(jq -r .cpuidle.driver <<<"$output")" = "$(cat /sys/devices/system/cpu/cpuidle/current_driver)" ]
 }
+
+@test "the command gets PM_SYSROOT and cstate-stat's folder first on PATH" {
+	fx=$(fixture vm-haltpoll)
+	out="$BATS_TEST_TMPDIR/env"
+	run "$bin/cstate-stat" --sysroot "$fx" -- sh -c "echo \"\$PM_SYSROOT\" >'$out'; echo \"\${PATH%%:*}\" >>'$out'"
+	assert_success
+	[ "$(sed -n 1p "$out")" = "$fx" ]
+	[ "$(sed -n 2p "$out")" = "$bin" ]
+}
