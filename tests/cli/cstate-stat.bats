@@ -296,3 +296,26 @@ cpu_dir=sys/devices/system/cpu
 	[ "$(sed -n 1p "$out")" = "$fx" ]
 	[ "$(sed -n 2p "$out")" = "$bin" ]
 }
+
+@test "interval: counters rewritten between samples add up exactly over the run" {
+	fx=$(fixture laptop2006)
+	s="$fx/$cpu_dir/cpu1/cpuidle/state2"
+	t0=$(cat "$s/time") u0=$(cat "$s/usage")
+	(
+		# In place and never shorter, so a reader never sees an empty file.
+		for k in 1 2 3 4 5 6; do
+			sleep 0.05
+			echo $((t0 + k * 20000)) | dd of="$s/time" conv=notrunc status=none
+			echo $((u0 + k * 3)) | dd of="$s/usage" conv=notrunc status=none
+		done
+	) &
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 1 -i 0.1 -n 6
+	wait
+	assert_success
+	# However the writes fell between samples, the deltas sum to the total.
+	[ "$(jq -s 'map(.cpus[0].cstates[2].time_us) | add' <<<"$output")" = 120000 ]
+	[ "$(jq -s 'map(.cpus[0].cstates[2].usage) | add' <<<"$output")" = 18 ]
+	# And each sample's residency is its delta over its measured interval.
+	jq -s -e 'all(.[]; .interval_s as $i | .cpus[0].cstates[2] |
+		(.residency_pct - .time_us / ($i * 1e6) * 100 | fabs) < 0.01)' <<<"$output"
+}
