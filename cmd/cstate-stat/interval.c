@@ -101,7 +101,8 @@ static void prev_save(struct prev *p, const struct pm_sampler *s)
 	for (int i = 0; i < s->nrapl; i++)
 		p->rapl[i] = s->rapl[i].energy_uj;
 	p->nrows = s->nirq;
-	memcpy(p->rows, s->irq, sizeof(*p->rows) * (size_t)s->nirq);
+	if (s->nirq)
+		memcpy(p->rows, s->irq, sizeof(*p->rows) * (size_t)s->nirq);
 }
 
 static double ts_diff(const struct timespec *a, const struct timespec *b)
