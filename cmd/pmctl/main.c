@@ -16,9 +16,19 @@ static void usage(FILE *f)
 	      "Show CPU and device power management.\n"
 	      "\n"
 	      "Commands:\n"
-	      "  status        everything below on one screen (the default)\n"
-	      "  freq [show]   cpufreq policies: driver, governor, limits, "
+	      "  status           everything below on one screen (the "
+	      "default)\n"
+	      "  freq [show]      cpufreq policies: driver, governor, limits, "
 	      "EPP, boost\n"
+	      "  idle [show]      cpuidle driver, governor and states\n"
+	      "  cpu [show]       present, possible, online, offline CPUs and "
+	      "SMT\n"
+	      "  sleep            sleep states, mem_sleep, hibernation, suspend "
+	      "statistics\n"
+	      "  supply           AC adapters and batteries\n"
+	      "  thermal          thermal zones\n"
+	      "  devfreq [show]   devfreq devices (GPUs, memory controllers)\n"
+	      "  profile          the ACPI platform profile\n"
 	      "\n"
 	      "Options:\n"
 	      "  -c, --cpu LIST       freq: the policies of these CPUs (0-3,8, "
@@ -61,6 +71,41 @@ static const struct {
 	  "\n"
 	  "Options: -c LIST, -F/--format human|json|kv, -J, -o FILE,\n"
 	  "--sysroot DIR.\n" },
+	{ "idle", cmd_idle,
+	  "Usage: pmctl [options] idle [show]\n"
+	  "\n"
+	  "The cpuidle driver and governor, and each idle state: index, name,\n"
+	  "exit latency, target residency, on how many online CPUs it is\n"
+	  "disabled, and its description.\n" },
+	{ "cpu", cmd_cpu,
+	  "Usage: pmctl [options] cpu [show]\n"
+	  "\n"
+	  "Present, possible, online and offline CPUs as range lists, SMT\n"
+	  "control, and the CPUs that cannot be hot-plugged.\n" },
+	{ "sleep", cmd_sleep,
+	  "Usage: pmctl [options] sleep\n"
+	  "\n"
+	  "The sleep states the kernel offers, mem_sleep, hibernation modes,\n"
+	  "pm_test levels, the resume device and the suspend statistics with\n"
+	  "the last failure.\n" },
+	{ "supply", cmd_supply,
+	  "Usage: pmctl [options] supply\n"
+	  "\n"
+	  "AC adapters and batteries: status, capacity, power draw and the\n"
+	  "time left (from energy and power, or charge and current).\n" },
+	{ "thermal", cmd_thermal,
+	  "Usage: pmctl [options] thermal\n"
+	  "\n"
+	  "Thermal zones: type, temperature, policy and mode.\n" },
+	{ "devfreq", cmd_devfreq,
+	  "Usage: pmctl [options] devfreq [show]\n"
+	  "\n"
+	  "devfreq devices: governor and current, minimum and maximum\n"
+	  "frequencies (Hz).\n" },
+	{ "profile", cmd_profile,
+	  "Usage: pmctl [options] profile\n"
+	  "\n"
+	  "The ACPI platform profile and its choices.\n" },
 };
 
 int main(int argc, char **argv)

@@ -192,7 +192,7 @@ static double supply_hours(const struct pm_supply *s)
 	return full > now ? (full - now) / rate : 0;
 }
 
-static void human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
+void pmctl_human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
 {
 	struct pm_out *o = &p->o;
 
@@ -227,7 +227,7 @@ static void human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
 	}
 }
 
-static void human_thermal(struct pmctl *p, const struct pm_tzone *z, int n)
+void pmctl_human_thermal(struct pmctl *p, const struct pm_tzone *z, int n)
 {
 	struct pm_out *o = &p->o;
 
@@ -247,7 +247,7 @@ static void human_thermal(struct pmctl *p, const struct pm_tzone *z, int n)
 	pm_out_printf(o, "\n");
 }
 
-static void human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n)
+void pmctl_human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n)
 {
 	struct pm_out *o = &p->o;
 	char a[32], b[32], c[32];
@@ -317,18 +317,9 @@ static void choices_json(struct pm_out *o, const char *key, const char *list)
 	pm_out_obj_end(o);
 }
 
-static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
-		     const struct pm_cpufreq_global *g, const struct pm_sleep *s,
-		     const struct pm_supply *sup, int nsup,
-		     const struct pm_tzone *tz, int ntz,
-		     const struct pm_devfreq *df, int ndf)
+void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
+			const struct pm_cpufreq_global *g)
 {
-	struct pm_out *o = &p->o;
-	struct pm_cpuidle ci;
-	struct pm_profile prof;
-
-	pm_out_obj_begin(o, NULL);
-
 	pm_out_obj_begin(o, "cpufreq");
 	pm_out_arr_begin(o, "policies", "policy");
 	for (int i = 0; i < npol; i++)
@@ -363,6 +354,12 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_out_null(o, "amd_pstate");
 	}
 	pm_out_obj_end(o);
+}
+
+void pmctl_cpuidle_json(struct pmctl *p)
+{
+	struct pm_out *o = &p->o;
+	struct pm_cpuidle ci;
 
 	if (pm_cpuidle_read(&p->ctx, &ci) == 0) {
 		struct pm_idle_state st[PM_MAX_IDLE_STATES];
@@ -413,6 +410,11 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 	} else {
 		pm_out_null(o, "cpuidle");
 	}
+}
+
+void pmctl_cpus_json(struct pmctl *p)
+{
+	struct pm_out *o = &p->o;
 
 	pm_out_obj_begin(o, "cpus");
 	pm_out_cpuset(o, "present", &p->cpus.present);
@@ -425,19 +427,34 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 	else
 		pm_out_bool(o, "smt_active", p->cpus.smt_active);
 	pm_out_obj_end(o);
+}
 
+void pmctl_sleep_json(struct pm_out *o, const struct pm_sleep *s)
+{
 	if (s->have_power) {
 		pm_out_obj_begin(o, "sleep");
 		pm_out_words(o, "states", s->state);
 		choices_json(o, "mem_sleep", s->mem_sleep);
 		choices_json(o, "disk", s->disk);
+		choices_json(o, "pm_test", s->pm_test);
 		opt_str(o, "resume", s->resume);
+		pm_out_u64_or_null(o, "resume_offset", s->resume_offset);
+		pm_out_u64_or_null(o, "image_size", s->image_size);
 		pm_out_u64_or_null(o, "suspend_success", s->success);
 		pm_out_u64_or_null(o, "suspend_fail", s->fail);
+		opt_str(o, "last_failed_dev", s->last_failed_dev);
+		opt_s64(o, "last_failed_errno", s->last_failed_errno);
+		opt_str(o, "last_failed_step", s->last_failed_step);
 		pm_out_obj_end(o);
 	} else {
 		pm_out_null(o, "sleep");
 	}
+}
+
+void pmctl_profile_json(struct pmctl *p)
+{
+	struct pm_out *o = &p->o;
+	struct pm_profile prof;
 
 	if (pm_profile_read(&p->ctx, &prof) == 0) {
 		pm_out_obj_begin(o, "platform_profile");
@@ -447,7 +464,11 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 	} else {
 		pm_out_null(o, "platform_profile");
 	}
+}
 
+void pmctl_supply_json(struct pm_out *o, const struct pm_supply *sup,
+		       int nsup)
+{
 	pm_out_arr_begin(o, "power_supply", "supply");
 	for (int i = 0; i < nsup; i++) {
 		double w = supply_power_w(&sup[i]), h = supply_hours(&sup[i]);
@@ -473,7 +494,10 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_out_obj_end(o);
 	}
 	pm_out_arr_end(o);
+}
 
+void pmctl_thermal_json(struct pm_out *o, const struct pm_tzone *tz, int ntz)
+{
 	pm_out_arr_begin(o, "thermal", "zone");
 	for (int i = 0; i < ntz; i++) {
 		pm_out_elem_begin(o, tz[i].id);
@@ -485,7 +509,11 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_out_obj_end(o);
 	}
 	pm_out_arr_end(o);
+}
 
+void pmctl_devfreq_json(struct pm_out *o, const struct pm_devfreq *df,
+			int ndf)
+{
 	pm_out_arr_begin(o, "devfreq", "devfreq");
 	for (int i = 0; i < ndf; i++) {
 		pm_out_obj_begin(o, NULL);
@@ -499,7 +527,25 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_out_obj_end(o);
 	}
 	pm_out_arr_end(o);
+}
 
+static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
+		     const struct pm_cpufreq_global *g, const struct pm_sleep *s,
+		     const struct pm_supply *sup, int nsup,
+		     const struct pm_tzone *tz, int ntz,
+		     const struct pm_devfreq *df, int ndf)
+{
+	struct pm_out *o = &p->o;
+
+	pm_out_obj_begin(o, NULL);
+	pmctl_cpufreq_json(o, pol, npol, g);
+	pmctl_cpuidle_json(p);
+	pmctl_cpus_json(p);
+	pmctl_sleep_json(o, s);
+	pmctl_profile_json(p);
+	pmctl_supply_json(o, sup, nsup);
+	pmctl_thermal_json(o, tz, ntz);
+	pmctl_devfreq_json(o, df, ndf);
 	pm_out_obj_end(o);
 }
 
@@ -545,9 +591,9 @@ int cmd_status(struct pmctl *p, int argc, char **argv)
 				      prof.current, prof.choices);
 		else
 			pm_out_printf(&p->o, "Profile:        " NA "\n");
-		human_supplies(p, sup, nsup);
-		human_thermal(p, tz, ntz);
-		human_devfreq(p, df, ndf);
+		pmctl_human_supplies(p, sup, nsup);
+		pmctl_human_thermal(p, tz, ntz);
+		pmctl_human_devfreq(p, df, ndf);
 	}
 	pm_tool_out_done(&p->t, &p->o);
 	free(pol);
