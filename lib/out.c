@@ -545,6 +545,14 @@ void pm_out_bool(struct pm_out *o, const char *key, bool v)
 	scalar(o, key, v ? "true" : "false", v ? "true" : "false", false);
 }
 
+void pm_out_flag(struct pm_out *o, const char *key, int v)
+{
+	if (v < 0)
+		pm_out_null(o, key);
+	else
+		pm_out_bool(o, key, v != 0);
+}
+
 void pm_out_null(struct pm_out *o, const char *key)
 {
 	scalar(o, key, "null", "", false);

@@ -297,6 +297,8 @@ void pm_out_s64(struct pm_out *o, const char *key, int64_t v);
 void pm_out_u64_or_null(struct pm_out *o, const char *key, uint64_t v);
 void pm_out_double(struct pm_out *o, const char *key, double v, int prec);
 void pm_out_bool(struct pm_out *o, const char *key, bool v);
+/* A kernel flag read as 0/1, or -1 when not given: false, true or null. */
+void pm_out_flag(struct pm_out *o, const char *key, int v);
 void pm_out_null(struct pm_out *o, const char *key);
 /* A JSON array of CPU numbers. */
 void pm_out_cpuset(struct pm_out *o, const char *key,

@@ -496,11 +496,8 @@ static void json_cpu(const struct report *r, const struct cdelta *d,
 				pm_out_u64_or_null(o, "usage", d->dusage[i]);
 				pm_out_u64_or_null(o, "time_us",
 						   d->dtime_us[i]);
-				if (!sc || sc->disabled[i] < 0)
-					pm_out_null(o, "disabled");
-				else
-					pm_out_bool(o, "disabled",
-						    sc->disabled[i]);
+				pm_out_flag(o, "disabled",
+					    sc ? sc->disabled[i] : -1);
 			}
 			pm_out_obj_end(o);
 		}

@@ -436,10 +436,7 @@ static void out_state(struct pm_out *o, const struct pm_idle_state *st,
 	pm_out_u64_or_null(o, "usage", st->usage);
 	pm_out_u64_or_null(o, "time_us", st->time_us);
 	pm_out_double(o, "share_pct", share(st->time_us, uptime_s, 1), 2);
-	if (st->disabled < 0)
-		pm_out_null(o, "disabled");
-	else
-		pm_out_bool(o, "disabled", st->disabled);
+	pm_out_flag(o, "disabled", st->disabled);
 	pm_out_u64_or_null(o, "above", st->above);
 	pm_out_u64_or_null(o, "below", st->below);
 	pm_out_u64_or_null(o, "rejected", st->rejected);
@@ -632,64 +629,77 @@ static void out_csv(struct pm_out *o, const struct snap *s)
 
 /* ---------------------------------------------------------------- prom */
 
+enum state_value { ST_TIME_S, ST_USAGE, ST_DISABLED };
+
+/* One sample per CPU and idle state. */
+static void prom_per_state(struct pm_out *o, const struct snap *s,
+			   const char *name, const char *type,
+			   const char *help, enum state_value which)
+{
+	char cpu[16];
+
+	pm_out_prom_meta(o, name, type, help);
+	for (int c = 0; c < s->ncpu; c++) {
+		snprintf(cpu, sizeof(cpu), "%u", s->cpu[c].cpu);
+		for (int i = 0; i < s->cpu[c].nstates; i++) {
+			const struct pm_idle_state *st = &s->cpu[c].st[i];
+			const char *l[] = { "cpu", cpu, "state", st->name,
+					    NULL };
+
+			if (which == ST_TIME_S && st->time_us != PM_UNKNOWN)
+				pm_out_prom_sample(o, name, l,
+						   (double)st->time_us / 1e6);
+			else if (which == ST_USAGE && st->usage != PM_UNKNOWN)
+				pm_out_prom_sample_u64(o, name, l, st->usage);
+			else if (which == ST_DISABLED && st->disabled >= 0)
+				pm_out_prom_sample_u64(o, name, l,
+						       (uint64_t)st->disabled);
+		}
+	}
+}
+
+enum pol_value { POL_TRANS, POL_CUR_HZ };
+
+/* One sample per CPU of a value of its policy. */
+static void prom_per_cpu(struct pm_out *o, const struct snap *s,
+			 const char *name, const char *type, const char *help,
+			 enum pol_value which)
+{
+	char cpu[16];
+
+	pm_out_prom_meta(o, name, type, help);
+	for (int c = 0; c < s->ncpu; c++) {
+		const char *l[] = { "cpu", cpu, NULL };
+		const struct pm_policy *p;
+		uint64_t v;
+
+		if (s->cpu[c].policy < 0)
+			continue;
+		p = &s->pol[s->cpu[c].policy];
+		v = which == POL_TRANS ? p->total_trans : p->cur_khz;
+		if (v == PM_UNKNOWN)
+			continue;
+		snprintf(cpu, sizeof(cpu), "%u", s->cpu[c].cpu);
+		pm_out_prom_sample_u64(o, name, l,
+				       which == POL_CUR_HZ ? v * 1000 : v);
+	}
+}
+
 static void out_prom(struct pm_out *o, const struct snap *s)
 {
 	char cpu[16], freq[32];
 
 	if (opt.cstates) {
-		pm_out_prom_meta(o, "pm_cpuidle_state_time_seconds_total",
-				 "counter",
-				 "Time spent in the cpuidle state since boot.");
-		for (int c = 0; c < s->ncpu; c++)
-			for (int i = 0; i < s->cpu[c].nstates; i++) {
-				const struct pm_idle_state *st =
-					&s->cpu[c].st[i];
-				const char *l[] = { "cpu", cpu, "state",
-						    st->name, NULL };
-
-				if (st->time_us == PM_UNKNOWN)
-					continue;
-				snprintf(cpu, sizeof(cpu), "%u",
-					 s->cpu[c].cpu);
-				pm_out_prom_sample(o,
-						   "pm_cpuidle_state_time_"
-						   "seconds_total",
-						   l, (double)st->time_us / 1e6);
-			}
-		pm_out_prom_meta(o, "pm_cpuidle_state_usage_total", "counter",
-				 "Entries into the cpuidle state since boot.");
-		for (int c = 0; c < s->ncpu; c++)
-			for (int i = 0; i < s->cpu[c].nstates; i++) {
-				const struct pm_idle_state *st =
-					&s->cpu[c].st[i];
-				const char *l[] = { "cpu", cpu, "state",
-						    st->name, NULL };
-
-				if (st->usage == PM_UNKNOWN)
-					continue;
-				snprintf(cpu, sizeof(cpu), "%u",
-					 s->cpu[c].cpu);
-				pm_out_prom_sample_u64(
-					o, "pm_cpuidle_state_usage_total", l,
-					st->usage);
-			}
-		pm_out_prom_meta(o, "pm_cpuidle_state_disabled", "gauge",
-				 "1 if the state is disabled by the user.");
-		for (int c = 0; c < s->ncpu; c++)
-			for (int i = 0; i < s->cpu[c].nstates; i++) {
-				const struct pm_idle_state *st =
-					&s->cpu[c].st[i];
-				const char *l[] = { "cpu", cpu, "state",
-						    st->name, NULL };
-
-				if (st->disabled < 0)
-					continue;
-				snprintf(cpu, sizeof(cpu), "%u",
-					 s->cpu[c].cpu);
-				pm_out_prom_sample_u64(
-					o, "pm_cpuidle_state_disabled", l,
-					(uint64_t)st->disabled);
-			}
+		prom_per_state(o, s, "pm_cpuidle_state_time_seconds_total",
+			       "counter",
+			       "Time spent in the cpuidle state since boot.",
+			       ST_TIME_S);
+		prom_per_state(o, s, "pm_cpuidle_state_usage_total", "counter",
+			       "Entries into the cpuidle state since boot.",
+			       ST_USAGE);
+		prom_per_state(o, s, "pm_cpuidle_state_disabled", "gauge",
+			       "1 if the state is disabled by the user.",
+			       ST_DISABLED);
 	}
 	if (!opt.pstates)
 		return;
@@ -717,38 +727,12 @@ static void out_prom(struct pm_out *o, const struct snap *s)
 						   1e3);
 		}
 	}
-	pm_out_prom_meta(o, "pm_cpufreq_transitions_total", "counter",
-			 "Frequency transitions of the CPU's policy since "
-			 "boot.");
-	for (int c = 0; c < s->ncpu; c++) {
-		const struct pm_policy *p;
-		const char *l[] = { "cpu", cpu, NULL };
-
-		if (s->cpu[c].policy < 0)
-			continue;
-		p = &s->pol[s->cpu[c].policy];
-		if (p->total_trans == PM_UNKNOWN)
-			continue;
-		snprintf(cpu, sizeof(cpu), "%u", s->cpu[c].cpu);
-		pm_out_prom_sample_u64(o, "pm_cpufreq_transitions_total", l,
-				       p->total_trans);
-	}
-	pm_out_prom_meta(o, "pm_cpufreq_frequency_hz", "gauge",
-			 "Current frequency of the CPU's policy "
-			 "(scaling_cur_freq).");
-	for (int c = 0; c < s->ncpu; c++) {
-		const struct pm_policy *p;
-		const char *l[] = { "cpu", cpu, NULL };
-
-		if (s->cpu[c].policy < 0)
-			continue;
-		p = &s->pol[s->cpu[c].policy];
-		if (p->cur_khz == PM_UNKNOWN)
-			continue;
-		snprintf(cpu, sizeof(cpu), "%u", s->cpu[c].cpu);
-		pm_out_prom_sample_u64(o, "pm_cpufreq_frequency_hz", l,
-				       p->cur_khz * 1000);
-	}
+	prom_per_cpu(o, s, "pm_cpufreq_transitions_total", "counter",
+		     "Frequency transitions of the CPU's policy since boot.",
+		     POL_TRANS);
+	prom_per_cpu(o, s, "pm_cpufreq_frequency_hz", "gauge",
+		     "Current frequency of the CPU's policy (scaling_cur_freq).",
+		     POL_CUR_HZ);
 }
 
 int main(int argc, char **argv)

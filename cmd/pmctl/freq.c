@@ -77,10 +77,7 @@ void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p)
 		pm_out_words(o, "epp_available", p->epp_available);
 	else
 		pm_out_null(o, "epp_available");
-	if (p->boost < 0)
-		pm_out_null(o, "boost");
-	else
-		pm_out_bool(o, "boost", p->boost);
+	pm_out_flag(o, "boost", p->boost);
 	pm_out_bool(o, "stats", p->has_stats);
 	pm_out_u64_or_null(o, "total_trans", p->total_trans);
 	pm_out_obj_end(o);

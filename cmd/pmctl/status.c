@@ -325,17 +325,11 @@ void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
 	for (int i = 0; i < npol; i++)
 		pmctl_policy_json(o, &pol[i]);
 	pm_out_arr_end(o);
-	if (g->boost < 0)
-		pm_out_null(o, "boost");
-	else
-		pm_out_bool(o, "boost", g->boost);
+	pm_out_flag(o, "boost", g->boost);
 	if (g->intel_status[0]) {
 		pm_out_obj_begin(o, "intel_pstate");
 		pm_out_str(o, "status", g->intel_status);
-		if (g->intel_no_turbo < 0)
-			pm_out_null(o, "no_turbo");
-		else
-			pm_out_bool(o, "no_turbo", g->intel_no_turbo);
+		pm_out_flag(o, "no_turbo", g->intel_no_turbo);
 		opt_int(o, "min_perf_pct", g->intel_min_perf_pct);
 		opt_int(o, "max_perf_pct", g->intel_max_perf_pct);
 		opt_int(o, "num_pstates", g->intel_num_pstates);
@@ -422,10 +416,7 @@ void pmctl_cpus_json(struct pmctl *p)
 	pm_out_cpuset(o, "online", &p->cpus.online);
 	pm_out_cpuset(o, "offline", &p->cpus.offline);
 	opt_str(o, "smt_control", p->cpus.smt_control);
-	if (p->cpus.smt_active < 0)
-		pm_out_null(o, "smt_active");
-	else
-		pm_out_bool(o, "smt_active", p->cpus.smt_active);
+	pm_out_flag(o, "smt_active", p->cpus.smt_active);
 	pm_out_obj_end(o);
 }
 
@@ -477,10 +468,7 @@ void pmctl_supply_json(struct pm_out *o, const struct pm_supply *sup,
 		pm_out_str(o, "name", sup[i].name);
 		opt_str(o, "type", sup[i].type);
 		opt_str(o, "status", sup[i].status);
-		if (sup[i].online < 0)
-			pm_out_null(o, "online");
-		else
-			pm_out_bool(o, "online", sup[i].online);
+		pm_out_flag(o, "online", sup[i].online);
 		pm_out_u64_or_null(o, "capacity_pct", sup[i].capacity_pct);
 		opt_s64(o, "power_uw", sup[i].power_uw);
 		opt_s64(o, "energy_now_uwh", sup[i].energy_now_uwh);
