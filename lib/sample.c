@@ -17,24 +17,40 @@
 #define POWERCAP_DIR "/sys/class/powercap"
 /* fds kept free for stdio, the output file and a child's pipes. */
 #define FD_RESERVE 64
+/* fs.nr_open's default: no more fds than this are ever asked for. */
+#define NOFILE_MAX (1u << 20)
 /* First size of the /proc buffer; it grows once if a table is larger. */
 #define PROC_BUF 65536
 
-static void raise_nofile(struct pm_sampler *s)
+/*
+ * Room for one fd per counter: the soft limit goes up to the hard one,
+ * and as root (CAP_SYS_RESOURCE) the hard one up to what is needed, so a
+ * 1024-CPU machine (24 576 counters) samples at one syscall per value.
+ */
+static void raise_nofile(struct pm_sampler *s, unsigned need)
 {
 	struct rlimit rl;
+	rlim_t want = (rlim_t)need + FD_RESERVE;
 
 	s->fd_budget = 1024 - FD_RESERVE;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
+	if (want > NOFILE_MAX)
+		want = NOFILE_MAX;
+	if (want > rl.rlim_max) {
+		struct rlimit up = { want, want };
+
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl = up;
+	}
 	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		getrlimit(RLIMIT_NOFILE, &rl);
 	}
 	if (rl.rlim_cur > FD_RESERVE)
-		s->fd_budget = rl.rlim_cur > (1u << 20) ?
-				       (1u << 20) :
+		s->fd_budget = rl.rlim_cur > NOFILE_MAX ?
+				       NOFILE_MAX :
 				       (unsigned)rl.rlim_cur - FD_RESERVE;
 }
 
@@ -229,7 +245,8 @@ int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 	s->ctx = ctx;
 	s->flags = flags;
 	s->fd_online = s->fd_stat = s->fd_irq = -1;
-	raise_nofile(s);
+	/* usage, time and disable of every state, and two per policy. */
+	raise_nofile(s, ncpu * PM_MAX_IDLE_STATES * 3 + ncpu * 2 + 16);
 	s->cpu = calloc(ncpu ? ncpu : 1, sizeof(*s->cpu));
 	s->bufcap = PROC_BUF;
 	s->buf = malloc(s->bufcap);
