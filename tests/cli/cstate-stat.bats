@@ -239,10 +239,11 @@ cpu_dir=sys/devices/system/cpu
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to nobody"
 	d=$(mktemp -d /tmp/pmtools-nobody.XXXXXX)
 	chmod 755 "$d"
+	nb=$(nobody_bin)
 	cp -a "$(fixture hwp-laptop)/." "$d/"
 	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$bin/cstate-stat" --sysroot "$d" -J --power -- true
-	rm -rf "$d"
+		"$nb/cstate-stat" --sysroot "$d" -J --power -- true
+	rm -rf "$d" "$nb"
 	assert_success
 	[[ "$stderr" == *"energy_uj is readable by root only"* ]]
 	jq -e '.power[] | select(.zone == "intel-rapl:0") | .watts == null and .error == "readable by root only"' <<<"$output"

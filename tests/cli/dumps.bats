@@ -101,12 +101,13 @@ setup() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to nobody"
 	d=$(mktemp -d /tmp/pmtools-nobody.XXXXXX)
 	chmod 755 "$d"
+	nb=$(nobody_bin)
 	cp -a "$DUMPDIR/x86_64-epyc_7451/." "$d/"
 	f="$d/sys/devices/system/cpu/cpufreq/policy0/cpuinfo_cur_freq"
 	[ "$(stat -c %a "$f")" = 400 ]
 	run setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$bin/pmctl" --sysroot "$d" freq -J -c 0
-	rm -rf "$d"
+		"$nb/pmctl" --sysroot "$d" freq -J -c 0
+	rm -rf "$d" "$nb"
 	assert_success
 	[ "$(jq -c '.policies[0].cpuinfo_cur_khz' <<<"$output")" = null ]
 	[ "$(jq -c '.policies[0].cur_khz' <<<"$output")" != null ]

@@ -55,3 +55,14 @@ dump_names() {
 tree_sum() {
 	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha1sum)
 }
+
+# A world-readable copy of the binaries, for tests that drop to nobody
+# (the checkout may sit below a folder that nobody cannot enter).
+nobody_bin() {
+	local d
+	d=$(mktemp -d /tmp/pmtools-bin.XXXXXX)
+	chmod 755 "$d"
+	cp "$bin/pmctl" "$bin/cstate-stat" "$bin/pm-suspend" "$bin/opp-set" "$d/"
+	chmod 755 "$d"/*
+	printf '%s\n' "$d"
+}
