@@ -53,11 +53,31 @@ void pm_tool_init(struct pm_tool *t, const char *name,
 	atexit(close_stdout);
 }
 
+/*
+ * One line on stderr, always: a newline or an escape sequence in a user's
+ * argument or a kernel string is shown as \n or \xHH, never acted on.
+ */
 static void vmsg(const struct pm_tool *t, const char *fmt, va_list ap)
 {
+	char *msg = NULL;
+
 	fprintf(stderr, "%s: ", t->name);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fputs("(out of memory)\n", stderr);
+		return;
+	}
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stderr);
+		else if (*p == '\t')
+			fputs("\\t", stderr);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+	}
 	fputc('\n', stderr);
+	free(msg);
 }
 
 void pm_warn(const struct pm_tool *t, const char *fmt, ...)

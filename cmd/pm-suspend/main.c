@@ -137,7 +137,8 @@ int main(int argc, char **argv)
 		pm_usage_error(&t, "this version only checks modes: use "
 				   "--check %s",
 			       pm_sleep_mode_name(mode));
-	pm_tool_only(&t, 0, "pm-suspend --check");
+	pm_tool_only(&t, PM_SEEN_FORMAT, "pm-suspend --check");
+	pm_tool_formats(&t, 1u << PM_FMT_HUMAN);
 	pm_tool_ctx(&t, &ctx);
 	r = pm_sleep_check(&ctx, mode, NULL, reason, sizeof(reason));
 	pm_ctx_close(&ctx);
