@@ -39,6 +39,9 @@ enum pm_exit {
 /* cpuidle's CPUIDLE_STATE_MAX. */
 #define PM_MAX_IDLE_STATES 10
 #define PM_NAME_MAX 64
+/* A config file may not exceed 1 MiB, nor a line 4 KiB. */
+#define PM_CONF_MAX (1 << 20)
+#define PM_CONF_LINE_MAX 4096
 #define PM_PATH_MAX 4096
 
 /* ---------------------------------------------------------------- errors */
@@ -645,7 +648,7 @@ struct pm_opp_entry {
 	char name[PM_NAME_MAX];
 	char path[PM_PATH_MAX];		/* as shown: /etc/pm/opp.d/x.conf */
 	bool installed;			/* from the installed examples */
-	char description[256];
+	char description[PM_CONF_LINE_MAX];	/* a line is no longer */
 	char error[320];		/* why the file cannot be read, or "" */
 };
 
@@ -729,9 +732,6 @@ struct pm_conf {
 	char errmsg[256];	/* what is wrong with it */
 };
 
-/* A config file may not exceed 1 MiB, nor a line 4 KiB. */
-#define PM_CONF_MAX (1 << 20)
-#define PM_CONF_LINE_MAX 4096
 
 /*
  * Load a file: under the system root when ctx is given (/etc/pm/...),
