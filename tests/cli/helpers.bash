@@ -66,3 +66,23 @@ nobody_bin() {
 	chmod 755 "$d"/*
 	printf '%s\n' "$d"
 }
+
+# Bad input: exit 2, nothing on stdout, the message and the Try line (one
+# line each, control bytes escaped), and the tree untouched.
+# shellcheck disable=SC2154 # status, output and stderr* are set by run
+bad_input() { # TOOL FX ARG...
+	local tool=$1 fx=$2 before
+	shift 2
+	before=$(tree_sum "$fx")
+	run --separate-stderr "$bin/$tool" --sysroot "$fx" "$@"
+	[ "$status" -eq 2 ] || fail "exit $status, want 2; stderr: $stderr"
+	[ -z "$output" ] || fail "stdout is not empty: $output"
+	if [ "${#stderr_lines[@]}" -lt 1 ] || [ "${#stderr_lines[@]}" -gt 2 ]; then
+		fail "want the message and the Try line, got ${#stderr_lines[@]} lines: $stderr"
+	fi
+	[[ ${stderr_lines[0]} == "$tool: "* ]] || fail "message: ${stderr_lines[0]}"
+	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "Try '$tool --help' for more information." ] ||
+		fail "no Try line: $stderr"
+	! tr -d '\n' <<<"$stderr" | LC_ALL=C grep -q '[[:cntrl:]]' || fail "raw control bytes on stderr: $stderr"
+	[ "$(tree_sum "$fx")" = "$before" ] || fail "the tree changed"
+}

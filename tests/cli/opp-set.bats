@@ -42,23 +42,6 @@ with_points() {
 	printf '%s\n' "$fx"
 }
 
-bad_input() { # FX ARG...
-	local fx=$1 before
-	shift
-	before=$(tree_sum "$fx")
-	run --separate-stderr "$bin/opp-set" --sysroot "$fx" "$@"
-	[ "$status" -eq 2 ] || fail "exit $status, want 2; stderr: $stderr"
-	[ -z "$output" ] || fail "stdout is not empty: $output"
-	if [ "${#stderr_lines[@]}" -lt 1 ] || [ "${#stderr_lines[@]}" -gt 2 ]; then
-		fail "want the message and the Try line, got ${#stderr_lines[@]} lines: $stderr"
-	fi
-	[[ ${stderr_lines[0]} == "opp-set: "* ]] || fail "message: ${stderr_lines[0]}"
-	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "Try 'opp-set --help' for more information." ] ||
-		fail "no Try line: $stderr"
-	# Control bytes of the argument are shown escaped, never raw.
-	! tr -d '\n' <<<"$stderr" | LC_ALL=C grep -q '[[:cntrl:]]' || fail "raw control bytes on stderr: $stderr"
-	[ "$(tree_sum "$fx")" = "$before" ] || fail "the tree changed"
-}
 
 # ================================================================ listing
 
@@ -362,79 +345,79 @@ bad_input() { # FX ARG...
 # ============================================================== usage errors
 
 @test "opp-set with no argument is exit 2" {
-	bad_input "$(fixture laptop2006)"
+	bad_input opp-set "$(fixture laptop2006)"
 	[ "${stderr_lines[0]}" = "opp-set: nothing to do: use --list" ]
 }
 
 @test "opp-set NAME is exit 2 in this version" {
 	fx=$(with_points 'quiet.conf=[opp]\ndescription = q\n')
-	bad_input "$fx" quiet
+	bad_input opp-set "$fx" quiet
 	[[ ${stderr_lines[0]} == *"unexpected argument 'quiet'"* ]]
-	bad_input "$fx" --list quiet
-	bad_input "$fx" quiet --list
+	bad_input opp-set "$fx" --list quiet
+	bad_input opp-set "$fx" quiet --list
 }
 
 @test "--list -c 1 is exit 2, and so are --wait and the options of a later version" {
 	fx=$(fixture laptop2006)
-	bad_input "$fx" --list -c 1
+	bad_input opp-set "$fx" --list -c 1
 	[[ ${stderr_lines[0]} == *"--cpu does not apply to opp-set --list"* ]]
-	bad_input "$fx" --list --cpu all
-	bad_input "$fx" --list --wait
-	bad_input "$fx" --list --wait=3
+	bad_input opp-set "$fx" --list --cpu all
+	bad_input opp-set "$fx" --list --wait
+	bad_input opp-set "$fx" --list --wait=3
 	for o in "-f /etc/pm/opp.d/x.conf" "-s cpufreq.governor=powersave" "--show quiet" "--diff quiet" \
 		"--current" "--save $BATS_TEST_TMPDIR/s.conf" "--auto" "-n"; do
 		# shellcheck disable=SC2086
-		bad_input "$fx" --list $o
+		bad_input opp-set "$fx" --list $o
 	done
 	[ ! -e "$BATS_TEST_TMPDIR/s.conf" ]
 }
 
 @test "--list --format csv and prom are exit 2" {
 	fx=$(fixture laptop2006)
-	bad_input "$fx" --list --format csv
+	bad_input opp-set "$fx" --list --format csv
 	[[ ${stderr_lines[0]} == *"no csv output"* ]]
-	bad_input "$fx" --list -F prom
-	bad_input "$fx" --list -J -F kv
+	bad_input opp-set "$fx" --list -F prom
+	bad_input opp-set "$fx" --list -J -F kv
 }
 
 # ======================================================= bad input, changes nothing
 
 @test "bad input: empty strings as the name, the format and the output" {
 	fx=$(fixture laptop2006)
-	bad_input "$fx" ''
-	bad_input "$fx" --list ''
-	bad_input "$fx" --list -F ''
-	bad_input "$fx" --list -o ''
+	bad_input opp-set "$fx" ''
+	bad_input opp-set "$fx" --list ''
+	bad_input opp-set "$fx" --list -F ''
+	bad_input opp-set "$fx" --list -o ''
 }
 
 @test "bad input: junk, a number that overflows and a name with a slash" {
 	fx=$(fixture laptop2006)
-	bad_input "$fx" 'no such point'
-	bad_input "$fx" 99999999999999999999
-	bad_input "$fx" ../../etc/passwd
-	bad_input "$fx" --list ../../etc/passwd
-	bad_input "$fx" /etc/pm/opp.d/quiet.conf
+	bad_input opp-set "$fx" 'no such point'
+	bad_input opp-set "$fx" 99999999999999999999
+	bad_input opp-set "$fx" ../../etc/passwd
+	bad_input opp-set "$fx" --list ../../etc/passwd
+	bad_input opp-set "$fx" /etc/pm/opp.d/quiet.conf
 }
 
 @test "bad input: a 128 KiB name and 1 MB of names" {
 	big=$(printf '%*s' 131071 '' | tr ' ' q)
-	bad_input "$(fixture laptop2006)" "$big"
-	bad_input "$(fixture laptop2006)" --list "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big"
+	bad_input opp-set "$(fixture laptop2006)" "$big"
+	bad_input opp-set "$(fixture laptop2006)" --list "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big"
 }
 
 @test "bad input: control bytes in the name" {
 	fx=$(fixture laptop2006)
-	bad_input "$fx" $'quiet\x01'
-	bad_input "$fx" $'\x1b[31mred'
-	bad_input "$fx" $'qu\tiet\r'
+	bad_input opp-set "$fx" $'quiet\x01'
+	bad_input opp-set "$fx" $'\x1b[31mred'
+	bad_input opp-set "$fx" $'qu\tiet\r'
 }
 
 @test "bad input: a newline in the name gives one message line" {
-	bad_input "$(fixture laptop2006)" $'quiet\nopp-set: forged line'
+	bad_input opp-set "$(fixture laptop2006)" $'quiet\nopp-set: forged line'
 }
 
 @test "bad input: invalid UTF-8 in the name and the format" {
 	fx=$(fixture laptop2006)
-	bad_input "$fx" $'qu\xffiet'
-	bad_input "$fx" --list -F $'\xc3('
+	bad_input opp-set "$fx" $'qu\xffiet'
+	bad_input opp-set "$fx" --list -F $'\xc3('
 }

@@ -385,26 +385,6 @@ copy_of() {
 	printf '%s\n' "$dst"
 }
 
-# bad_input FX ARG...: exit 2, the message and the Try line (two lines at
-# most) on stderr, nothing on stdout, and FX unchanged.
-bad_input() {
-	local fx=$1 before
-	shift
-	before=$(tree_sum "$fx")
-	run --separate-stderr "$bin/pmctl" --sysroot "$fx" "$@"
-	[ "$status" -eq 2 ] || fail "exit $status, want 2; stderr: $stderr"
-	[ -z "$output" ] || fail "stdout is not empty: $output"
-	if [ "${#stderr_lines[@]}" -lt 1 ] || [ "${#stderr_lines[@]}" -gt 2 ]; then
-		fail "want the message and the Try line, got ${#stderr_lines[@]} lines: $stderr"
-	fi
-	[[ ${stderr_lines[0]} == "pmctl: "* ]] || fail "message: ${stderr_lines[0]}"
-	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "Try 'pmctl --help' for more information." ] ||
-		fail "no Try line: $stderr"
-	# Control bytes of the argument are shown escaped, never raw.
-	! tr -d '\n' <<<"$stderr" | LC_ALL=C grep -q '[[:cntrl:]]' || fail "raw control bytes on stderr: $stderr"
-	[ "$(tree_sum "$fx")" = "$before" ] || fail "the fixture changed"
-}
-
 # ============================================================ pmctl status
 
 @test "status on every fixture: exit 0, nothing on stderr, every section once" {
@@ -846,18 +826,18 @@ bad_input() {
 
 @test "status -c is exit 2: status shows every CPU" {
 	fx=$(fx_of laptop2006)
-	bad_input "$fx" status -c 1
+	bad_input pmctl "$fx" status -c 1
 	[[ $stderr == *"--cpu does not apply"* ]]
-	bad_input "$fx" -c 0 status
-	bad_input "$fx" -c all
+	bad_input pmctl "$fx" -c 0 status
+	bad_input pmctl "$fx" -c all
 }
 
 @test "status --format csv and prom are exit 2" {
 	fx=$(fx_of laptop2006)
-	bad_input "$fx" status --format csv
+	bad_input pmctl "$fx" status --format csv
 	[[ ${stderr_lines[0]} == *"no csv output"* ]]
-	bad_input "$fx" status -F prom
-	bad_input "$fx" freq -F csv
+	bad_input pmctl "$fx" status -F prom
+	bad_input pmctl "$fx" freq -F csv
 }
 
 @test "status --output writes the file atomically: replaced by a rename, no temporary left" {
@@ -1055,40 +1035,40 @@ bad_input() {
 
 @test "freq with a bad subcommand word is exit 2" {
 	fx=$(fx_of laptop2006)
-	bad_input "$fx" freq bogus
+	bad_input pmctl "$fx" freq bogus
 	[[ ${stderr_lines[0]} == *"'bogus'"* ]]
-	bad_input "$fx" freq show extra
-	bad_input "$fx" freq set
-	bad_input "$fx" freq SHOW
+	bad_input pmctl "$fx" freq show extra
+	bad_input pmctl "$fx" freq set
+	bad_input pmctl "$fx" freq SHOW
 }
 
 @test "freq -c: an empty list is exit 2" {
-	bad_input "$(fx_of arm-biglittle)" freq -c ''
-	bad_input "$(fx_of arm-biglittle)" freq -c ' '
+	bad_input pmctl "$(fx_of arm-biglittle)" freq -c ''
+	bad_input pmctl "$(fx_of arm-biglittle)" freq -c ' '
 	[[ ${stderr_lines[0]} == *"empty"* ]]
 }
 
 @test "freq -c: junk is exit 2" {
 	fx=$(fx_of arm-biglittle)
 	for c in junk 0,,1 0- -1 1:2 'all,1' 'online ' 0x1 '1 2' 3-1 '1-3:0/4' '0-5:4/2'; do
-		bad_input "$fx" freq -c "$c"
+		bad_input pmctl "$fx" freq -c "$c"
 	done
 }
 
 @test "freq -c: a reversed range is exit 2" {
-	bad_input "$(fx_of arm-biglittle)" freq -c 5-2
+	bad_input pmctl "$(fx_of arm-biglittle)" freq -c 5-2
 	[[ ${stderr_lines[0]} == *"'5-2'"* ]]
 }
 
 @test "freq -c: a CPU that is not present is exit 2 naming the CPUs" {
 	fx=$(fx_of arm-biglittle)
-	bad_input "$fx" freq -c 6
+	bad_input pmctl "$fx" freq -c 6
 	[[ ${stderr_lines[0]} == *"no CPU 6 on this machine"* ]]
-	bad_input "$fx" freq -c 4-9
+	bad_input pmctl "$fx" freq -c 4-9
 	[[ ${stderr_lines[0]} == *"no CPU 6-9 on this machine"* ]]
-	bad_input "$fx" freq -c 0,7,9
+	bad_input pmctl "$fx" freq -c 0,7,9
 	[[ ${stderr_lines[0]} == *"no CPU 7,9 on this machine"* ]]
-	bad_input "$(fx_of laptop2006)" freq -c 2
+	bad_input pmctl "$(fx_of laptop2006)" freq -c 2
 	[[ ${stderr_lines[0]} == *"no CPU 2"* ]]
 }
 
@@ -1096,79 +1076,79 @@ bad_input() {
 
 @test "bad input: a CPU number that overflows" {
 	fx=$(fx_of arm-biglittle)
-	bad_input "$fx" freq -c 99999999999999999999
-	bad_input "$fx" freq -c 0-99999999999999999999
-	bad_input "$fx" freq -c 18446744073709551616
-	bad_input "$fx" freq -c 4294967296
+	bad_input pmctl "$fx" freq -c 99999999999999999999
+	bad_input pmctl "$fx" freq -c 0-99999999999999999999
+	bad_input pmctl "$fx" freq -c 18446744073709551616
+	bad_input pmctl "$fx" freq -c 4294967296
 }
 
 @test "bad input: a 128 KiB -c value (the largest one argument execve takes)" {
 	# Linux refuses one argument of 1 MB (MAX_ARG_STRLEN is 128 KiB): this is the largest.
 	big=$(printf '%*s' 131071 '' | tr ' ' 1)
-	bad_input "$(fx_of arm-biglittle)" freq -c "$big"
+	bad_input pmctl "$(fx_of arm-biglittle)" freq -c "$big"
 	big=$(printf '%*s' 131071 '' | tr ' ' ,)
-	bad_input "$(fx_of arm-biglittle)" freq -c "$big"
+	bad_input pmctl "$(fx_of arm-biglittle)" freq -c "$big"
 }
 
 @test "bad input: 1 MB of arguments" {
 	big=$(printf '%*s' 131071 '' | tr ' ' x)
-	bad_input "$(fx_of arm-biglittle)" freq "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big"
-	bad_input "$(fx_of arm-biglittle)" "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big"
+	bad_input pmctl "$(fx_of arm-biglittle)" freq "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big"
+	bad_input pmctl "$(fx_of arm-biglittle)" "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big"
 }
 
 @test "bad input: 100 arguments" {
 	args=()
 	for ((i = 0; i < 100; i++)); do args+=(show); done
-	bad_input "$(fx_of arm-biglittle)" freq "${args[@]}"
+	bad_input pmctl "$(fx_of arm-biglittle)" freq "${args[@]}"
 }
 
 @test "bad input: control bytes in -c, the command and the format" {
 	fx=$(fx_of arm-biglittle)
-	bad_input "$fx" freq -c $'\x01\x02'
-	bad_input "$fx" freq -c $'0\t1'
-	bad_input "$fx" freq -c $'0\r'
-	bad_input "$fx" freq -c $'\x1b[2J'
-	bad_input "$fx" $'fr\x7feq'
-	bad_input "$fx" -F $'json\x01'
+	bad_input pmctl "$fx" freq -c $'\x01\x02'
+	bad_input pmctl "$fx" freq -c $'0\t1'
+	bad_input pmctl "$fx" freq -c $'0\r'
+	bad_input pmctl "$fx" freq -c $'\x1b[2J'
+	bad_input pmctl "$fx" $'fr\x7feq'
+	bad_input pmctl "$fx" -F $'json\x01'
 }
 
 @test "bad input: a newline in -c gives one message line, not two" {
 	# The message quotes the argument: a raw newline would split it (and let an
 	# argument forge a line of its own).
-	bad_input "$(fx_of arm-biglittle)" freq -c $'0\n1'
+	bad_input pmctl "$(fx_of arm-biglittle)" freq -c $'0\n1'
 }
 
 @test "bad input: a newline in the command word gives one message line" {
-	bad_input "$(fx_of arm-biglittle)" $'freq\nx'
+	bad_input pmctl "$(fx_of arm-biglittle)" $'freq\nx'
 }
 
 @test "bad input: invalid UTF-8 in -c, the command and the format" {
 	fx=$(fx_of arm-biglittle)
-	bad_input "$fx" freq -c $'\xff\xfe'
-	bad_input "$fx" freq -c $'0-\xc3'
-	bad_input "$fx" $'\xc0\xaf'
-	bad_input "$fx" --format $'\xed\xa0\x80'
+	bad_input pmctl "$fx" freq -c $'\xff\xfe'
+	bad_input pmctl "$fx" freq -c $'0-\xc3'
+	bad_input pmctl "$fx" $'\xc0\xaf'
+	bad_input pmctl "$fx" --format $'\xed\xa0\x80'
 }
 
 @test "bad input: ../../etc/passwd as a CPU list and as a command" {
 	fx=$(fx_of arm-biglittle)
-	bad_input "$fx" freq -c ../../etc/passwd
-	bad_input "$fx" ../../etc/passwd
-	bad_input "$fx" freq ../../etc/passwd
+	bad_input pmctl "$fx" freq -c ../../etc/passwd
+	bad_input pmctl "$fx" ../../etc/passwd
+	bad_input pmctl "$fx" freq ../../etc/passwd
 }
 
 @test "bad input: empty strings as the command, the format and the output" {
 	fx=$(fx_of arm-biglittle)
-	bad_input "$fx" ''
-	bad_input "$fx" freq ''
-	bad_input "$fx" -F ''
-	bad_input "$fx" -o ''
+	bad_input pmctl "$fx" ''
+	bad_input pmctl "$fx" freq ''
+	bad_input pmctl "$fx" -F ''
+	bad_input pmctl "$fx" -o ''
 }
 
 @test "bad input: options that do not apply (--wait, a write subcommand)" {
 	fx=$(fx_of arm-biglittle)
-	bad_input "$fx" freq --wait
-	bad_input "$fx" --wait=99999999999999999999
-	bad_input "$fx" freq set -c 0
-	bad_input "$fx" -n
+	bad_input pmctl "$fx" freq --wait
+	bad_input pmctl "$fx" --wait=99999999999999999999
+	bad_input pmctl "$fx" freq set -c 0
+	bad_input pmctl "$fx" -n
 }
