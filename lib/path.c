@@ -100,20 +100,21 @@ int pm_open(struct pm_ctx *ctx, const char *path, int flags)
  * seccomp filter that answers EPERM) plain openat is used.
  */
 static int open_confined(struct pm_ctx *ctx, int dirfd, const char *path,
-			 int flags)
+			 int flags, mode_t mode)
 {
 	struct open_how how;
 	long fd;
 
 	if (ctx->real_root)
-		return openat(dirfd, path, flags);
+		return openat(dirfd, path, flags, mode);
 	memset(&how, 0, sizeof(how));
 	how.flags = (uint64_t)flags;
+	how.mode = flags & O_CREAT ? mode : 0;
 	how.resolve = RESOLVE_NO_MAGICLINKS |
 		      (dirfd == ctx->rootfd ? RESOLVE_IN_ROOT : RESOLVE_BENEATH);
 	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
-		return openat(dirfd, path, flags);
+		return openat(dirfd, path, flags, mode);
 	return (int)fd;
 }
 
@@ -125,7 +126,19 @@ int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 	if (path[0] == '/')
 		dirfd = ctx->rootfd;
 	do
-		fd = open_confined(ctx, dirfd, rel(path), flags | O_CLOEXEC);
+		fd = open_confined(ctx, dirfd, rel(path), flags | O_CLOEXEC, 0);
+	while (fd < 0 && errno == EINTR);
+	return fd < 0 ? -errno : fd;
+}
+
+int pm_open_create(struct pm_ctx *ctx, const char *path, int flags,
+		   mode_t mode)
+{
+	int fd;
+
+	do
+		fd = open_confined(ctx, ctx->rootfd, rel(path),
+				   flags | O_CREAT | O_CLOEXEC, mode);
 	while (fd < 0 && errno == EINTR);
 	return fd < 0 ? -errno : fd;
 }

@@ -108,6 +108,9 @@ int pm_err_set(struct pm_ctx *ctx, const char *op, const char *file,
  */
 int pm_open(struct pm_ctx *ctx, const char *path, int flags);
 int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags);
+/* Open or create a file below the root (locks, state under /run). */
+int pm_open_create(struct pm_ctx *ctx, const char *path, int flags,
+		   mode_t mode);
 /* An O_DIRECTORY fd for a folder, or -errno. */
 int pm_open_dir(struct pm_ctx *ctx, const char *path);
 bool pm_exists(struct pm_ctx *ctx, const char *path);
@@ -165,6 +168,80 @@ int pm_list_numbered(struct pm_ctx *ctx, const char *dir, const char *prefix,
  * *names is one malloc'ed array of malloc'ed strings. */
 int pm_list_dir(struct pm_ctx *ctx, const char *dir, char ***names);
 void pm_list_free(char **names, int n);
+
+/* ---------------------------------------------------------------- writes */
+
+/*
+ * A transaction: writes planned first (each file's value read then),
+ * applied in order, each read back; on the first failure every write
+ * already made is undone in reverse order and read back, so the kernel
+ * ends either fully at the new values or where it was.
+ */
+enum {
+	PM_W_FORCE = 1 << 0,	/* write even when the file reads the same */
+	PM_W_NOUNDO = 1 << 1,	/* undone by undoing an earlier write */
+	PM_W_NOREAD = 1 << 2,	/* no old value to read (nor read back) */
+};
+
+#define PM_W_PATH 160
+#define PM_W_VAL 128
+
+struct pm_write {
+	char path[PM_W_PATH];	/* system path, as shown */
+	char old[PM_W_VAL];	/* before ("" unreadable) */
+	char val[PM_W_VAL];	/* to write */
+	char got[PM_W_VAL];	/* read back after the write ("" none) */
+	unsigned flags;
+	void *tag;		/* the caller's, for messages */
+	bool skip;		/* already at val: not written */
+	bool done;		/* written */
+	int err;		/* errno of a failed write, 0 */
+	bool undone;		/* restored and read back as old */
+	int undo_err;		/* errno of a failed restore, -1 mismatch */
+};
+
+struct pm_txn {
+	struct pm_ctx *ctx;
+	struct pm_write *w;
+	int n, cap;
+	int failed;		/* index of the failed write, -1 */
+	int not_restored;	/* writes that could not be undone */
+	bool rolled_back;
+};
+
+void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx);
+void pm_txn_free(struct pm_txn *t);
+/*
+ * Plan path = value, reading the file's value now.  Returns the index of
+ * the write, or -errno when the file cannot be read (ENOENT: not offered
+ * here; the error record names it).  PM_W_NOREAD plans without reading.
+ */
+int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
+	       unsigned flags);
+/* Same with the old value already known (from a model just read). */
+int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
+		     const char *value, unsigned flags);
+/*
+ * Apply the plan (under ctx->dry_run only the write hook sees it).
+ * 0 when every write was made; else -errno of the failed write, after
+ * the rollback: t->failed names it, t->not_restored counts the files
+ * left changed (each with undo_err set).
+ */
+int pm_txn_apply(struct pm_txn *t);
+/* Writes that change something (not skipped). */
+int pm_txn_changes(const struct pm_txn *t);
+
+/*
+ * The writers' lock (CLI.md: /run/opp-set.lock, shared by pmctl and
+ * opp-set; /run/pm-suspend.lock).  wait_s < 0: do not wait, 0: forever.
+ * Returns the fd to keep, or -EWOULDBLOCK when held (*holder gets the
+ * holder's "pid NAME" when it wrote one), -EACCES without the right to
+ * create it, other -errno.  The holder's pid and tool name go in the
+ * file.
+ */
+int pm_lock_take(struct pm_ctx *ctx, const char *path, const char *tool,
+		 double wait_s, char *holder, size_t size);
+void pm_lock_release(int fd);
 
 /* ---------------------------------------------------------------- parsing */
 

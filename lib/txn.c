@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Write transactions: every pmtools write goes through one, so a failure
+ * half way leaves the kernel where it was, or names what it could not
+ * put back.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pm.h"
+
+void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx)
+{
+	memset(t, 0, sizeof(*t));
+	t->ctx = ctx;
+	t->failed = -1;
+}
+
+void pm_txn_free(struct pm_txn *t)
+{
+	free(t->w);
+	t->w = NULL;
+	t->n = t->cap = 0;
+}
+
+static int copy(char *dst, size_t size, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
+		     const char *value, unsigned flags)
+{
+	struct pm_write *w;
+
+	if (t->n == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 16;
+		void *p = realloc(t->w, (size_t)cap * sizeof(*t->w));
+
+		if (!p)
+			return pm_err_set(t->ctx, "plan", path, value, ENOMEM,
+					  NULL);
+		t->w = p;
+		t->cap = cap;
+	}
+	w = &t->w[t->n];
+	memset(w, 0, sizeof(*w));
+	if (copy(w->path, sizeof(w->path), path) < 0 ||
+	    copy(w->val, sizeof(w->val), value) < 0 ||
+	    copy(w->old, sizeof(w->old), old ? old : "") < 0)
+		return pm_err_set(t->ctx, "plan", path, value, ENAMETOOLONG,
+				  "path or value too long");
+	w->flags = flags;
+	w->skip = !(flags & (PM_W_FORCE | PM_W_NOREAD)) &&
+		  !strcmp(w->old, w->val);
+	return t->n++;
+}
+
+int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
+	       unsigned flags)
+{
+	char old[PM_W_VAL];
+	ssize_t n = 0;
+
+	old[0] = '\0';
+	if (!(flags & PM_W_NOREAD)) {
+		n = pm_attr_read(t->ctx, path, old, sizeof(old));
+		if (n < 0)
+			return (int)n;
+	}
+	return pm_txn_add_known(t, path, old, value, flags);
+}
+
+int pm_txn_changes(const struct pm_txn *t)
+{
+	int k = 0;
+
+	for (int i = 0; i < t->n; i++)
+		k += !t->w[i].skip;
+	return k;
+}
+
+static void read_back(struct pm_txn *t, struct pm_write *w, char *buf,
+		      size_t size)
+{
+	if (pm_attr_read(t->ctx, w->path, buf, size) < 0)
+		buf[0] = '\0';
+}
+
+static void roll_back(struct pm_txn *t, int upto)
+{
+	struct pm_err keep = t->ctx->err;
+	char now[PM_W_VAL];
+
+	t->rolled_back = true;
+	for (int i = upto - 1; i >= 0; i--) {
+		struct pm_write *w = &t->w[i];
+
+		if (!w->done)
+			continue;
+		if (w->flags & PM_W_NOUNDO) {
+			/* Undone with an earlier write (the governor). */
+			w->undone = true;
+			continue;
+		}
+		if ((w->flags & PM_W_NOREAD) || !w->old[0]) {
+			w->undo_err = ENODATA;
+			t->not_restored++;
+			continue;
+		}
+		if (pm_attr_write(t->ctx, w->path, w->old) < 0) {
+			w->undo_err = t->ctx->err.err;
+			t->not_restored++;
+			continue;
+		}
+		read_back(t, w, now, sizeof(now));
+		if (strcmp(now, w->old)) {
+			w->undo_err = -1;
+			snprintf(w->got, sizeof(w->got), "%s", now);
+			t->not_restored++;
+			continue;
+		}
+		w->undone = true;
+	}
+	t->ctx->err = keep;
+}
+
+int pm_txn_apply(struct pm_txn *t)
+{
+	for (int i = 0; i < t->n; i++) {
+		struct pm_write *w = &t->w[i];
+
+		if (w->skip)
+			continue;
+		if (pm_attr_write(t->ctx, w->path, w->val) < 0) {
+			w->err = t->ctx->err.err;
+			t->failed = i;
+			roll_back(t, i);
+			return -w->err;
+		}
+		w->done = true;
+		if (!t->ctx->dry_run && !(w->flags & PM_W_NOREAD))
+			read_back(t, w, w->got, sizeof(w->got));
+	}
+	return 0;
+}
