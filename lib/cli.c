@@ -264,6 +264,7 @@ void pm_tool_only(struct pm_tool *t, unsigned allowed, const char *what)
 		{ PM_SEEN_OUTPUT, "--output" },
 		{ PM_SEEN_FORMAT, "--format" },
 		{ PM_SEEN_WAIT, "--wait" },
+		{ PM_SEEN_DRY_RUN, "--dry-run" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

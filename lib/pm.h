@@ -869,6 +869,7 @@ enum {
 	PM_SEEN_OUTPUT = 1 << 1,
 	PM_SEEN_FORMAT = 1 << 2,
 	PM_SEEN_WAIT = 1 << 3,
+	PM_SEEN_DRY_RUN = 1 << 4,	/* set by the tool that parses -n */
 };
 
 /* Name the tool, install the stdout check at exit, ignore SIGPIPE. */

@@ -112,6 +112,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct pmctl p;
@@ -123,7 +124,7 @@ int main(int argc, char **argv)
 	opterr = 0;
 	/* Options may follow the subcommand: collect the words apart. */
 	while (optind < argc) {
-		c = getopt_long(argc, argv, "-:" PM_SHARED_SHORTOPTS, longopts,
+		c = getopt_long(argc, argv, "-:n" PM_SHARED_SHORTOPTS, longopts,
 				NULL);
 		if (c == -1)
 			break;
@@ -135,6 +136,11 @@ int main(int argc, char **argv)
 		}
 		if (c == 'h') {
 			help = true;
+			continue;
+		}
+		if (c == 'n') {
+			p.t.dry_run = true;
+			p.t.seen |= PM_SEEN_DRY_RUN;
 			continue;
 		}
 		if (!pm_tool_opt(&p.t, c, optarg, argv))
@@ -160,6 +166,7 @@ int main(int argc, char **argv)
 		pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
 					      1u << PM_FMT_KV);
 		pm_tool_ctx(&p.t, &p.ctx);
+		p.ctx.dry_run = p.t.dry_run;
 		return commands[i].fn(&p, nargs ? nargs - 1 : 0,
 				      nargs ? args + 1 : args);
 	}

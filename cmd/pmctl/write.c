@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What every pmctl write shares: the writers' lock, the plan, the apply
+ * with its rollback, and the report (dry-run lines, warnings for values
+ * the kernel changed, the JSON record of every write).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmctl.h"
+
+#define LOCK_PATH "/run/opp-set.lock"
+
+void pmctl_write_begin(struct pmctl *p, struct pmctl_w *w)
+{
+	char holder[96], msg[PM_PATH_MAX + 600];
+
+	memset(w, 0, sizeof(*w));
+	w->lockfd = -1;
+	pm_txn_init(&w->txn, &p->ctx);
+	if (p->t.dry_run)
+		return;
+	w->lockfd = pm_lock_take(&p->ctx, LOCK_PATH, "pmctl", p->t.wait_s,
+				 holder, sizeof(holder));
+	if (w->lockfd >= 0)
+		return;
+	switch (p->ctx.err.err) {
+	case EWOULDBLOCK:
+		pm_die(&p->t, PM_EXIT_BUSY,
+		       "busy: %s is held%s%s (another pmctl or opp-set is "
+		       "writing); use --wait to wait for it",
+		       LOCK_PATH, holder[0] ? " by pid " : "", holder);
+	case EACCES:
+	case EROFS:
+		/* Say it with the file the user asked to change, if any. */
+		w->lock_denied = true;
+		return;
+	case EPERM:
+		if (p->ctx.guard && p->ctx.real_root)
+			pm_die(&p->t, PM_EXIT_USAGE, "refusing to write: %s",
+			       pm_err_str(&p->ctx.err, msg, sizeof(msg)));
+		w->lock_denied = true;
+		return;
+	default:
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot take the lock: %s",
+		       pm_err_str(&p->ctx.err, msg, sizeof(msg)));
+	}
+}
+
+int pmctl_plan(struct pmctl *p, struct pmctl_w *w, const char *path,
+	       const char *old, const char *value, unsigned flags, void *tag)
+{
+	char msg[PM_PATH_MAX + 600];
+	int i;
+
+	if (old)
+		i = pm_txn_add_known(&w->txn, path, old, value, flags);
+	else
+		i = pm_txn_add(&w->txn, path, value, flags);
+	if (i < 0) {
+		int e = p->ctx.err.err;
+
+		pm_die(&p->t,
+		       e == EACCES ? PM_EXIT_FAIL :
+		       e == ENAMETOOLONG ? PM_EXIT_USAGE :
+					   pm_exit_for(e),
+		       "cannot read %s", pm_err_str(&p->ctx.err, msg,
+						    sizeof(msg)));
+	}
+	w->txn.w[i].tag = tag;
+	return i;
+}
+
+static void report_json(struct pmctl *p, struct pmctl_w *w)
+{
+	struct pm_txn *t = &w->txn;
+	int changed = 0;
+
+	for (int i = 0; i < t->n; i++)
+		changed += t->w[i].done && !t->rolled_back;
+	pm_out_obj_begin(&p->o, NULL);
+	pm_out_bool(&p->o, "dry_run", p->t.dry_run);
+	pm_out_u64(&p->o, "changed", (uint64_t)changed);
+	pm_out_u64(&p->o, "unchanged",
+		   (uint64_t)(t->n - pm_txn_changes(t)));
+	pm_out_bool(&p->o, "rolled_back", t->rolled_back);
+	pm_out_arr_begin(&p->o, "writes", "write");
+	for (int i = 0; i < t->n; i++) {
+		const struct pm_write *x = &t->w[i];
+
+		if (x->skip)
+			continue;
+		pm_out_obj_begin(&p->o, NULL);
+		pm_out_str(&p->o, "path", x->path);
+		pm_out_str_or_null(&p->o, "old", x->old);
+		pm_out_str(&p->o, "new", x->val);
+		pm_out_str_or_null(&p->o, "read_back", x->got);
+		if (p->t.dry_run || (!x->done && !x->err))
+			pm_out_null(&p->o, "ok");
+		else
+			pm_out_bool(&p->o, "ok", x->done);
+		if (x->err)
+			pm_out_u64(&p->o, "errno", (uint64_t)x->err);
+		else
+			pm_out_null(&p->o, "errno");
+		pm_out_bool(&p->o, "restored", x->undone);
+		pm_out_obj_end(&p->o);
+	}
+	pm_out_arr_end(&p->o);
+	pm_out_obj_end(&p->o);
+}
+
+/* The default explanation of a value that reads back changed. */
+static void explain_plain(struct pmctl *p, const struct pm_write *x)
+{
+	pm_warn(&p->t, "%s: wrote '%s', the kernel reads back '%s'", x->path,
+		x->val, x->got);
+}
+
+static int failed(struct pmctl *p, struct pmctl_w *w, int err)
+{
+	struct pm_txn *t = &w->txn;
+	struct pm_write *x = &t->w[t->failed];
+	char msg[PM_PATH_MAX + 600];
+	int earlier = 0;
+
+	for (int i = 0; i < t->failed; i++)
+		earlier += t->w[i].done;
+	if (!earlier && (err == EACCES || (err == EPERM && !w->perm_ok)))
+		pm_die(&p->t, PM_EXIT_FAIL, "root is needed to write %s",
+		       x->path);
+	if (p->ctx.guard && p->ctx.real_root && err == EPERM && !earlier)
+		pm_die(&p->t, PM_EXIT_USAGE, "refusing to write: %s",
+		       pm_err_str(&p->ctx.err, msg, sizeof(msg)));
+	if (w->explain_fail)
+		w->explain_fail(p, x, msg, sizeof(msg));
+	else
+		pm_err_str(&p->ctx.err, msg, sizeof(msg));
+	pm_warn(&p->t, "%s", msg);
+	if (!earlier)
+		return pm_exit_for(err);
+	if (!t->not_restored) {
+		pm_warn(&p->t, "restored the %d earlier write%s: nothing "
+			       "was changed",
+			earlier, earlier == 1 ? "" : "s");
+		return PM_EXIT_FAIL;
+	}
+	for (int i = 0; i < t->failed; i++) {
+		const struct pm_write *y = &t->w[i];
+
+		if (!y->done || y->undone)
+			continue;
+		if (y->undo_err > 0)
+			pm_warn(&p->t, "could not restore %s to '%s': %s (%s)",
+				y->path, y->old, strerror(y->undo_err),
+				pm_errno_name(y->undo_err));
+		else if (y->undo_err == -1)
+			pm_warn(&p->t, "could not restore %s to '%s': it "
+				       "reads '%s'",
+				y->path, y->old, y->got);
+		else
+			pm_warn(&p->t, "could not restore %s: its old value "
+				       "is not known (now '%s')",
+				y->path, y->val);
+	}
+	pm_warn(&p->t, "%d of %d earlier writes could not be restored",
+		t->not_restored, earlier);
+	return PM_EXIT_FAIL;
+}
+
+int pmctl_write_commit(struct pmctl *p, struct pmctl_w *w)
+{
+	struct pm_txn *t = &w->txn;
+	int r, code = PM_EXIT_OK, first = -1;
+
+	for (int i = 0; i < t->n && first < 0; i++)
+		if (!t->w[i].skip)
+			first = i;
+	if (first >= 0 && w->lock_denied)
+		pm_die(&p->t, PM_EXIT_FAIL, "root is needed to write %s",
+		       t->w[first].path);
+	if (first < 0 && p->t.verbose > 0)
+		pm_note(&p->t, "nothing to change");
+	r = first < 0 ? 0 : pm_txn_apply(t);
+	if (r < 0) {
+		code = failed(p, w, -r);
+	} else if (!p->t.dry_run) {
+		for (int i = 0; i < t->n; i++) {
+			const struct pm_write *x = &t->w[i];
+
+			if (!x->done)
+				continue;
+			if (p->t.verbose > 0)
+				pm_note(&p->t, "%s: %s -> %s", x->path,
+					x->old[0] ? x->old : "?", x->val);
+			if (!x->got[0] || !strcmp(x->got, x->val))
+				continue;
+			if (w->explain)
+				w->explain(p, x);
+			else
+				explain_plain(p, x);
+		}
+	}
+	pm_lock_release(w->lockfd);
+	w->lockfd = -1;
+	pm_tool_out(&p->t, &p->o);
+	if (p->t.fmt == PM_FMT_JSON || p->t.fmt == PM_FMT_KV) {
+		report_json(p, w);
+	} else if (p->t.dry_run) {
+		for (int i = 0; i < t->n; i++)
+			if (!t->w[i].skip)
+				pm_out_printf(&p->o, "%s = %s\n", t->w[i].path,
+					      t->w[i].val);
+	}
+	pm_tool_out_done(&p->t, &p->o);
+	pm_txn_free(t);
+	return code;
+}
