@@ -112,13 +112,20 @@ static void rd(struct pm_ctx *ctx, int fd, const char *name, char *buf,
 		buf[0] = '\0';
 }
 
-int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)
+int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
+			  struct pm_policy *p, unsigned fields)
 {
 	char buf[PM_ATTR_MAX];
 	int fd;
 
 	memset(p, 0, sizeof(*p));
 	p->id = id;
+	p->min_khz = p->max_khz = p->cpuinfo_min_khz = PM_UNKNOWN;
+	p->cpuinfo_max_khz = p->cur_khz = p->cpuinfo_cur_khz = PM_UNKNOWN;
+	p->transition_latency_ns = p->bios_limit_khz = PM_UNKNOWN;
+	p->base_khz = p->total_trans = PM_UNKNOWN;
+	p->n_avail = -1;
+	p->boost = -1;
 	snprintf(p->path, sizeof(p->path), CPU_DIR "/cpufreq/policy%u", id);
 	fd = pm_open_dir(ctx, p->path);
 	if (fd < 0) {
@@ -136,51 +143,76 @@ int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)
 	if (pm_attr_readat(ctx, fd, "affected_cpus", buf, sizeof(buf)) < 0 ||
 	    pm_cpulist_parse_spaced(buf, &p->affected) < 0)
 		p->affected = p->related;
-	rd(ctx, fd, "scaling_driver", p->driver, sizeof(p->driver));
-	rd(ctx, fd, "scaling_governor", p->governor, sizeof(p->governor));
-	rd(ctx, fd, "scaling_available_governors", p->available_governors,
-	   sizeof(p->available_governors));
-	p->min_khz = pm_attr_getat_u64(ctx, fd, "scaling_min_freq");
-	p->max_khz = pm_attr_getat_u64(ctx, fd, "scaling_max_freq");
-	p->cpuinfo_min_khz = pm_attr_getat_u64(ctx, fd, "cpuinfo_min_freq");
-	p->cpuinfo_max_khz = pm_attr_getat_u64(ctx, fd, "cpuinfo_max_freq");
-	p->cur_khz = pm_attr_getat_u64(ctx, fd, "scaling_cur_freq");
-	/* 0400 and "<unknown>" when the driver cannot tell: both unknown. */
-	p->cpuinfo_cur_khz = pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
-	p->transition_latency_ns =
-		pm_attr_getat_u64(ctx, fd, "cpuinfo_transition_latency");
-	p->bios_limit_khz = pm_attr_getat_u64(ctx, fd, "bios_limit");
-	p->base_khz = pm_attr_getat_u64(ctx, fd, "base_frequency");
+	if (fields & PM_POL_DRIVER)
+		rd(ctx, fd, "scaling_driver", p->driver, sizeof(p->driver));
+	if (fields & PM_POL_GOVERNOR) {
+		rd(ctx, fd, "scaling_governor", p->governor,
+		   sizeof(p->governor));
+		rd(ctx, fd, "scaling_available_governors",
+		   p->available_governors, sizeof(p->available_governors));
+	}
+	if (fields & PM_POL_LIMITS) {
+		p->min_khz = pm_attr_getat_u64(ctx, fd, "scaling_min_freq");
+		p->max_khz = pm_attr_getat_u64(ctx, fd, "scaling_max_freq");
+		p->cpuinfo_min_khz =
+			pm_attr_getat_u64(ctx, fd, "cpuinfo_min_freq");
+		p->cpuinfo_max_khz =
+			pm_attr_getat_u64(ctx, fd, "cpuinfo_max_freq");
+	}
+	if (fields & PM_POL_INFO) {
+		p->cur_khz = pm_attr_getat_u64(ctx, fd, "scaling_cur_freq");
+		/* 0400 and "<unknown>" when the driver cannot tell. */
+		p->cpuinfo_cur_khz =
+			pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
+		p->transition_latency_ns = pm_attr_getat_u64(
+			ctx, fd, "cpuinfo_transition_latency");
+		p->bios_limit_khz = pm_attr_getat_u64(ctx, fd, "bios_limit");
+		p->base_khz = pm_attr_getat_u64(ctx, fd, "base_frequency");
+		if (pm_attr_readat(ctx, fd, "scaling_available_frequencies",
+				   buf, sizeof(buf)) >= 0)
+			p->n_avail = freq_list(buf, p->avail_khz,
+					       PM_MAX_FREQS);
+		if (pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
+				   sizeof(buf)) >= 0)
+			p->n_boost = freq_list(buf, p->boost_khz,
+					       PM_MAX_FREQS);
+	}
+	if (fields & PM_POL_EPP) {
+		rd(ctx, fd, "energy_performance_preference", p->epp,
+		   sizeof(p->epp));
+		rd(ctx, fd, "energy_performance_available_preferences",
+		   p->epp_available, sizeof(p->epp_available));
+	}
+	if (fields & PM_POL_BOOST) {
+		uint64_t b = pm_attr_getat_u64(ctx, fd, "boost");
 
-	p->n_avail = -1;
-	if (pm_attr_readat(ctx, fd, "scaling_available_frequencies", buf,
-			   sizeof(buf)) >= 0)
-		p->n_avail = freq_list(buf, p->avail_khz, PM_MAX_FREQS);
-	if (pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
-			   sizeof(buf)) >= 0)
-		p->n_boost = freq_list(buf, p->boost_khz, PM_MAX_FREQS);
-	rd(ctx, fd, "energy_performance_preference", p->epp, sizeof(p->epp));
-	rd(ctx, fd, "energy_performance_available_preferences",
-	   p->epp_available, sizeof(p->epp_available));
-	uint64_t b = pm_attr_getat_u64(ctx, fd, "boost");
+		p->boost = b == PM_UNKNOWN ? -1 : b != 0;
+	}
+	if (fields & PM_POL_SPEED)
+		rd(ctx, fd, "scaling_setspeed", p->setspeed,
+		   sizeof(p->setspeed));
+	if (fields & PM_POL_STATS) {
+		p->total_trans =
+			pm_attr_getat_u64(ctx, fd, "stats/total_trans");
+		if (pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
+				   sizeof(buf)) >= 0) {
+			int n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
 
-	p->boost = b == PM_UNKNOWN ? -1 : b != 0;
-	rd(ctx, fd, "scaling_setspeed", p->setspeed, sizeof(p->setspeed));
-
-	p->total_trans = pm_attr_getat_u64(ctx, fd, "stats/total_trans");
-	if (pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
-			   sizeof(buf)) >= 0) {
-		int n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
-
-		if (n >= 0) {
-			p->n_tis = n;
-			p->has_stats = true;
+			if (n >= 0) {
+				p->n_tis = n;
+				p->has_stats = true;
+			}
 		}
 	}
 	pm_batch_end(ctx, was);
 	close(fd);
 	pm_err_clear(ctx);
 	return 0;
+}
+
+int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)
+{
+	return pm_policy_read_fields(ctx, id, p, PM_POL_ALL);
 }
 
 static int get_int(struct pm_ctx *ctx, int fd, const char *name)

@@ -522,6 +522,21 @@ struct pm_cpufreq_global {
  * related_cpus. */
 int pm_policies_list(struct pm_ctx *ctx, unsigned *ids, unsigned max);
 int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p);
+/* Only some of the files (related and affected CPUs always): a writer
+ * reads what it needs.  Fields not read are PM_UNKNOWN, "" or -1. */
+enum {
+	PM_POL_DRIVER = 1 << 0,
+	PM_POL_GOVERNOR = 1 << 1,	/* governor, available_governors */
+	PM_POL_LIMITS = 1 << 2,		/* scaling_ and cpuinfo_ min/max */
+	PM_POL_INFO = 1 << 3,		/* cur, latency, bios, base, freqs */
+	PM_POL_EPP = 1 << 4,
+	PM_POL_BOOST = 1 << 5,
+	PM_POL_SPEED = 1 << 6,
+	PM_POL_STATS = 1 << 7,
+	PM_POL_ALL = 0xff,
+};
+int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
+			  struct pm_policy *p, unsigned fields);
 int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
 /* Parse a stats/time_in_state text; returns the count or -EINVAL. */
 int pm_tis_parse(const char *text, struct pm_tis *tis, int max);
