@@ -108,19 +108,54 @@ static const struct {
 	  "The ACPI platform profile and its choices.\n" },
 };
 
+/* The subcommands' own options, parsed here with the shared ones so
+ * that all of them may come before or after the command words. */
+static const struct {
+	const char *name;
+	int has_arg;
+} own[PMCTL_NOPTS] = {
+	[PMCTL_O_GOVERNOR] = { "governor", required_argument },
+	[PMCTL_O_MIN] = { "min", required_argument },
+	[PMCTL_O_MAX] = { "max", required_argument },
+	[PMCTL_O_SPEED] = { "speed", required_argument },
+	[PMCTL_O_EPP] = { "epp", required_argument },
+	[PMCTL_O_HOLD] = { "hold", no_argument },
+	[PMCTL_O_CHARGE_START] = { "charge-start", required_argument },
+	[PMCTL_O_CHARGE_STOP] = { "charge-stop", required_argument },
+	[PMCTL_O_CHARGE_BEHAVIOUR] = { "charge-behaviour",
+				       required_argument },
+};
+
+void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what)
+{
+	for (int i = 0; i < PMCTL_NOPTS; i++)
+		if (p->opt[i] && !(allowed & (1u << i)))
+			pm_usage_error(&p->t, "--%s does not apply to %s",
+				       own[i].name, what);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option base[] = {
 		PM_SHARED_LONGOPTS,
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
 	};
+	enum { NBASE = sizeof(base) / sizeof(base[0]) };
+	struct option longopts[NBASE + PMCTL_NOPTS + 1];
 	static struct pmctl p;
-	char *args[64];
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
 	int nargs = 0, c;
 	bool help = false;
 
+	memcpy(longopts, base, sizeof(base));
+	for (int i = 0; i < PMCTL_NOPTS; i++)
+		longopts[NBASE + i] = (struct option){
+			own[i].name, own[i].has_arg, NULL, PMCTL_OPT_BASE + i
+		};
+	longopts[NBASE + PMCTL_NOPTS] = (struct option){ NULL, 0, NULL, 0 };
 	pm_tool_init(&p.t, "pmctl", usage);
+	if (!args)
+		pm_die(&p.t, PM_EXIT_FAIL, "out of memory");
 	opterr = 0;
 	/* Options may follow the subcommand: collect the words apart. */
 	while (optind < argc) {
@@ -129,9 +164,17 @@ int main(int argc, char **argv)
 		if (c == -1)
 			break;
 		if (c == 1) {
-			if (nargs >= (int)(sizeof(args) / sizeof(args[0])))
-				pm_usage_error(&p.t, "too many arguments");
 			args[nargs++] = optarg;
+			continue;
+		}
+		if (c >= PMCTL_OPT_BASE && c < PMCTL_OPT_BASE + PMCTL_NOPTS) {
+			int k = c - PMCTL_OPT_BASE;
+
+			if (p.opt[k] && own[k].has_arg &&
+			    strcmp(p.opt[k], optarg))
+				pm_usage_error(&p.t, "--%s given twice",
+					       own[k].name);
+			p.opt[k] = own[k].has_arg ? optarg : "";
 			continue;
 		}
 		if (c == 'h') {
@@ -147,11 +190,12 @@ int main(int argc, char **argv)
 			pm_usage_error(&p.t, "unrecognized option '%s'",
 				       argv[optind - 1]);
 	}
-	while (optind < argc) {
-		if (nargs >= (int)(sizeof(args) / sizeof(args[0])))
-			pm_usage_error(&p.t, "too many arguments");
+	/* Words after "--" are a command's (pmctl latency). */
+	p.dashdash = -1;
+	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
+		p.dashdash = nargs ? nargs - 1 : 0;
+	while (optind < argc)
 		args[nargs++] = argv[optind++];
-	}
 	const char *name = nargs ? args[0] : "status";
 
 	if (help && !nargs)

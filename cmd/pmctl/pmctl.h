@@ -5,8 +5,27 @@
 
 #include "pm.h"
 
+/* pmctl's own options (main.c parses them with the shared ones). */
+enum {
+	PMCTL_O_GOVERNOR,
+	PMCTL_O_MIN,
+	PMCTL_O_MAX,
+	PMCTL_O_SPEED,
+	PMCTL_O_EPP,
+	PMCTL_O_HOLD,
+	PMCTL_O_CHARGE_START,
+	PMCTL_O_CHARGE_STOP,
+	PMCTL_O_CHARGE_BEHAVIOUR,
+	PMCTL_NOPTS,
+};
+#define PMCTL_OPT_BASE PM_OPT_TOOL
+#define PMCTL_BIT(o) (1u << (o))
+
 struct pmctl {
 	struct pm_tool t;
+	const char *opt[PMCTL_NOPTS];	/* the value, "" for a flag, NULL */
+	int dashdash;			/* words before "--" after the
+					 * command word, -1 without it */
 	struct pm_ctx ctx;
 	struct pm_out o;
 	struct pm_cpus cpus;
@@ -56,6 +75,9 @@ void pmctl_write_begin(struct pmctl *p, struct pmctl_w *w);
 int pmctl_plan(struct pmctl *p, struct pmctl_w *w, const char *path,
 	       const char *old, const char *value, unsigned flags, void *tag);
 int pmctl_write_commit(struct pmctl *p, struct pmctl_w *w);
+
+/* Refuse pmctl's own options outside allowed (PMCTL_BIT): exit 2. */
+void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what);
 
 int cmd_status(struct pmctl *p, int argc, char **argv);
 int cmd_idle(struct pmctl *p, int argc, char **argv);

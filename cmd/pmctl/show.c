@@ -19,6 +19,7 @@ static void only_show(struct pmctl *p, const char *cmd, int argc, char **argv)
 			       argc > 1 ? argv[1] : argv[0]);
 	snprintf(what, sizeof(what), "pmctl %s", cmd);
 	pm_tool_only(&p->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT, what);
+	pmctl_opts_only(p, 0, what);
 }
 
 static void begin(struct pmctl *p)

@@ -552,6 +552,7 @@ int cmd_status(struct pmctl *p, int argc, char **argv)
 		pm_usage_error(&p->t, "status: unexpected argument '%s'",
 			       argv[0]);
 	pm_tool_only(&p->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT, "pmctl status");
+	pmctl_opts_only(p, 0, "pmctl status");
 	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no CPUs under %s/sys/devices/system/cpu",
