@@ -80,19 +80,25 @@ $(B)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIBPM)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(LDLIBS)
 
 # Every suite, one summary line.  SANITIZE=1 runs them on build/asan.
-check: all $(UNIT_BIN)
+# The fault shim of tests/fault (LD_PRELOAD; not with ASan or static).
+FAULT_SO := build/fault.so
+$(FAULT_SO): tests/fault/fault.c
+	@mkdir -p $(@D)
+	$(CC) $(PM_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
+
+check: all $(UNIT_BIN) $(FAULT_SO)
 	@tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run --bin $(B) unit
 
-check-cli: all
+check-cli: all $(FAULT_SO)
 	@tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
 # the linters, counted in one summary line.
 check-all:
-	@$(MAKE) -s all unit-tests
+	@$(MAKE) -s all unit-tests $(FAULT_SO)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
 	@tests/run --bin build --bin build/asan unit cli lint
 

@@ -391,6 +391,7 @@ int pm_write_allowed(struct pm_ctx *ctx, const char *path)
 static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 		     const char *shown, const char *value)
 {
+	char line[PM_ATTR_MAX];
 	size_t len = strlen(value);
 	ssize_t n;
 	int fd, r;
@@ -405,8 +406,17 @@ static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 	fd = pm_openat(ctx, dirfd, name, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return pm_err_set(ctx, "write", shown, value, -fd, NULL);
+	/* With the newline echo(1) adds: every store takes it, and a
+	 * plain-file fixture then reads as it was generated. */
+	if (len + 1 >= sizeof(line)) {
+		close(fd);
+		return pm_err_set(ctx, "write", shown, value, EINVAL,
+				  "value too long");
+	}
+	memcpy(line, value, len);
+	line[len++] = '\n';
 	do
-		n = write(fd, value, len);
+		n = write(fd, line, len);
 	while (n < 0 && errno == EINTR);
 	r = n < 0 ? errno : 0;
 	if (close(fd) < 0 && !r && errno != EINTR)

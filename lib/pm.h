@@ -150,7 +150,8 @@ ssize_t pm_file_read(struct pm_ctx *ctx, const char *path, char **buf);
 ssize_t pm_fd_read_all(int fd, char **buf, size_t *cap);
 
 /*
- * Write value (no newline added) with O_WRONLY|O_TRUNC and one write().
+ * Write value and a newline (as echo does; every store accepts one) with
+ * O_WRONLY|O_TRUNC and one write().
  * Refused with -EPERM and a record when the guard is on and the root is
  * "/".  A short write is -EIO.  Under dry_run only the hook is called.
  */

@@ -9,6 +9,12 @@
 
 int pmctl_policies(struct pmctl *p, struct pm_policy **out)
 {
+	return pmctl_policies_fields(p, PM_POL_ALL, out);
+}
+
+int pmctl_policies_fields(struct pmctl *p, unsigned fields,
+			  struct pm_policy **out)
+{
 	unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
 	struct pm_policy *v = NULL;
 	int n, k = 0;
@@ -23,7 +29,7 @@ int pmctl_policies(struct pmctl *p, struct pm_policy **out)
 			pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 	}
 	for (int i = 0; i < n; i++)
-		if (pm_policy_read(&p->ctx, ids[i], &v[k]) == 0)
+		if (pm_policy_read_fields(&p->ctx, ids[i], &v[k], fields) == 0)
 			k++;
 	free(ids);
 	*out = v;
@@ -143,11 +149,14 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 	struct pm_cpuset sel;
 	int n;
 
+	if (argc >= 1 && !strcmp(argv[0], "set"))
+		return pmctl_freq_set(p, argc - 1, argv + 1);
 	if (argc > 1 || (argc == 1 && strcmp(argv[0], "show")))
 		pm_usage_error(&p->t, "freq: unknown argument '%s'",
 			       argc > 1 ? argv[1] : argv[0]);
 	pm_tool_only(&p->t, PM_SEEN_CPU | PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
 		     "pmctl freq");
+	pmctl_opts_only(p, 0, "pmctl freq");
 	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
 	/* Reading defaults to the online CPUs (CLI.md). */

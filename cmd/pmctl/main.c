@@ -64,13 +64,31 @@ static const struct {
 	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 	{ "freq", cmd_freq,
 	  "Usage: pmctl [options] freq [show]\n"
+	  "       pmctl [options] freq set [-c LIST] [--governor G] [--min F]\n"
+	  "                                [--max F] [--speed F] [--epp PREF]\n"
 	  "\n"
-	  "The cpufreq policies: CPUs, driver, governor, current and hardware\n"
-	  "limits, available governors and frequencies, EPP and boost.  With\n"
-	  "-c LIST, the policies of those CPUs.\n"
+	  "show: the cpufreq policies: CPUs, driver, governor, current and\n"
+	  "hardware limits, available governors and frequencies, EPP and\n"
+	  "boost.  With -c LIST, the policies of those CPUs (default: online).\n"
 	  "\n"
-	  "Options: -c LIST, -F/--format human|json|kv, -J, -o FILE,\n"
-	  "--sysroot DIR.\n" },
+	  "set: write the policies of the CPUs in LIST (default: all).  A\n"
+	  "frequency is kHz, or has a unit: 1.2GHz, 800MHz.  --speed needs the\n"
+	  "userspace governor.  Everything is checked first (a governor or EPP\n"
+	  "the driver does not offer: exit 3; min above max or outside the\n"
+	  "hardware range: exit 2), written in an order that never has min\n"
+	  "above max, and read back; a failure restores every earlier write.\n"
+	  "\n"
+	  "Options: -c LIST, -n/--dry-run, --wait[=SEC], -F/--format\n"
+	  "human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
+	{ "boost", cmd_boost,
+	  "Usage: pmctl [options] boost [show|on|off]\n"
+	  "\n"
+	  "Show or set CPU boost (turbo): cpufreq/boost, or intel_pstate's\n"
+	  "no_turbo (inverted), or with -c LIST the per-policy boost files\n"
+	  "(Linux 6.6+) of those CPUs' policies.\n"
+	  "\n"
+	  "Options: -c LIST, -n/--dry-run, --wait[=SEC], -F/--format\n"
+	  "human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 	{ "idle", cmd_idle,
 	  "Usage: pmctl [options] idle [show]\n"
 	  "\n"

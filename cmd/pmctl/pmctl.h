@@ -33,6 +33,13 @@ struct pmctl {
 
 /* The policies, read once; *out is malloc'ed. */
 int pmctl_policies(struct pmctl *p, struct pm_policy **out);
+int pmctl_policies_fields(struct pmctl *p, unsigned fields,
+			  struct pm_policy **out);
+/* "policy0 (cpus 0-3)" for messages. */
+const char *pmctl_policy_name(const struct pm_policy *pol, char *buf,
+			      size_t size);
+int pmctl_freq_set(struct pmctl *p, int argc, char **argv);
+int cmd_boost(struct pmctl *p, int argc, char **argv);
 /* One policy as the JSON object CLI.md gives for `pmctl freq --json`. */
 void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p);
 

@@ -450,7 +450,7 @@ static void test_write(void)
 	is_int(r, 0, "pm_attr_write");
 	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
 		     "scaling_governor"),
-	       "schedutil", "pm_attr_write: exactly the value, no newline");
+	       "schedutil\n", "pm_attr_write: the value and one newline");
 	r = pm_attr_write(&ctx,
 			  "sys/devices/system/cpu/cpufreq/policy0/"
 			  "scaling_governor",
@@ -458,7 +458,7 @@ static void test_write(void)
 	is_int(r, 0, "pm_attr_write without a leading '/'");
 	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
 		     "scaling_governor"),
-	       "ps", "pm_attr_write truncates a longer old value");
+	       "ps\n", "pm_attr_write truncates a longer old value");
 	r = pm_attr_write(&ctx,
 			  "/sys/devices/system/cpu/cpufreq/policy0/"
 			  "scaling_governor",
@@ -466,7 +466,7 @@ static void test_write(void)
 	is_int(r, 0, "pm_attr_write of an empty value");
 	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
 		     "scaling_governor"),
-	       "", "pm_attr_write of an empty value: empty file");
+	       "\n", "pm_attr_write of an empty value: a newline");
 
 	/* The file must exist: writes never create. */
 	pm_err_clear(&ctx);
@@ -488,7 +488,7 @@ static void test_write(void)
 	r = pm_attr_writeat(&ctx, dfd, "/sys/devices/system/cpu/cpu1", "online",
 			    "0");
 	is_int(r, 0, "pm_attr_writeat");
-	is_str(slurp("sys/devices/system/cpu/cpu1/online"), "0",
+	is_str(slurp("sys/devices/system/cpu/cpu1/online"), "0\n",
 	       "pm_attr_writeat: the value");
 	r = pm_attr_writeat(&ctx, dfd, "/sys/devices/system/cpu/cpu1",
 			    "missing", "0");
@@ -506,7 +506,7 @@ static void test_write(void)
 	is_int(h.calls, 1, "the hook is called");
 	is_str(h.path, "/sys/power/state", "the hook gets the path");
 	is_str(h.value, "mem", "the hook gets the value");
-	is_str(slurp("sys/power/state"), "mem", "and the file is written");
+	is_str(slurp("sys/power/state"), "mem\n", "and the file is written");
 	mkfile("sys/power/state", "freeze mem disk\n");
 	ctx.dry_run = true;
 	r = pm_attr_write(&ctx, "sys/power/state", "disk");
@@ -529,7 +529,7 @@ static void test_write(void)
 	       "the guard allows writes below a sysroot");
 	r = pm_attr_write(&ctx, "/sys/power/state", "mem");
 	is_int(r, 0, "the guard allows a write below a sysroot");
-	is_str(slurp("sys/power/state"), "mem",
+	is_str(slurp("sys/power/state"), "mem\n",
 	       "a write below a sysroot with the guard on");
 	pm_ctx_close(&ctx);
 }

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pmctl freq set and pmctl boost: cpufreq writes, checked against what
+ * the driver offers before anything is written, ordered so that no
+ * intermediate state has min above max, all-or-nothing across policies.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmctl.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+#define SET_OPTS                                                             \
+	(PMCTL_BIT(PMCTL_O_GOVERNOR) | PMCTL_BIT(PMCTL_O_MIN) |             \
+	 PMCTL_BIT(PMCTL_O_MAX) | PMCTL_BIT(PMCTL_O_SPEED) |                \
+	 PMCTL_BIT(PMCTL_O_EPP))
+/* The kernel reads governor names with "%15s" (CPUFREQ_NAME_LEN - 1). */
+#define GOV_NAME_MAX 15
+/* A raw EPP is a byte of the HWP request MSR. */
+#define EPP_RAW_MAX 255
+
+struct fset {
+	const char *governor;
+	bool has_min, has_max, has_speed;
+	uint64_t min, max, speed;
+	const char *epp;
+};
+
+const char *pmctl_policy_name(const struct pm_policy *pol, char *buf,
+			      size_t size)
+{
+	char cpus[256];
+
+	pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
+	snprintf(buf, size, "policy%u (cpus %s)", pol->id, cpus);
+	return buf;
+}
+
+static uint64_t freq_opt(struct pmctl *p, int o, const char *name)
+{
+	uint64_t khz;
+
+	if (pm_parse_freq_khz(p->opt[o], &khz) < 0 || khz == 0)
+		pm_usage_error(&p->t,
+			       "--%s: invalid frequency '%s' (kHz, or a "
+			       "number with Hz, kHz, MHz or GHz)",
+			       name, p->opt[o]);
+	return khz;
+}
+
+static bool name_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > max)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+/* The word of list equal to w ignoring case (the kernel's match). */
+static bool find_word(const char *list, const char *w, char *out,
+		      size_t size)
+{
+	const char *s = list;
+	size_t len = strlen(w);
+
+	while (*s) {
+		size_t n;
+
+		while (*s == ' ' || *s == '[')
+			s++;
+		n = strcspn(s, " ]");
+		if (n == len && !strncasecmp(s, w, n)) {
+			snprintf(out, size, "%.*s", (int)n, s);
+			return true;
+		}
+		s += n;
+		while (*s == ']')
+			s++;
+	}
+	return false;
+}
+
+static void parse_set(struct pmctl *p, int argc, char **argv,
+		      struct fset *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (argc > 0)
+		pm_usage_error(&p->t, "freq set: unknown argument '%s'",
+			       argv[0]);
+	pm_tool_only(&p->t, PM_SEEN_CPU | PM_SEEN_FORMAT | PM_SEEN_OUTPUT |
+				    PM_SEEN_WAIT | PM_SEEN_DRY_RUN,
+		     "pmctl freq set");
+	pmctl_opts_only(p, SET_OPTS, "pmctl freq set");
+	f->governor = p->opt[PMCTL_O_GOVERNOR];
+	f->epp = p->opt[PMCTL_O_EPP];
+	if (f->governor && !name_ok(f->governor, GOV_NAME_MAX))
+		pm_usage_error(&p->t,
+			       "--governor: invalid governor name '%s'",
+			       f->governor);
+	if (f->epp && !name_ok(f->epp, PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "--epp: invalid preference '%s'",
+			       f->epp);
+	if ((f->has_min = p->opt[PMCTL_O_MIN]))
+		f->min = freq_opt(p, PMCTL_O_MIN, "min");
+	if ((f->has_max = p->opt[PMCTL_O_MAX]))
+		f->max = freq_opt(p, PMCTL_O_MAX, "max");
+	if ((f->has_speed = p->opt[PMCTL_O_SPEED]))
+		f->speed = freq_opt(p, PMCTL_O_SPEED, "speed");
+	if (f->has_min && f->has_max && f->min > f->max) {
+		char a[32], b[32];
+
+		pm_die(&p->t, PM_EXIT_USAGE, "--min %s is above --max %s",
+			       pm_fmt_khz(f->min, a, sizeof(a)),
+			       pm_fmt_khz(f->max, b, sizeof(b)));
+	}
+	if (!f->governor && !f->has_min && !f->has_max && !f->has_speed &&
+	    !f->epp)
+		pm_usage_error(&p->t, "freq set: nothing to set (give "
+				      "--governor, --min, --max, --speed or "
+				      "--epp)");
+}
+
+static void check_range(struct pmctl *p, const struct pm_policy *pol,
+			const char *opt, uint64_t khz)
+{
+	char name[300], a[32], b[32], c[32];
+
+	if (pol->cpuinfo_min_khz == PM_UNKNOWN ||
+	    pol->cpuinfo_max_khz == PM_UNKNOWN)
+		return;
+	if (khz >= pol->cpuinfo_min_khz && khz <= pol->cpuinfo_max_khz)
+		return;
+	pm_die(&p->t, PM_EXIT_USAGE, "--%s %s is outside the hardware range of %s: "
+			      "%s - %s",
+		       opt, pm_fmt_khz(khz, a, sizeof(a)),
+		       pmctl_policy_name(pol, name, sizeof(name)),
+		       pm_fmt_khz(pol->cpuinfo_min_khz, b, sizeof(b)),
+		       pm_fmt_khz(pol->cpuinfo_max_khz, c, sizeof(c)));
+}
+
+static bool epp_is_raw(const char *s)
+{
+	return s[0] >= '0' && s[0] <= '9';
+}
+
+/* Everything checked before the first write: exit 2 or 3 here. */
+static void check_policy(struct pmctl *p, const struct fset *f,
+			 struct pm_policy *pol, char *gov, size_t govsize)
+{
+	char name[300];
+	const char *eff;
+
+	pmctl_policy_name(pol, name, sizeof(name));
+	gov[0] = '\0';
+	if (f->governor && !find_word(pol->available_governors, f->governor,
+				      gov, govsize))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "cannot set governor '%s' on %s: not available "
+		       "(available: %s)",
+		       f->governor, name,
+		       pol->available_governors[0] ? pol->available_governors :
+						     "none");
+	eff = gov[0] ? gov : pol->governor;
+	if (f->has_min)
+		check_range(p, pol, "min", f->min);
+	if (f->has_max)
+		check_range(p, pol, "max", f->max);
+	if (f->has_speed) {
+		if (strcmp(eff, "userspace"))
+			pm_die(&p->t, PM_EXIT_USAGE,
+				       "--speed needs the userspace governor: "
+				       "%s runs %s (add --governor userspace)",
+				       name, eff);
+		check_range(p, pol, "speed", f->speed);
+	}
+	if (!f->epp)
+		return;
+	if (!pol->epp[0])
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "cannot set EPP on %s: the %s driver offers no energy "
+		       "performance preference here",
+		       name, pol->driver[0] ? pol->driver : "cpufreq");
+	if (!strcmp(eff, "performance") && strcmp(f->epp, "performance") &&
+	    strcmp(f->epp, "0"))
+		pm_die(&p->t, PM_EXIT_USAGE,
+			       "cannot set EPP '%s' on %s: under the "
+			       "performance governor the kernel refuses any "
+			       "EPP but performance (EBUSY); add --governor "
+			       "powersave",
+			       f->epp, name);
+	if (epp_is_raw(f->epp)) {
+		uint64_t v;
+
+		if (pm_parse_u64(f->epp, &v) < 0 || v > EPP_RAW_MAX)
+			pm_die(&p->t, PM_EXIT_USAGE, "--epp: a raw EPP is 0 to %d, "
+					      "not '%s'",
+				       EPP_RAW_MAX, f->epp);
+		if (strncmp(pol->driver, "intel_", 6))
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "cannot set EPP %s on %s: the %s driver takes "
+			       "names only (available: %s)",
+			       f->epp, name, pol->driver, pol->epp_available);
+		return;
+	}
+	/*
+	 * amd-pstate lists only "performance" under the performance
+	 * governor: the choices are known once the governor is switched.
+	 */
+	if (gov[0] && !strcmp(pol->governor, "performance") &&
+	    strcmp(gov, "performance"))
+		return;
+	if (!pm_word_in(pol->epp_available, f->epp))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "cannot set EPP '%s' on %s: not available "
+		       "(available: %s)",
+		       f->epp, name,
+		       pol->epp_available[0] ? pol->epp_available : "none");
+}
+
+static void plan_khz(struct pmctl *p, struct pmctl_w *w,
+		     struct pm_policy *pol, const char *file, uint64_t old,
+		     uint64_t khz, unsigned flags)
+{
+	char path[PM_PATH_MAX], o[24], v[24];
+
+	snprintf(path, sizeof(path), "%s/%s", pol->path, file);
+	snprintf(o, sizeof(o), "%llu", (unsigned long long)old);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)khz);
+	pmctl_plan(p, w, path, old == PM_UNKNOWN ? NULL : o, v, flags, pol);
+}
+
+static void plan_policy(struct pmctl *p, struct pmctl_w *w,
+			const struct fset *f, struct pm_policy *pol,
+			const char *gov)
+{
+	char path[PM_PATH_MAX];
+
+	if (gov[0]) {
+		snprintf(path, sizeof(path), "%s/scaling_governor", pol->path);
+		pmctl_plan(p, w, path, pol->governor, gov, 0, pol);
+	}
+	/* Raising both: max first; otherwise min first (never min > max). */
+	if (f->has_min && f->has_max && pol->max_khz != PM_UNKNOWN &&
+	    f->min > pol->max_khz) {
+		plan_khz(p, w, pol, "scaling_max_freq", pol->max_khz, f->max,
+			 0);
+		plan_khz(p, w, pol, "scaling_min_freq", pol->min_khz, f->min,
+			 0);
+	} else {
+		if (f->has_min)
+			plan_khz(p, w, pol, "scaling_min_freq", pol->min_khz,
+				 f->min, 0);
+		if (f->has_max)
+			plan_khz(p, w, pol, "scaling_max_freq", pol->max_khz,
+				 f->max, 0);
+	}
+	if (f->has_speed) {
+		bool was_user = !strcmp(pol->governor, "userspace");
+		char v[24];
+
+		snprintf(path, sizeof(path), "%s/scaling_setspeed", pol->path);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->speed);
+		/* Under another governor it reads <unsupported>: restoring
+		 * the governor undoes it. */
+		pmctl_plan(p, w, path, pol->setspeed, v,
+			   PM_W_FORCE | (was_user ? 0 : PM_W_NOUNDO), pol);
+	}
+	if (f->epp) {
+		snprintf(path, sizeof(path),
+			 "%s/energy_performance_preference", pol->path);
+		/* A governor switch may reset the EPP: write it anyway. */
+		pmctl_plan(p, w, path, pol->epp, f->epp,
+			   gov[0] ? PM_W_FORCE : 0, pol);
+	}
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static const char *what_of(const char *file)
+{
+	if (!strcmp(file, "scaling_governor"))
+		return "governor";
+	if (!strcmp(file, "scaling_min_freq"))
+		return "min";
+	if (!strcmp(file, "scaling_max_freq"))
+		return "max";
+	if (!strcmp(file, "scaling_setspeed"))
+		return "speed";
+	if (!strcmp(file, "energy_performance_preference"))
+		return "EPP";
+	return file;
+}
+
+/* A frequency the kernel holds at another value (CLI.md: a warning). */
+static void explain_freq(struct pmctl *p, const struct pm_write *x)
+{
+	const struct pm_policy *pol = x->tag;
+	const char *what = what_of(base(x->path));
+	char name[300], a[32], b[32];
+	uint64_t want, got;
+
+	if (!pol || pm_parse_u64(x->val, &want) < 0 ||
+	    pm_parse_u64(x->got, &got) < 0) {
+		pm_warn(&p->t, "%s: wrote '%s', the kernel reads back '%s'",
+			x->path, x->val, x->got);
+		return;
+	}
+	pm_warn(&p->t, "%s: %s %s written, the kernel holds %s (another "
+		       "limit applies: thermal, firmware, QoS, %s)",
+		pmctl_policy_name(pol, name, sizeof(name)), what,
+		pm_fmt_khz(want, a, sizeof(a)), pm_fmt_khz(got, b, sizeof(b)),
+		!strcmp(what, "min") ? "or the max" : "or the min");
+}
+
+static void explain_fail(struct pmctl *p, const struct pm_write *x,
+			 char *buf, size_t size)
+{
+	const struct pm_policy *pol = x->tag;
+	const char *what = what_of(base(x->path));
+	char name[300], err[PM_PATH_MAX + 600];
+
+	pm_err_str(&p->ctx.err, err, sizeof(err));
+	if (!pol) {
+		snprintf(buf, size, "%s", err);
+		return;
+	}
+	snprintf(buf, size, "cannot set %s '%s' on %s: %s%s", what, x->val,
+		 pmctl_policy_name(pol, name, sizeof(name)), err,
+		 x->err == EBUSY && !strcmp(what, "EPP") ?
+			 " (the kernel refuses this EPP under the "
+			 "performance governor)" :
+			 "");
+}
+
+static void select_cpus(struct pmctl *p, struct pm_cpuset *sel)
+{
+	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no CPUs under /sys/devices/system/cpu");
+	/* Writing defaults to every present CPU (CLI.md). */
+	if (pm_cpus_select(&p->ctx, &p->cpus, p->t.cpu ? p->t.cpu : "all",
+			   sel) < 0)
+		pm_usage_error(&p->t, "--cpu '%s': %s", p->t.cpu,
+			       p->ctx.err.hint);
+}
+
+/*
+ * The policies a write goes to: those with a selected CPU; a policy whose
+ * CPUs are all offline refuses every access (EBUSY) and is skipped.
+ */
+static int pick_policies(struct pmctl *p, const struct pm_cpuset *sel,
+			 struct pm_policy *pol, int n, bool *use)
+{
+	char name[300], cpus[256];
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		use[i] = false;
+		if (!pm_cpuset_intersects(&pol[i].related, sel))
+			continue;
+		pmctl_policy_name(&pol[i], name, sizeof(name));
+		if (pm_cpuset_empty(&pol[i].affected)) {
+			pm_note(&p->t, "%s: every CPU is offline, skipped",
+				name);
+			continue;
+		}
+		if (p->t.cpu) {
+			struct pm_cpuset rest = pol[i].related;
+
+			pm_cpuset_andnot(&rest, sel);
+			if (!pm_cpuset_empty(&rest)) {
+				pm_cpulist_format(&rest, cpus, sizeof(cpus));
+				pm_note(&p->t, "%s is shared: the change "
+					       "applies to cpus %s too",
+					name, cpus);
+			}
+		}
+		use[i] = true;
+		k++;
+	}
+	return k;
+}
+
+int pmctl_freq_set(struct pmctl *p, int argc, char **argv)
+{
+	unsigned fields = PM_POL_DRIVER | PM_POL_GOVERNOR;
+	struct pm_policy *pol;
+	struct pm_cpuset sel;
+	struct pmctl_w w;
+	struct fset f;
+	bool *use;
+	char (*gov)[PM_NAME_MAX];
+	int n, code;
+
+	parse_set(p, argc, argv, &f);
+	select_cpus(p, &sel);
+	if (f.has_min || f.has_max || f.has_speed)
+		fields |= PM_POL_LIMITS;
+	if (f.has_speed)
+		fields |= PM_POL_SPEED;
+	if (f.epp)
+		fields |= PM_POL_EPP;
+	pmctl_write_begin(p, &w);
+	n = pmctl_policies_fields(p, fields, &pol);
+	if (n == 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no cpufreq policies on this machine "
+		       "(/sys/devices/system/cpu/cpufreq is empty or missing)");
+	use = calloc((size_t)n, sizeof(*use));
+	gov = calloc((size_t)n, sizeof(*gov));
+	if (!use || !gov)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	if (!pick_policies(p, &sel, pol, n, use)) {
+		char cpus[256];
+
+		pm_cpulist_format(&sel, cpus, sizeof(cpus));
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no online cpufreq policy covers cpus %s", cpus);
+	}
+	for (int i = 0; i < n; i++)
+		if (use[i])
+			check_policy(p, &f, &pol[i], gov[i], sizeof(gov[i]));
+	for (int i = 0; i < n; i++)
+		if (use[i])
+			plan_policy(p, &w, &f, &pol[i], gov[i]);
+	w.explain = explain_freq;
+	w.explain_fail = explain_fail;
+	code = pmctl_write_commit(p, &w);
+	free(gov);
+	free(use);
+	free(pol);
+	return code;
+}
+
+/* ---------------------------------------------------------------- boost */
+
+enum boost_ctl { BOOST_NONE, BOOST_GLOBAL, BOOST_NO_TURBO, BOOST_POLICY };
+
+static const char *const boost_ctl_name[] = {
+	[BOOST_NONE] = NULL,
+	[BOOST_GLOBAL] = "cpufreq/boost",
+	[BOOST_NO_TURBO] = "intel_pstate/no_turbo",
+	[BOOST_POLICY] = "policy",
+};
+
+static enum boost_ctl boost_control(const struct pm_cpufreq_global *g,
+				    const struct pm_policy *pol, int n,
+				    bool per_policy)
+{
+	if (!per_policy && g->boost >= 0)
+		return BOOST_GLOBAL;
+	if (!per_policy && g->intel_no_turbo >= 0)
+		return BOOST_NO_TURBO;
+	for (int i = 0; i < n; i++)
+		if (pol[i].boost >= 0)
+			return BOOST_POLICY;
+	return BOOST_NONE;
+}
+
+static int boost_show(struct pmctl *p, const struct pm_cpufreq_global *g,
+		      const struct pm_policy *pol, int n,
+		      const struct pm_cpuset *sel)
+{
+	enum boost_ctl ctl = boost_control(g, pol, n, false);
+	int on = ctl == BOOST_GLOBAL   ? g->boost :
+		 ctl == BOOST_NO_TURBO ? !g->intel_no_turbo :
+					 -1;
+	char name[300];
+
+	if (ctl == BOOST_NONE)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no boost control on this machine (no cpufreq/boost, "
+		       "intel_pstate/no_turbo or per-policy boost)");
+	pm_tool_out(&p->t, &p->o);
+	if (p->t.fmt == PM_FMT_HUMAN) {
+		if (on >= 0)
+			pm_out_printf(&p->o, "boost: %s (%s)\n",
+				      on ? "on" : "off", boost_ctl_name[ctl]);
+		for (int i = 0; i < n; i++)
+			if (pol[i].boost >= 0 &&
+			    pm_cpuset_intersects(&pol[i].related, sel))
+				pm_out_printf(&p->o, "%s: boost %s\n",
+					      pmctl_policy_name(&pol[i], name,
+								sizeof(name)),
+					      pol[i].boost ? "on" : "off");
+	} else {
+		pm_out_obj_begin(&p->o, NULL);
+		pm_out_flag(&p->o, "boost", on);
+		pm_out_str_or_null(&p->o, "control",
+				   boost_ctl_name[ctl] ? boost_ctl_name[ctl] :
+							 "");
+		pm_out_arr_begin(&p->o, "policies", "policy");
+		for (int i = 0; i < n; i++) {
+			if (!pm_cpuset_intersects(&pol[i].related, sel))
+				continue;
+			pm_out_elem_begin(&p->o, pol[i].id);
+			pm_out_u64(&p->o, "policy", pol[i].id);
+			pm_out_cpuset(&p->o, "cpus", &pol[i].related);
+			pm_out_flag(&p->o, "boost", pol[i].boost);
+			pm_out_obj_end(&p->o);
+		}
+		pm_out_arr_end(&p->o);
+		pm_out_obj_end(&p->o);
+	}
+	pm_tool_out_done(&p->t, &p->o);
+	return PM_EXIT_OK;
+}
+
+static void explain_boost_fail(struct pmctl *p, const struct pm_write *x,
+			       char *buf, size_t size)
+{
+	char err[PM_PATH_MAX + 600];
+
+	pm_err_str(&p->ctx.err, err, sizeof(err));
+	if (x->err == EPERM && !strcmp(base(x->path), "no_turbo"))
+		snprintf(buf, size, "cannot turn boost on: the firmware has "
+				    "disabled turbo (%s)",
+			 err);
+	else
+		snprintf(buf, size, "cannot turn boost %s: %s",
+			 x->tag ? "on" : "off", err);
+}
+
+int cmd_boost(struct pmctl *p, int argc, char **argv)
+{
+	struct pm_cpufreq_global g;
+	struct pm_policy *pol;
+	struct pm_cpuset sel;
+	struct pmctl_w w;
+	enum boost_ctl ctl;
+	bool on;
+	int n, code;
+
+	pmctl_opts_only(p, 0, "pmctl boost");
+	if (argc > 1)
+		pm_usage_error(&p->t, "boost: unknown argument '%s'", argv[1]);
+	if (argc == 1 && strcmp(argv[0], "show") &&
+	    (pm_parse_bool(argv[0], &on) < 0 ||
+	     (strcmp(argv[0], "on") && strcmp(argv[0], "off") &&
+	      strcmp(argv[0], "1") && strcmp(argv[0], "0"))))
+		pm_usage_error(&p->t, "boost: '%s' is not on or off",
+			       argv[0]);
+	if (argc == 0 || !strcmp(argv[0], "show")) {
+		pm_tool_only(&p->t, PM_SEEN_CPU | PM_SEEN_FORMAT |
+					    PM_SEEN_OUTPUT,
+			     "pmctl boost");
+		select_cpus(p, &sel);
+		pm_cpufreq_global_read(&p->ctx, &g);
+		n = pmctl_policies_fields(p, PM_POL_BOOST, &pol);
+		code = boost_show(p, &g, pol, n, &sel);
+		free(pol);
+		return code;
+	}
+	pm_tool_only(&p->t, PM_SEEN_CPU | PM_SEEN_FORMAT | PM_SEEN_OUTPUT |
+				    PM_SEEN_WAIT | PM_SEEN_DRY_RUN,
+		     "pmctl boost on|off");
+	select_cpus(p, &sel);
+	pmctl_write_begin(p, &w);
+	pm_cpufreq_global_read(&p->ctx, &g);
+	n = pmctl_policies_fields(p, PM_POL_BOOST, &pol);
+	ctl = boost_control(&g, pol, n, p->t.cpu != NULL);
+	if (ctl == BOOST_NONE)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       p->t.cpu ? "no per-policy boost on this machine "
+				  "(policyN/boost appeared in Linux 6.6)" :
+				  "no boost control on this machine (no "
+				  "cpufreq/boost, intel_pstate/no_turbo or "
+				  "per-policy boost)");
+	/* The tag says which way, for the failure message. */
+	void *tag = on ? (void *)&g : NULL;
+
+	if (ctl == BOOST_GLOBAL) {
+		pmctl_plan(p, &w, CPU_DIR "/cpufreq/boost", g.boost ? "1" : "0",
+			   on ? "1" : "0", 0, tag);
+	} else if (ctl == BOOST_NO_TURBO) {
+		pmctl_plan(p, &w, CPU_DIR "/intel_pstate/no_turbo",
+			   g.intel_no_turbo ? "1" : "0", on ? "0" : "1", 0,
+			   tag);
+	} else {
+		bool any = false;
+
+		for (int i = 0; i < n; i++) {
+			char path[PM_PATH_MAX];
+
+			if (pol[i].boost < 0 ||
+			    !pm_cpuset_intersects(&pol[i].related, &sel) ||
+			    pm_cpuset_empty(&pol[i].affected))
+				continue;
+			snprintf(path, sizeof(path), "%s/boost", pol[i].path);
+			pmctl_plan(p, &w, path, pol[i].boost ? "1" : "0",
+				   on ? "1" : "0", 0, tag);
+			any = true;
+		}
+		if (!any)
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "no selected online policy has a boost file");
+	}
+	w.perm_ok = true;
+	w.explain_fail = explain_boost_fail;
+	code = pmctl_write_commit(p, &w);
+	free(pol);
+	return code;
+}
