@@ -68,8 +68,11 @@ static int open_lock(struct pm_ctx *ctx, const char *path, bool *rw)
 		}
 	}
 	/* flock works on a read-only fd: a lock made by root still serves. */
-	if (fd == -EACCES)
+	if (fd == -EACCES) {
 		fd = pm_open(ctx, path, O_RDONLY | O_NOFOLLOW);
+		if (fd == -ENOENT)
+			fd = -EACCES;
+	}
 	return fd;
 }
 

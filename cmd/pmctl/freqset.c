@@ -317,11 +317,16 @@ static void explain_freq(struct pmctl *p, const struct pm_write *x)
 			x->path, x->val, x->got);
 		return;
 	}
-	pm_warn(&p->t, "%s: %s %s written, the kernel holds %s (another "
-		       "limit applies: thermal, firmware, QoS, %s)",
+	pm_warn(&p->t, "%s: %s %s written, the kernel holds %s (%s)",
 		pmctl_policy_name(pol, name, sizeof(name)), what,
 		pm_fmt_khz(want, a, sizeof(a)), pm_fmt_khz(got, b, sizeof(b)),
-		!strcmp(what, "min") ? "or the max" : "or the min");
+		!strcmp(what, "min") ?
+			"limited by the max, other QoS requests or the "
+			"frequency table" :
+		!strcmp(what, "max") ?
+			"limited by thermal, firmware or other QoS requests, "
+			"or the frequency table" :
+			"limited by the policy's min and max");
 }
 
 static void explain_fail(struct pmctl *p, const struct pm_write *x,

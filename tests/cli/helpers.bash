@@ -52,8 +52,32 @@ dump_names() {
 }
 
 # A listing of every file with its content hash, for "the tree is unchanged".
+# The writers' lock files hold the last holder's pid: not machine state.
 tree_sum() {
-	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha1sum)
+	(cd "$1" && find . -type f ! -path './run/*.lock' -print0 | sort -z |
+		xargs -0 sha1sum)
+}
+
+# A refusal after the arguments parsed: exit CODE, nothing on stdout, one
+# line on stderr naming the tool, and the tree untouched.
+# shellcheck disable=SC2154 # status, output and stderr* are set by run
+refused() { # CODE TOOL FX ARG...
+	local code=$1 tool=$2 fx=$3 before
+	shift 3
+	before=$(tree_sum "$fx")
+	run --separate-stderr "$bin/$tool" --sysroot "$fx" "$@"
+	[ "$status" -eq "$code" ] || fail "exit $status, want $code; stderr: $stderr"
+	[ -z "$output" ] || fail "stdout is not empty: $output"
+	[ "${#stderr_lines[@]}" -ge 1 ] || fail "no message"
+	[[ ${stderr_lines[0]} == "$tool: "* ]] || fail "message: ${stderr_lines[0]}"
+	[ "$(tree_sum "$fx")" = "$before" ] || fail "the tree changed"
+}
+
+# The fault shim (tests/fault): not with the ASan build.
+fault_so() {
+	[ -f "$top/build/fault.so" ] || skip "no build/fault.so (make build/fault.so)"
+	case $bin in *asan*) skip "the fault shim cannot run under ASan" ;; esac
+	printf '%s\n' "$top/build/fault.so"
 }
 
 # A world-readable copy of the binaries, for tests that drop to nobody
@@ -85,4 +109,22 @@ bad_input() { # TOOL FX ARG...
 		fail "no Try line: $stderr"
 	! tr -d '\n' <<<"$stderr" | LC_ALL=C grep -q '[[:cntrl:]]' || fail "raw control bytes on stderr: $stderr"
 	[ "$(tree_sum "$fx")" = "$before" ] || fail "the tree changed"
+}
+
+# A private copy of fixture NAME for a test that writes to it.
+fresh() { # NAME [mkfixture options]
+	local src d
+	src=$(fixture "$@")
+	d=$(mktemp -d "$BATS_TEST_TMPDIR/fx.XXXXXX")
+	cp -a "$src/." "$d/"
+	printf '%s\n' "$d"
+}
+
+# A copy of a fixture that the nobody user can enter.
+nobody_copy() { # NAME
+	local d
+	d=$(mktemp -d /tmp/pmtools-nobody.XXXXXX)
+	chmod 755 "$d"
+	cp -a "$(fixture "$1")/." "$d/"
+	printf '%s\n' "$d"
 }

@@ -9,7 +9,9 @@
  * Opening a file for writing whose path matches GLOB fails with ERRNO (a
  * name such as EBUSY, or a number); with @N only the Nth matching open
  * fails (1 is the first), so a test can let a write pass and fail its
- * restore.  The open fails rather than the write so that a plain-file
+ * restore.  ERRNO "IGNORE" lets the write succeed without reaching the
+ * file (it goes to /dev/null), as a kernel that clamps a value does.
+ * The open fails rather than the write so that a plain-file
  * fixture is not truncated by O_TRUNC: the tree stays as a sysfs file
  * would.  libpm opens with openat2 through syscall(2) below a --sysroot,
  * with openat at the real root: both are caught.  Not for ASan builds
@@ -51,8 +53,13 @@ static const struct {
 	{ "EOPNOTSUPP", EOPNOTSUPP },
 };
 
+/* Not an errno: the write goes to /dev/null. */
+#define FAULT_IGNORE 100000
+
 static int parse_errno(const char *s)
 {
+	if (!strcmp(s, "IGNORE"))
+		return FAULT_IGNORE;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i].name))
 			return names[i].err;
@@ -138,6 +145,8 @@ long syscall(long nr, ...)
 		int err = fault_for_open((int)a[0], (const char *)a[1],
 					 (int)how->flags);
 
+		if (err == FAULT_IGNORE)
+			return open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (err) {
 			errno = err;
 			return -1;
@@ -160,7 +169,9 @@ int openat(int dirfd, const char *name, int flags, ...)
 		mode = va_arg(ap, mode_t);
 	va_end(ap);
 	err = fault_for_open(dirfd, name, flags);
-	if (err) {
+	if (err == FAULT_IGNORE)
+		name = "/dev/null";
+	else if (err) {
 		errno = err;
 		return -1;
 	}
