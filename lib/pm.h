@@ -244,6 +244,31 @@ int pm_lock_take(struct pm_ctx *ctx, const char *path, const char *tool,
 		 double wait_s, char *holder, size_t size);
 void pm_lock_release(int fd);
 
+/* ---------------------------------------------------------------- commands */
+
+#include <signal.h>
+
+/* A command run by a tool (cstate-stat, pmctl latency). */
+struct pm_child {
+	pid_t pid;
+	int errfd;		/* a failed exec's errno arrives here */
+	struct sigaction old_int, old_quit;
+};
+
+/*
+ * Run argv with PM_SYSROOT (when the root is not /) and the tool's folder
+ * first on PATH; SIGINT and SIGQUIT are left to the command until
+ * pm_child_wait.  0 or -errno (pipe, fork).
+ */
+int pm_child_start(const struct pm_ctx *ctx, char *const *argv,
+		   struct pm_child *c);
+/*
+ * Its status as time(1) gives it: the exit code, 128+N for signal N, 127
+ * when it was not found and 126 when it could not run (*exec_err then
+ * holds the errno, else 0).
+ */
+int pm_child_wait(struct pm_child *c, int *exec_err);
+
 /* ---------------------------------------------------------------- parsing */
 
 /* Strict decimal: no sign, no junk, no empty, no overflow. */

@@ -939,99 +939,35 @@ int cs_run_interval(struct pm_tool *t, struct pm_ctx *ctx,
 	return PM_EXIT_OK;
 }
 
-/*
- * What a command run by a pmtools tool gets (CLI.md): PM_SYSROOT when a
- * root is set, and the tool's own folder first on PATH.
- */
-static void child_env(const struct pm_ctx *ctx)
-{
-	char self[PM_PATH_MAX], *slash, *path;
-	const char *old = getenv("PATH");
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (!ctx->real_root)
-		setenv("PM_SYSROOT", ctx->root, 1);
-	if (n <= 0)
-		return;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return;
-	*slash = '\0';
-	if (asprintf(&path, "%s%s%s", self, old ? ":" : "", old ? old : "") <
-	    0)
-		return;
-	setenv("PATH", path, 1);
-	free(path);
-}
-
 int cs_run_command(struct pm_tool *t, struct pm_ctx *ctx,
 		   const struct pm_cpuset *sel, const struct cs_opts *opt)
 {
 	struct run run;
 	struct timespec now_mono, now_real;
-	struct sigaction ign, old_int, old_quit;
-	int st, fds[2];
-	pid_t pid;
+	struct pm_child child;
+	int st, child_err, r;
 
 	memset(&run, 0, sizeof(run));
 	run_open(t, ctx, sel, opt, &run);
-	/* The child reports a failed exec through a close-on-exec pipe. */
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		pm_die(t, PM_EXIT_FAIL, "pipe: %s", strerror(errno));
 	pm_sampler_read(&run.s);
 	say_fallback(t, &run.s);
 	stamp(&run.first);
 	prev_save(&run.first, &run.s);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		pm_die(t, PM_EXIT_FAIL, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int e;
-
-		close(fds[0]);
-		signal(SIGPIPE, SIG_DFL);
-		child_env(ctx);
-		execvp(opt->cmd[0], opt->cmd);
-		e = errno;
-		if (write(fds[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(e == ENOENT ? 127 : 126);
-	}
-	close(fds[1]);
-	/* Like time(1): the terminal's signals are for the command. */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	int child_err = 0;
-	ssize_t got;
-
-	do
-		got = read(fds[0], &child_err, sizeof(child_err));
-	while (got < 0 && errno == EINTR);
-	close(fds[0]);
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR)
-			pm_die(t, PM_EXIT_FAIL, "waitpid: %s", strerror(errno));
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	if (got == (ssize_t)sizeof(child_err)) {
+	r = pm_child_start(ctx, opt->cmd, &child);
+	if (r < 0)
+		pm_die(t, PM_EXIT_FAIL, "cannot start '%s': %s", opt->cmd[0],
+		       strerror(-r));
+	st = pm_child_wait(&child, &child_err);
+	if (child_err) {
 		pm_warn(t, "cannot run '%s': %s", opt->cmd[0],
 			strerror(child_err));
 		run_close(t, &run);
-		return child_err == ENOENT ? 127 : 126;
+		return st;
 	}
 	pm_sampler_read(&run.s);
 	clock_gettime(CLOCK_MONOTONIC, &now_mono);
 	clock_gettime(CLOCK_REALTIME, &now_real);
 	emit(t, &run, &run.first, &now_mono, &now_real, "command");
 	run_close(t, &run);
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return PM_EXIT_FAIL;
+	return st;
 }
