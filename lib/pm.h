@@ -182,6 +182,7 @@ enum {
 	PM_W_FORCE = 1 << 0,	/* write even when the file reads the same */
 	PM_W_NOUNDO = 1 << 1,	/* undone by undoing an earlier write */
 	PM_W_NOREAD = 1 << 2,	/* no old value to read (nor read back) */
+	PM_W_CHOICE = 1 << 3,	/* reads as "a [b] c": the bracketed one */
 };
 
 #define PM_W_PATH 160

@@ -70,9 +70,17 @@ int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 
 	old[0] = '\0';
 	if (!(flags & PM_W_NOREAD)) {
-		n = pm_attr_read(t->ctx, path, old, sizeof(old));
+		char list[PM_ATTR_MAX];
+
+		n = pm_attr_read(t->ctx, path, list, sizeof(list));
 		if (n < 0)
 			return (int)n;
+		if (flags & PM_W_CHOICE)
+			pm_choice_current(list, old, sizeof(old));
+		else if (copy(old, sizeof(old), list) < 0)
+			return pm_err_set(t->ctx, "plan", path, value,
+					  ENAMETOOLONG,
+					  "the current value is too long");
 	}
 	return pm_txn_add_known(t, path, old, value, flags);
 }
@@ -89,8 +97,16 @@ int pm_txn_changes(const struct pm_txn *t)
 static void read_back(struct pm_txn *t, struct pm_write *w, char *buf,
 		      size_t size)
 {
-	if (pm_attr_read(t->ctx, w->path, buf, size) < 0)
-		buf[0] = '\0';
+	char list[PM_ATTR_MAX];
+
+	if (!(w->flags & PM_W_CHOICE)) {
+		if (pm_attr_read(t->ctx, w->path, buf, size) < 0)
+			buf[0] = '\0';
+		return;
+	}
+	if (pm_attr_read(t->ctx, w->path, list, sizeof(list)) < 0)
+		list[0] = '\0';
+	pm_choice_current(list, buf, size);
 }
 
 static void roll_back(struct pm_txn *t, int upto)

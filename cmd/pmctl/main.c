@@ -11,40 +11,61 @@
 
 static void usage(FILE *f)
 {
-	fputs("Usage: pmctl [options] [COMMAND]\n"
+	fputs("Usage: pmctl [options] [COMMAND [ARG...]]\n"
 	      "\n"
-	      "Show CPU and device power management.\n"
+	      "Show and set CPU and device power management.\n"
 	      "\n"
 	      "Commands:\n"
-	      "  status           everything below on one screen (the "
+	      "  status                everything below on one screen (the "
 	      "default)\n"
-	      "  freq [show]      cpufreq policies: driver, governor, limits, "
-	      "EPP, boost\n"
-	      "  idle [show]      cpuidle driver, governor and states\n"
-	      "  cpu [show]       present, possible, online, offline CPUs and "
-	      "SMT\n"
-	      "  sleep            sleep states, mem_sleep, hibernation, suspend "
-	      "statistics\n"
-	      "  supply           AC adapters and batteries\n"
-	      "  thermal          thermal zones\n"
-	      "  devfreq [show]   devfreq devices (GPUs, memory controllers)\n"
-	      "  profile          the ACPI platform profile\n"
+	      "  freq [show]           cpufreq policies: driver, governor, "
+	      "limits, EPP\n"
+	      "  freq set              --governor G --min F --max F --speed F "
+	      "--epp PREF\n"
+	      "  boost [on|off]        CPU boost (turbo)\n"
+	      "  idle [show]           cpuidle driver, governor and states\n"
+	      "  idle disable|enable STATE...   idle states on the CPUs of -c\n"
+	      "  idle limit US         disable the states that take longer to "
+	      "leave\n"
+	      "  idle governor NAME    the cpuidle governor\n"
+	      "  cpu [show]            present, possible, online, offline CPUs "
+	      "and SMT\n"
+	      "  cpu online|offline LIST   CPU hotplug\n"
+	      "  smt [on|off]          simultaneous multithreading\n"
+	      "  latency US -- CMD     hold a CPU wake-up latency limit while "
+	      "CMD runs\n"
+	      "  sleep                 sleep states, mem_sleep, hibernation, "
+	      "suspend stats\n"
+	      "  supply                AC adapters and batteries\n"
+	      "  supply set NAME       --charge-start PCT --charge-stop PCT\n"
+	      "  thermal               thermal zones\n"
+	      "  devfreq [show]        devfreq devices (GPUs, memory "
+	      "controllers)\n"
+	      "  devfreq set NAME      --governor G --min F --max F\n"
+	      "  profile [NAME]        the ACPI platform profile\n"
 	      "\n"
 	      "Options:\n"
-	      "  -c, --cpu LIST       freq: the policies of these CPUs (0-3,8, "
-	      "all, online)\n"
+	      "  -c, --cpu LIST       the CPUs (0-3,8, all, online); reading: "
+	      "online,\n"
+	      "                       writing: all\n"
+	      "  -n, --dry-run        print each write as PATH = VALUE, change "
+	      "nothing\n"
+	      "      --wait[=SEC]     wait for the writers' lock instead of "
+	      "exit 4\n"
 	      "  -F, --format FMT     human, json or kv\n"
 	      "  -J, --json           same as --format json\n"
 	      "  -o, --output FILE    write the report to FILE atomically\n"
-	      "      --sysroot DIR    read /sys and /proc under DIR\n"
+	      "      --sysroot DIR    read and write /sys, /proc, /dev under "
+	      "DIR\n"
 	      "  -q, --quiet          fewer messages on stderr\n"
-	      "  -v, --verbose        more messages on stderr\n"
-	      "  -h, --help           show this help\n"
+	      "  -v, --verbose        more messages on stderr (each write)\n"
+	      "  -h, --help           show this help; COMMAND --help for one "
+	      "command\n"
 	      "  -V, --version        show the version\n"
 	      "\n"
-	      "Exit status: 0 done, 1 failed, 2 usage error, 3 not supported "
-	      "here.\n"
-	      "See pmctl(8).\n",
+	      "Exit status: 0 done, 1 failed (after restoring what was "
+	      "written), 2 usage\n"
+	      "error, 3 not supported here, 4 busy.  See pmctl(8).\n",
 	      f);
 }
 
@@ -91,15 +112,51 @@ static const struct {
 	  "human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 	{ "idle", cmd_idle,
 	  "Usage: pmctl [options] idle [show]\n"
+	  "       pmctl [options] idle disable|enable STATE... [-c LIST]\n"
+	  "       pmctl [options] idle limit LATENCY_US [-c LIST]\n"
+	  "       pmctl [options] idle governor NAME\n"
 	  "\n"
-	  "The cpuidle driver and governor, and each idle state: index, name,\n"
-	  "exit latency, target residency, on how many online CPUs it is\n"
-	  "disabled, and its description.\n" },
+	  "show: the cpuidle driver and governor, and each idle state: index,\n"
+	  "name, exit latency, target residency, on how many online CPUs it is\n"
+	  "disabled, and its description.\n"
+	  "\n"
+	  "disable, enable: the states named (C6) or numbered (3) on the CPUs\n"
+	  "of LIST (default: all online; enable also takes all).  limit:\n"
+	  "disable every state whose exit latency is above LATENCY_US (a bare\n"
+	  "number is microseconds; 2ms works too) and enable the others.\n"
+	  "governor: the cpuidle governor, one of available_governors.\n"
+	  "\n"
+	  "Options: -c LIST, -n/--dry-run, --wait[=SEC], -F/--format\n"
+	  "human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 	{ "cpu", cmd_cpu,
 	  "Usage: pmctl [options] cpu [show]\n"
+	  "       pmctl [options] cpu online|offline LIST\n"
 	  "\n"
-	  "Present, possible, online and offline CPUs as range lists, SMT\n"
-	  "control, and the CPUs that cannot be hot-plugged.\n" },
+	  "show: present, possible, online and offline CPUs as range lists,\n"
+	  "SMT control, and the CPUs that cannot be hot-plugged.\n"
+	  "\n"
+	  "online, offline: hot-plug the CPUs of LIST (0-3,8), in ascending\n"
+	  "order; a failure brings back the ones already changed.\n"
+	  "\n"
+	  "Options: -n/--dry-run, --wait[=SEC], -F/--format human|json|kv,\n"
+	  "-J, -o FILE, --sysroot DIR.\n" },
+	{ "smt", cmd_smt,
+	  "Usage: pmctl [options] smt [show|on|off]\n"
+	  "\n"
+	  "Show or switch simultaneous multithreading (smt/control).\n"
+	  "\n"
+	  "Options: -n/--dry-run, --wait[=SEC], -F/--format human|json|kv,\n"
+	  "-J, -o FILE, --sysroot DIR.\n" },
+	{ "latency", cmd_latency,
+	  "Usage: pmctl [options] latency LATENCY_US -- COMMAND [ARG...]\n"
+	  "       pmctl [options] latency LATENCY_US --hold\n"
+	  "\n"
+	  "Hold a CPU wake-up latency limit (PM QoS, /dev/cpu_dma_latency)\n"
+	  "while COMMAND runs, and exit with its status; with --hold, until\n"
+	  "SIGINT or SIGTERM.  A bare number is microseconds.  The limit ends\n"
+	  "when pmctl exits, however it exits.\n"
+	  "\n"
+	  "Options: --hold, -n/--dry-run, --sysroot DIR.\n" },
 	{ "sleep", cmd_sleep,
 	  "Usage: pmctl [options] sleep\n"
 	  "\n"
@@ -108,22 +165,41 @@ static const struct {
 	  "the last failure.\n" },
 	{ "supply", cmd_supply,
 	  "Usage: pmctl [options] supply\n"
+	  "       pmctl [options] supply set NAME [--charge-start PCT]\n"
+	  "                     [--charge-stop PCT] [--charge-behaviour B]\n"
 	  "\n"
 	  "AC adapters and batteries: status, capacity, power draw and the\n"
-	  "time left (from energy and power, or charge and current).\n" },
+	  "time left (from energy and power, or charge and current).\n"
+	  "\n"
+	  "set: a battery's charge thresholds (charge_control_start_threshold,\n"
+	  "charge_control_end_threshold) and charge_behaviour where its driver\n"
+	  "offers them; start must stay below stop, in the end and on the way.\n"
+	  "\n"
+	  "Options: -n/--dry-run, --wait[=SEC], -F/--format human|json|kv,\n"
+	  "-J, -o FILE, --sysroot DIR.\n" },
 	{ "thermal", cmd_thermal,
 	  "Usage: pmctl [options] thermal\n"
 	  "\n"
 	  "Thermal zones: type, temperature, policy and mode.\n" },
 	{ "devfreq", cmd_devfreq,
 	  "Usage: pmctl [options] devfreq [show]\n"
+	  "       pmctl [options] devfreq set NAME [--governor G] [--min F]\n"
+	  "                                        [--max F]\n"
 	  "\n"
 	  "devfreq devices: governor and current, minimum and maximum\n"
-	  "frequencies (Hz).\n" },
-	{ "profile", cmd_profile,
-	  "Usage: pmctl [options] profile\n"
+	  "frequencies (Hz).  set: a frequency is kHz, or has a unit (400MHz);\n"
+	  "pmctl writes the Hz the kernel takes.\n"
 	  "\n"
-	  "The ACPI platform profile and its choices.\n" },
+	  "Options: -n/--dry-run, --wait[=SEC], -F/--format human|json|kv,\n"
+	  "-J, -o FILE, --sysroot DIR.\n" },
+	{ "profile", cmd_profile,
+	  "Usage: pmctl [options] profile [NAME]\n"
+	  "\n"
+	  "The ACPI platform profile and its choices; with NAME, set it (one\n"
+	  "of the choices).\n"
+	  "\n"
+	  "Options: -n/--dry-run, --wait[=SEC], -F/--format human|json|kv,\n"
+	  "-J, -o FILE, --sysroot DIR.\n" },
 };
 
 /* The subcommands' own options, parsed here with the shared ones so

@@ -40,6 +40,14 @@ const char *pmctl_policy_name(const struct pm_policy *pol, char *buf,
 			      size_t size);
 int pmctl_freq_set(struct pmctl *p, int argc, char **argv);
 int cmd_boost(struct pmctl *p, int argc, char **argv);
+int cmd_smt(struct pmctl *p, int argc, char **argv);
+int cmd_latency(struct pmctl *p, int argc, char **argv);
+/* The setters behind the views (argv[0] is the verb for idle and cpu). */
+int pmctl_idle_set(struct pmctl *p, int argc, char **argv);
+int pmctl_cpu_set(struct pmctl *p, int argc, char **argv);
+int pmctl_profile_set(struct pmctl *p, const char *name);
+int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv);
+int pmctl_supply_set(struct pmctl *p, int argc, char **argv);
 /* One policy as the JSON object CLI.md gives for `pmctl freq --json`. */
 void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p);
 

@@ -51,6 +51,11 @@ int cmd_idle(struct pmctl *p, int argc, char **argv)
 	struct pm_cpuidle ci;
 	int n = 0, cpu;
 
+	if (argc >= 1 && (!strcmp(argv[0], "disable") ||
+			  !strcmp(argv[0], "enable") ||
+			  !strcmp(argv[0], "limit") ||
+			  !strcmp(argv[0], "governor")))
+		return pmctl_idle_set(p, argc, argv);
 	only_show(p, "idle", argc, argv);
 	read_cpus(p);
 	if (pm_cpuidle_read(&p->ctx, &ci) < 0)
@@ -111,6 +116,9 @@ int cmd_cpu(struct pmctl *p, int argc, char **argv)
 	char buf[1024];
 	struct pm_cpuset fixed;
 
+	if (argc >= 1 && (!strcmp(argv[0], "online") ||
+			  !strcmp(argv[0], "offline")))
+		return pmctl_cpu_set(p, argc, argv);
 	only_show(p, "cpu", argc, argv);
 	read_cpus(p);
 	begin(p);
@@ -204,6 +212,8 @@ int cmd_supply(struct pmctl *p, int argc, char **argv)
 	struct pm_supply *v;
 	int n;
 
+	if (argc >= 1 && !strcmp(argv[0], "set"))
+		return pmctl_supply_set(p, argc - 1, argv + 1);
 	only_show(p, "supply", argc, argv);
 	n = pm_supplies_read(&p->ctx, &v);
 	if (n < 0)
@@ -262,6 +272,8 @@ int cmd_devfreq(struct pmctl *p, int argc, char **argv)
 	struct pm_devfreq *v;
 	int n;
 
+	if (argc >= 1 && !strcmp(argv[0], "set"))
+		return pmctl_devfreq_set(p, argc - 1, argv + 1);
 	only_show(p, "devfreq", argc, argv);
 	n = pm_devfreqs_read(&p->ctx, &v);
 	if (n < 0)
@@ -285,6 +297,10 @@ int cmd_profile(struct pmctl *p, int argc, char **argv)
 {
 	struct pm_profile prof;
 
+	if (argc == 1 && strcmp(argv[0], "show")) {
+		pmctl_opts_only(p, 0, "pmctl profile");
+		return pmctl_profile_set(p, argv[0]);
+	}
 	only_show(p, "profile", argc, argv);
 	if (pm_profile_read(&p->ctx, &prof) < 0)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pmctl latency: hold a CPU wake-up latency limit through
+ * /dev/cpu_dma_latency while a command runs (or until a signal).  The
+ * kernel keeps the request while the file is open and drops it on close,
+ * so a crash of this tool cannot leave the limit behind.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmctl.h"
+
+#define DMA_LATENCY "/dev/cpu_dma_latency"
+/* The kernel's ceiling (PM_QOS_CPU_LATENCY_DEFAULT_VALUE, µs). */
+#define LATENCY_MAX_US 2000000000ULL
+
+static uint64_t parse_us(struct pmctl *p, const char *s)
+{
+	uint64_t us;
+	int r;
+
+	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0')
+		r = pm_parse_u64(s, &us);
+	else
+		r = pm_parse_duration_us(s, &us);
+	if (r < 0 || us > LATENCY_MAX_US)
+		pm_usage_error(&p->t,
+			       "latency: invalid latency '%s' (microseconds, "
+			       "or with us, ms or s; at most 2000 s)",
+			       s);
+	return us;
+}
+
+/* Block until SIGINT or SIGTERM; the limit holds meanwhile. */
+static int hold(struct pmctl *p)
+{
+	sigset_t set;
+	int sig = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 || sigwait(&set, &sig))
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot wait for a signal: %s",
+		       strerror(errno));
+	return PM_EXIT_OK;
+}
+
+int cmd_latency(struct pmctl *p, int argc, char **argv)
+{
+	bool hold_it = p->opt[PMCTL_O_HOLD] != NULL;
+	char **cmd = argv + 1;
+	int ncmd = argc - 1, fd, r, st, exec_err;
+	struct pm_child child;
+	int32_t v, agg;
+	uint64_t us;
+
+	pmctl_opts_only(p, PMCTL_BIT(PMCTL_O_HOLD), "pmctl latency");
+	pm_tool_only(&p->t, PM_SEEN_DRY_RUN, "pmctl latency");
+	if (argc < 1)
+		pm_usage_error(&p->t, "latency: give a latency in "
+				      "microseconds, then -- COMMAND or "
+				      "--hold");
+	us = parse_us(p, argv[0]);
+	if (ncmd > 0 && p->dashdash != 1)
+		pm_usage_error(&p->t, "latency: put -- before the command "
+				      "(pmctl latency %s -- %s)",
+			       argv[0], cmd[0]);
+	if (hold_it && ncmd > 0)
+		pm_usage_error(&p->t, "latency: --hold or a command, not both");
+	if (!hold_it && ncmd == 0)
+		pm_usage_error(&p->t, "latency: give -- COMMAND to run, or "
+				      "--hold to keep the limit until "
+				      "interrupted");
+	v = (int32_t)us;
+	if (p->t.dry_run) {
+		/* The write that would be made, and nothing run. */
+		printf(DMA_LATENCY " = %d (4 bytes, binary) while %s\n", v,
+		       hold_it ? "held until SIGINT or SIGTERM" : cmd[0]);
+		return PM_EXIT_OK;
+	}
+	r = pm_write_allowed(&p->ctx, DMA_LATENCY);
+	if (r < 0) {
+		char msg[PM_PATH_MAX + 600];
+
+		pm_die(&p->t, PM_EXIT_USAGE, "refusing to write: %s",
+		       pm_err_str(&p->ctx.err, msg, sizeof(msg)));
+	}
+	fd = pm_open(&p->ctx, DMA_LATENCY, O_RDWR);
+	if (fd == -EACCES || fd == -EPERM)
+		pm_die(&p->t, PM_EXIT_FAIL, "root is needed to write "
+		       DMA_LATENCY);
+	if (fd == -ENOENT || fd == -ENODEV || fd == -ENXIO)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no " DMA_LATENCY " on this machine (the kernel has "
+		       "no CPU latency QoS)");
+	if (fd < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot open " DMA_LATENCY ": %s "
+		       "(%s)",
+		       strerror(-fd), pm_errno_name(-fd));
+	/* Exactly 4 bytes: any other length is parsed as hex text. */
+	if (write(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		pm_die(&p->t, PM_EXIT_FAIL,
+		       "cannot write %d to " DMA_LATENCY ": %s (%s)", v,
+		       strerror(errno), pm_errno_name(errno));
+	/* It reads back the aggregate of every holder: ours or lower. */
+	if (pread(fd, &agg, sizeof(agg), 0) == (ssize_t)sizeof(agg)) {
+		if (agg < v)
+			pm_note(&p->t, "another request holds a lower limit: "
+				       "%d us",
+				agg);
+		else if (p->t.verbose > 0)
+			pm_note(&p->t, "holding a CPU latency limit of %d us",
+				v);
+	}
+	if (hold_it) {
+		st = hold(p);
+		close(fd);
+		return st;
+	}
+	r = pm_child_start(&p->ctx, cmd, &child);
+	if (r < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot start '%s': %s", cmd[0],
+		       strerror(-r));
+	st = pm_child_wait(&child, &exec_err);
+	close(fd);
+	if (exec_err)
+		pm_warn(&p->t, "cannot run '%s': %s", cmd[0],
+			strerror(exec_err));
+	return st;
+}

@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pmctl's other setters: idle states and the cpuidle governor, CPU
+ * hotplug and SMT, the platform profile, devfreq devices and battery
+ * charge thresholds.  Each checks everything first, then writes through
+ * the shared all-or-nothing path (write.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmctl.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+#define WRITE_SEEN                                                           \
+	(PM_SEEN_FORMAT | PM_SEEN_OUTPUT | PM_SEEN_WAIT | PM_SEEN_DRY_RUN)
+/* The kernel's PM QoS ceiling for a latency (PM_QOS_CPU_LATENCY_DEFAULT). */
+#define LATENCY_MAX_US 2000000000ULL
+
+static void read_cpus(struct pmctl *p)
+{
+	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no CPUs under /sys/devices/system/cpu");
+}
+
+/* A kernel name given by the user: letters, digits, '_', '-', '.'. */
+static bool word_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > max || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		      *s == '.' || *s == ':'))
+			return false;
+	return true;
+}
+
+/* A latency in µs: a bare number is µs here (the argument says _US). */
+static uint64_t latency_arg(struct pmctl *p, const char *cmd, const char *s)
+{
+	uint64_t us;
+	int r;
+
+	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0')
+		r = pm_parse_u64(s, &us);
+	else
+		r = pm_parse_duration_us(s, &us);
+	if (r < 0 || us > LATENCY_MAX_US)
+		pm_usage_error(&p->t,
+			       "%s: invalid latency '%s' (microseconds, or "
+			       "with us, ms or s; at most 2000 s)",
+			       cmd, s);
+	return us;
+}
+
+/* ---------------------------------------------------------------- idle */
+
+struct idle_cpu {
+	unsigned cpu;
+	int n;
+	struct pm_idle_state st[PM_MAX_IDLE_STATES];
+};
+
+/* The index of STATE (a name or a number) on one CPU, or -1. */
+static int state_index(const struct idle_cpu *c, const char *arg)
+{
+	uint64_t v;
+
+	if (pm_parse_u64(arg, &v) == 0)
+		return v < (uint64_t)c->n ? (int)v : -1;
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->st[i].name, arg))
+			return i;
+	for (int i = 0; i < c->n; i++)
+		if (!strcasecmp(c->st[i].name, arg))
+			return i;
+	return -1;
+}
+
+static void state_names(const struct idle_cpu *c, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%d:%s",
+				      i ? " " : "", i, c->st[i].name);
+}
+
+static void plan_disable(struct pmctl *p, struct pmctl_w *w,
+			 const struct idle_cpu *c, int i, bool disable)
+{
+	char path[PM_PATH_MAX];
+	const char *old = c->st[i].disabled < 0 ? NULL :
+			  c->st[i].disabled     ? "1" :
+						  "0";
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpuidle/state%d/disable",
+		 c->cpu, i);
+	pmctl_plan(p, w, path, old, disable ? "1" : "0", 0, NULL);
+}
+
+/* The selected online CPUs with their states; offline ones noted. */
+static struct idle_cpu *idle_cpus(struct pmctl *p, int *ncpu)
+{
+	struct pm_cpuset sel, off;
+	struct idle_cpu *v;
+	char list[256];
+	int k = 0;
+
+	read_cpus(p);
+	if (pm_cpus_select(&p->ctx, &p->cpus, p->t.cpu ? p->t.cpu : "all",
+			   &sel) < 0)
+		pm_usage_error(&p->t, "--cpu '%s': %s", p->t.cpu,
+			       p->ctx.err.hint);
+	off = sel;
+	pm_cpuset_andnot(&off, &p->cpus.online);
+	if (!pm_cpuset_empty(&off)) {
+		pm_cpulist_format(&off, list, sizeof(list));
+		pm_note(&p->t, "cpus %s are offline: skipped", list);
+	}
+	pm_cpuset_and(&sel, &p->cpus.online);
+	v = calloc(pm_cpuset_count(&sel) + 1, sizeof(*v));
+	if (!v)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	pm_cpuset_foreach(cpu, &sel)
+	{
+		v[k].cpu = (unsigned)cpu;
+		v[k].n = pm_idle_states_read_fields(
+			&p->ctx, (unsigned)cpu, v[k].st, PM_MAX_IDLE_STATES,
+			PM_IDLE_NAMES | PM_IDLE_DISABLE);
+		if (v[k].n <= 0)
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "cpu%d has no idle states (no "
+			       "cpu%d/cpuidle)",
+			       cpu, cpu);
+		k++;
+	}
+	if (!k)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no online CPU in the selection");
+	*ncpu = k;
+	return v;
+}
+
+static int idle_governor(struct pmctl *p, int argc, char **argv)
+{
+	struct pm_cpuidle ci;
+	struct pmctl_w w;
+
+	if (argc != 1)
+		pm_usage_error(&p->t, "idle governor: give one governor name");
+	if (!word_ok(argv[0], PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "idle governor: invalid name '%s'",
+			       argv[0]);
+	pm_tool_only(&p->t, WRITE_SEEN, "pmctl idle governor");
+	pmctl_write_begin(p, &w);
+	if (pm_cpuidle_read(&p->ctx, &ci) < 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no cpuidle on this machine "
+		       "(/sys/devices/system/cpu/cpuidle is missing)");
+	if (!ci.governor_writable)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "this kernel does not let the cpuidle governor change "
+		       "(no cpuidle/current_governor: before Linux 5.8 it "
+		       "needs cpuidle_sysfs_switch on the command line)");
+	if (!pm_word_in(ci.available_governors, argv[0]))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "cannot set the cpuidle governor '%s': not available "
+		       "(available: %s)",
+		       argv[0],
+		       ci.available_governors[0] ? ci.available_governors :
+						   "none");
+	pmctl_plan(p, &w, CPU_DIR "/cpuidle/current_governor", ci.governor,
+		   argv[0], 0, NULL);
+	return pmctl_write_commit(p, &w);
+}
+
+int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
+{
+	const char *verb = argv[0];
+	struct idle_cpu *c;
+	struct pmctl_w w;
+	uint64_t limit = 0;
+	int n, code;
+
+	pmctl_opts_only(p, 0, "pmctl idle");
+	argc--;
+	argv++;
+	if (!strcmp(verb, "governor"))
+		return idle_governor(p, argc, argv);
+	pm_tool_only(&p->t, PM_SEEN_CPU | WRITE_SEEN, "pmctl idle");
+	if (!strcmp(verb, "limit")) {
+		if (argc != 1)
+			pm_usage_error(&p->t, "idle limit: give one latency "
+					      "in microseconds");
+		limit = latency_arg(p, "idle limit", argv[0]);
+	} else if (!argc) {
+		pm_usage_error(&p->t, "idle %s: name the states (a name such "
+				      "as C6, or an index)",
+			       verb);
+	}
+	for (int a = 0; a < argc; a++)
+		if (!word_ok(argv[a], PM_NAME_MAX - 1))
+			pm_usage_error(&p->t, "idle %s: invalid state '%s'",
+				       verb, argv[a]);
+	pmctl_write_begin(p, &w);
+	c = idle_cpus(p, &n);
+	for (int k = 0; k < n; k++) {
+		bool want[PM_MAX_IDLE_STATES] = { false };
+		bool touch[PM_MAX_IDLE_STATES] = { false };
+
+		if (!strcmp(verb, "limit")) {
+			for (int i = 0; i < c[k].n; i++) {
+				touch[i] = true;
+				want[i] = c[k].st[i].latency_us != PM_UNKNOWN &&
+					  c[k].st[i].latency_us > limit;
+			}
+		} else {
+			bool dis = !strcmp(verb, "disable");
+
+			for (int a = 0; a < argc; a++) {
+				int i;
+
+				if (!dis && !strcmp(argv[a], "all")) {
+					for (i = 0; i < c[k].n; i++)
+						touch[i] = true;
+					continue;
+				}
+				i = state_index(&c[k], argv[a]);
+				if (i < 0) {
+					char names[512];
+
+					state_names(&c[k], names,
+						    sizeof(names));
+					pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+					       "no idle state '%s' on cpu%u "
+					       "(states: %s)",
+					       argv[a], c[k].cpu, names);
+				}
+				touch[i] = true;
+				want[i] = dis;
+			}
+		}
+		for (int i = 0; i < c[k].n; i++)
+			if (touch[i])
+				plan_disable(p, &w, &c[k], i, want[i]);
+	}
+	code = pmctl_write_commit(p, &w);
+	free(c);
+	return code;
+}
+
+/* ---------------------------------------------------------------- cpu */
+
+static const struct pm_cpus *cur_cpus;
+
+static void explain_hotplug(struct pmctl *p, const struct pm_write *x,
+			    char *buf, size_t size)
+{
+	char err[PM_PATH_MAX + 600];
+	const char *why = "";
+	unsigned cpu = 0;
+
+	pm_err_str(&p->ctx.err, err, sizeof(err));
+	sscanf(x->path, CPU_DIR "/cpu%u/", &cpu);
+	if (x->err == EBUSY)
+		why = " (the last online CPU cannot go, and hotplug is off "
+		      "during a suspend)";
+	else if (x->err == EPERM && !strcmp(x->val, "1") && cur_cpus &&
+		 (!strcmp(cur_cpus->smt_control, "off") ||
+		  !strcmp(cur_cpus->smt_control, "forceoff")))
+		why = " (an SMT sibling stays offline while smt/control is "
+		      "off: pmctl smt on)";
+	else if (x->err == EPERM)
+		why = " (the kernel does not let this CPU go offline)";
+	else if (x->err == EOPNOTSUPP)
+		why = " (this machine does not allow CPU hotplug: a "
+		      "confidential-computing guest)";
+	snprintf(buf, size, "cannot take cpu%u %s: %s%s", cpu,
+		 !strcmp(x->val, "1") ? "online" : "offline", err, why);
+}
+
+int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
+{
+	bool on = !strcmp(argv[0], "online");
+	struct pm_cpuset want, left;
+	struct pmctl_w w;
+	char list[256];
+	int r;
+
+	pmctl_opts_only(p, 0, "pmctl cpu");
+	pm_tool_only(&p->t, WRITE_SEEN, "pmctl cpu online|offline");
+	if (argc != 2)
+		pm_usage_error(&p->t, "cpu %s: give one CPU list (0-3,8)",
+			       argv[0]);
+	r = pm_cpulist_parse(argv[1], &want);
+	if (r < 0 || pm_cpuset_empty(&want))
+		pm_usage_error(&p->t, "cpu %s: invalid CPU list '%s'", argv[0],
+			       argv[1]);
+	pmctl_write_begin(p, &w);
+	read_cpus(p);
+	left = want;
+	pm_cpuset_andnot(&left, &p->cpus.present);
+	if (!pm_cpuset_empty(&left)) {
+		pm_cpulist_format(&left, list, sizeof(list));
+		pm_die(&p->t, PM_EXIT_USAGE, "cpu %s: no CPU %s on this "
+					     "machine",
+		       argv[0], list);
+	}
+	pm_cpuset_foreach(cpu, &want)
+	{
+		if (!pm_cpu_hotpluggable(&p->ctx, (unsigned)cpu))
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "cpu%d cannot be hot-plugged (it has no "
+			       "online file)",
+			       cpu);
+	}
+	if (!on) {
+		left = p->cpus.online;
+		pm_cpuset_andnot(&left, &want);
+		if (pm_cpuset_empty(&left))
+			pm_die(&p->t, PM_EXIT_USAGE,
+			       "cpu offline: that would leave no CPU online "
+			       "(the kernel refuses the last one: EBUSY)");
+	}
+	pm_cpuset_foreach(cpu, &want)
+	{
+		char path[PM_PATH_MAX];
+		bool is_on = pm_cpuset_isset(&p->cpus.online, (unsigned)cpu);
+
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
+		pmctl_plan(p, &w, path, is_on ? "1" : "0", on ? "1" : "0", 0,
+			   NULL);
+	}
+	cur_cpus = &p->cpus;
+	w.perm_ok = true;
+	w.explain_fail = explain_hotplug;
+	return pmctl_write_commit(p, &w);
+}
+
+int cmd_smt(struct pmctl *p, int argc, char **argv)
+{
+	struct pmctl_w w;
+	const char *c;
+
+	pmctl_opts_only(p, 0, "pmctl smt");
+	if (argc > 1 || (argc == 1 && strcmp(argv[0], "on") &&
+			 strcmp(argv[0], "off") && strcmp(argv[0], "show")))
+		pm_usage_error(&p->t, "smt: '%s' is not on, off or show",
+			       argc > 1 ? argv[1] : argv[0]);
+	if (argc == 0 || !strcmp(argv[0], "show")) {
+		pm_tool_only(&p->t, PM_SEEN_FORMAT | PM_SEEN_OUTPUT,
+			     "pmctl smt");
+		read_cpus(p);
+		if (!p->cpus.smt_control[0])
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "no SMT control on this machine "
+			       "(/sys/devices/system/cpu/smt is missing)");
+		pm_tool_out(&p->t, &p->o);
+		if (p->t.fmt == PM_FMT_HUMAN) {
+			pm_out_printf(&p->o, "smt: control %s, active %s\n",
+				      p->cpus.smt_control,
+				      p->cpus.smt_active < 0 ? "?" :
+				      p->cpus.smt_active     ? "yes" :
+							       "no");
+		} else {
+			pm_out_obj_begin(&p->o, NULL);
+			pm_out_str(&p->o, "control", p->cpus.smt_control);
+			pm_out_flag(&p->o, "active", p->cpus.smt_active);
+			pm_out_obj_end(&p->o);
+		}
+		pm_tool_out_done(&p->t, &p->o);
+		return PM_EXIT_OK;
+	}
+	pm_tool_only(&p->t, WRITE_SEEN, "pmctl smt on|off");
+	pmctl_write_begin(p, &w);
+	read_cpus(p);
+	c = p->cpus.smt_control;
+	if (!c[0] || !strcmp(c, "notsupported") || !strcmp(c, "notimplemented"))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "this machine has no SMT to switch (smt/control: %s)",
+		       c[0] ? c : "missing");
+	if (!strcmp(c, "forceoff"))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "SMT was forced off at boot (nosmt=force): only a "
+		       "reboot turns it on");
+	pmctl_plan(p, &w, CPU_DIR "/smt/control", c, argv[0], 0, NULL);
+	w.perm_ok = true;
+	return pmctl_write_commit(p, &w);
+}
+
+/* ---------------------------------------------------------------- profile */
+
+int pmctl_profile_set(struct pmctl *p, const char *name)
+{
+	struct pm_profile pr;
+	struct pmctl_w w;
+
+	pm_tool_only(&p->t, WRITE_SEEN, "pmctl profile NAME");
+	if (!word_ok(name, PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "profile: invalid profile name '%s'",
+			       name);
+	pmctl_write_begin(p, &w);
+	if (pm_profile_read(&p->ctx, &pr) < 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no platform profile on this machine "
+		       "(/sys/firmware/acpi/platform_profile is missing)");
+	if (!strcmp(name, "custom"))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "profile: 'custom' is what the kernel shows when "
+		       "handlers disagree; it cannot be set");
+	if (!pm_word_in(pr.choices, name))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "cannot set the platform profile '%s': not offered "
+		       "(choices: %s)",
+		       name, pr.choices[0] ? pr.choices : "none");
+	pmctl_plan(p, &w, "/sys/firmware/acpi/platform_profile", pr.current,
+		   name, 0, NULL);
+	return pmctl_write_commit(p, &w);
+}
+
+/* ---------------------------------------------------------------- devfreq */
+
+static uint64_t hz_opt(struct pmctl *p, int o, const char *name)
+{
+	uint64_t hz;
+
+	if (pm_parse_freq_hz(p->opt[o], &hz) < 0 || hz == 0)
+		pm_usage_error(&p->t,
+			       "--%s: invalid frequency '%s' (kHz, or a "
+			       "number with Hz, kHz, MHz or GHz)",
+			       name, p->opt[o]);
+	return hz;
+}
+
+/* The lowest and highest of a devfreq available_frequencies list. */
+static bool hz_range(const char *list, uint64_t *lo, uint64_t *hi)
+{
+	char buf[512], *save = NULL;
+	bool any = false;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, " ", &save); t;
+	     t = strtok_r(NULL, " ", &save)) {
+		uint64_t v;
+
+		if (pm_parse_u64(t, &v) < 0)
+			continue;
+		if (!any || v < *lo)
+			*lo = v;
+		if (!any || v > *hi)
+			*hi = v;
+		any = true;
+	}
+	return any;
+}
+
+static void fmt_hz(uint64_t hz, char *buf, size_t size)
+{
+	if (hz % 1000)
+		snprintf(buf, size, "%llu Hz", (unsigned long long)hz);
+	else
+		pm_fmt_khz(hz / 1000, buf, size);
+}
+
+int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv)
+{
+	const unsigned opts = PMCTL_BIT(PMCTL_O_GOVERNOR) |
+			      PMCTL_BIT(PMCTL_O_MIN) | PMCTL_BIT(PMCTL_O_MAX);
+	const char *gov = p->opt[PMCTL_O_GOVERNOR];
+	uint64_t min = 0, max = 0, lo = 0, hi = 0;
+	struct pm_devfreq *df, *d = NULL;
+	char a[32], b[32], c[32], path[PM_PATH_MAX], v[24], o[24];
+	struct pmctl_w w;
+	int n, code;
+
+	pmctl_opts_only(p, opts, "pmctl devfreq set");
+	pm_tool_only(&p->t, WRITE_SEEN, "pmctl devfreq set");
+	if (argc != 1)
+		pm_usage_error(&p->t, "devfreq set: name one device");
+	if (!word_ok(argv[0], PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "devfreq set: invalid device name '%s'",
+			       argv[0]);
+	if (!gov && !p->opt[PMCTL_O_MIN] && !p->opt[PMCTL_O_MAX])
+		pm_usage_error(&p->t, "devfreq set: nothing to set (give "
+				      "--governor, --min or --max)");
+	if (gov && !word_ok(gov, PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "--governor: invalid governor name '%s'",
+			       gov);
+	if (p->opt[PMCTL_O_MIN])
+		min = hz_opt(p, PMCTL_O_MIN, "min");
+	if (p->opt[PMCTL_O_MAX])
+		max = hz_opt(p, PMCTL_O_MAX, "max");
+	if (min && max && min > max) {
+		fmt_hz(min, a, sizeof(a));
+		fmt_hz(max, b, sizeof(b));
+		pm_die(&p->t, PM_EXIT_USAGE, "--min %s is above --max %s", a,
+		       b);
+	}
+	pmctl_write_begin(p, &w);
+	n = pm_devfreqs_read(&p->ctx, &df);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(df[i].name, argv[0]))
+			d = &df[i];
+	if (!d)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no devfreq device '%s' (see pmctl devfreq)", argv[0]);
+	if (gov && !pm_word_in(d->available_governors, gov))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "cannot set governor '%s' on %s: not available "
+		       "(available: %s)",
+		       gov, d->name,
+		       d->available_governors[0] ? d->available_governors :
+						   "none");
+	if (hz_range(d->available_frequencies, &lo, &hi)) {
+		const uint64_t f[2] = { min, max };
+
+		for (int i = 0; i < 2; i++) {
+			if (!f[i] || (f[i] >= lo && f[i] <= hi))
+				continue;
+			fmt_hz(f[i], a, sizeof(a));
+			fmt_hz(lo, b, sizeof(b));
+			fmt_hz(hi, c, sizeof(c));
+			pm_die(&p->t, PM_EXIT_USAGE,
+			       "--%s %s is outside the range of %s: %s - %s",
+			       i ? "max" : "min", a, d->name, b, c);
+		}
+	}
+	if (gov) {
+		snprintf(path, sizeof(path), "/sys/class/devfreq/%s/governor",
+			 d->name);
+		pmctl_plan(p, &w, path, d->governor, gov, 0, NULL);
+	}
+	/* Raising both: max first; otherwise min first (never min > max). */
+	for (int pass = 0; pass < 2; pass++) {
+		bool max_first = min && max && d->max_hz != PM_UNKNOWN &&
+				 min > d->max_hz;
+		bool do_max = (pass == 0) == max_first;
+		uint64_t want = do_max ? max : min;
+		uint64_t old = do_max ? d->max_hz : d->min_hz;
+
+		if (!want)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/devfreq/%s/%s",
+			 d->name, do_max ? "max_freq" : "min_freq");
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)want);
+		snprintf(o, sizeof(o), "%llu", (unsigned long long)old);
+		pmctl_plan(p, &w, path, old == PM_UNKNOWN ? NULL : o, v, 0,
+			   NULL);
+	}
+	code = pmctl_write_commit(p, &w);
+	free(df);
+	return code;
+}
+
+/* ---------------------------------------------------------------- supply */
+
+int pmctl_supply_set(struct pmctl *p, int argc, char **argv)
+{
+	const unsigned opts = PMCTL_BIT(PMCTL_O_CHARGE_START) |
+			      PMCTL_BIT(PMCTL_O_CHARGE_STOP) |
+			      PMCTL_BIT(PMCTL_O_CHARGE_BEHAVIOUR);
+	const char *beh = p->opt[PMCTL_O_CHARGE_BEHAVIOUR];
+	char dir[128], path[PM_PATH_MAX], cur[256], v[8];
+	unsigned start = 0, stop = 0;
+	bool has_start = p->opt[PMCTL_O_CHARGE_START] != NULL;
+	bool has_stop = p->opt[PMCTL_O_CHARGE_STOP] != NULL;
+	uint64_t cur_start = PM_UNKNOWN, cur_stop = PM_UNKNOWN;
+	struct pmctl_w w;
+
+	pmctl_opts_only(p, opts, "pmctl supply set");
+	pm_tool_only(&p->t, WRITE_SEEN, "pmctl supply set");
+	if (argc != 1)
+		pm_usage_error(&p->t, "supply set: name one battery (BAT0)");
+	if (!word_ok(argv[0], PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "supply set: invalid supply name '%s'",
+			       argv[0]);
+	if (!has_start && !has_stop && !beh)
+		pm_usage_error(&p->t, "supply set: nothing to set (give "
+				      "--charge-start, --charge-stop or "
+				      "--charge-behaviour)");
+	if (has_start && pm_parse_pct(p->opt[PMCTL_O_CHARGE_START], &start))
+		pm_usage_error(&p->t, "--charge-start: invalid percentage "
+				      "'%s' (0 to 100)",
+			       p->opt[PMCTL_O_CHARGE_START]);
+	if (has_stop && pm_parse_pct(p->opt[PMCTL_O_CHARGE_STOP], &stop))
+		pm_usage_error(&p->t, "--charge-stop: invalid percentage "
+				      "'%s' (0 to 100)",
+			       p->opt[PMCTL_O_CHARGE_STOP]);
+	if (beh && !word_ok(beh, PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "--charge-behaviour: invalid value '%s'",
+			       beh);
+	if (has_start && has_stop && start >= stop)
+		pm_die(&p->t, PM_EXIT_USAGE,
+		       "--charge-start %u%% must be below --charge-stop %u%%",
+		       start, stop);
+	pmctl_write_begin(p, &w);
+	snprintf(dir, sizeof(dir), "/sys/class/power_supply/%s", argv[0]);
+	if (!pm_exists(&p->ctx, dir))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no power supply '%s' (see pmctl supply)", argv[0]);
+	static const char *const files[] = {
+		"charge_control_start_threshold",
+		"charge_control_end_threshold",
+		"charge_behaviour",
+	};
+	const bool asked[] = { has_start, has_stop, beh != NULL };
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (asked[i] && !pm_exists(&p->ctx, path))
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "%s has no %s (its driver offers no %s)",
+			       argv[0], files[i],
+			       i < 2 ? "charge thresholds" :
+				       "charge behaviour control");
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, files[0]);
+	if (pm_attr_read_u64(&p->ctx, path, &cur_start) < 0)
+		cur_start = PM_UNKNOWN;
+	snprintf(path, sizeof(path), "%s/%s", dir, files[1]);
+	if (pm_attr_read_u64(&p->ctx, path, &cur_stop) < 0)
+		cur_stop = PM_UNKNOWN;
+	pm_err_clear(&p->ctx);
+	/* The pair the battery ends with must keep start below stop. */
+	unsigned end_start = has_start ? start : (unsigned)cur_start;
+	unsigned end_stop = has_stop ? stop : (unsigned)cur_stop;
+
+	if ((has_start || has_stop) && cur_start != PM_UNKNOWN &&
+	    cur_stop != PM_UNKNOWN && end_start >= end_stop)
+		pm_die(&p->t, PM_EXIT_USAGE,
+		       "%s would end with start %u%% not below stop %u%%",
+		       argv[0], end_start, end_stop);
+	if (beh) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[2]);
+		if (pm_attr_read(&p->ctx, path, cur, sizeof(cur)) < 0)
+			cur[0] = '\0';
+		if (!pm_choice_offered(cur, beh))
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "cannot set the charge behaviour '%s' on %s: "
+			       "not offered (choices: %s)",
+			       beh, argv[0], cur[0] ? cur : "none");
+	}
+	/* A start at or above the old stop: move stop up first. */
+	bool stop_first = has_start && has_stop && cur_stop != PM_UNKNOWN &&
+			  start >= cur_stop;
+
+	for (int pass = 0; pass < 2; pass++) {
+		int i = (pass == 0) == stop_first ? 1 : 0;
+
+		if (!(i ? has_stop : has_start))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		snprintf(v, sizeof(v), "%u", i ? stop : start);
+		pmctl_plan(p, &w, path, NULL, v, 0, NULL);
+	}
+	if (beh) {
+		char now[PM_NAME_MAX];
+
+		pm_choice_current(cur, now, sizeof(now));
+		snprintf(path, sizeof(path), "%s/%s", dir, files[2]);
+		/* The file reads "[auto] inhibit-charge": compare the
+		 * bracketed choice. */
+		pmctl_plan(p, &w, path, now, beh, PM_W_CHOICE, NULL);
+	}
+	return pmctl_write_commit(p, &w);
+}
