@@ -206,6 +206,10 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 			       verb);
 	}
 	for (int a = 0; a < argc; a++)
+		if (!strcmp(verb, "disable") && !strcmp(argv[a], "all"))
+			pm_usage_error(&p->t, "idle disable: name the states; "
+					      "only enable takes all");
+	for (int a = 0; a < argc; a++)
 		if (!word_ok(argv[a], PM_NAME_MAX - 1))
 			pm_usage_error(&p->t, "idle %s: invalid state '%s'",
 				       verb, argv[a]);
@@ -332,11 +336,10 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 	pm_cpuset_foreach(cpu, &want)
 	{
 		char path[PM_PATH_MAX];
-		bool is_on = pm_cpuset_isset(&p->cpus.online, (unsigned)cpu);
 
+		/* The old value is the file's own, read now. */
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
-		pmctl_plan(p, &w, path, is_on ? "1" : "0", on ? "1" : "0", 0,
-			   NULL);
+		pmctl_plan(p, &w, path, NULL, on ? "1" : "0", 0, NULL);
 	}
 	cur_cpus = &p->cpus;
 	w.perm_ok = true;
