@@ -109,6 +109,7 @@ unit-tests: $(UNIT_BIN)
 # Benchmarks against the anchors (cpupower), printing figures and ratios.
 bench: all
 	bench/cstate-stat
+	bench/pmctl
 
 # The Debian packages the build and the tests use (apt-get, as root).
 deps:

@@ -1,24 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The ACPI platform profile: the legacy /sys/firmware/acpi files (the
- * 6.14+ class keeps them as the combined view).
+ * combined view, and the one to write: it sets every handler), and the
+ * handlers of the 6.14+ /sys/class/platform-profile class.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pm.h"
 
+#define CLASS_DIR "/sys/class/platform-profile"
+
+static void read_handlers(struct pm_ctx *ctx, struct pm_profile *p)
+{
+	char **names;
+	int n = pm_list_dir(ctx, CLASS_DIR, &names);
+
+	p->n_handlers = -1;
+	if (n < 0)
+		return;
+	p->n_handlers = 0;
+	for (int i = 0; i < n && p->n_handlers < PM_MAX_PROFILE_HANDLERS;
+	     i++) {
+		struct pm_profile_handler *h = &p->h[p->n_handlers];
+		char dir[PM_PATH_MAX];
+		int fd;
+
+		if (strncmp(names[i], "platform-profile-", 17))
+			continue;
+		snprintf(dir, sizeof(dir), CLASS_DIR "/%s", names[i]);
+		fd = pm_open_dir(ctx, dir);
+		if (fd < 0)
+			continue;
+		snprintf(h->id, sizeof(h->id), "%s", names[i]);
+		if (pm_attr_readat(ctx, fd, "name", h->name, sizeof(h->name)) <
+		    0)
+			h->name[0] = '\0';
+		if (pm_attr_readat(ctx, fd, "profile", h->profile,
+				   sizeof(h->profile)) < 0)
+			h->profile[0] = '\0';
+		if (pm_attr_readat(ctx, fd, "choices", h->choices,
+				   sizeof(h->choices)) < 0)
+			h->choices[0] = '\0';
+		close(fd);
+		p->n_handlers++;
+	}
+	pm_list_free(names, n);
+}
+
 int pm_profile_read(struct pm_ctx *ctx, struct pm_profile *p)
 {
+	int r = 0;
+
 	memset(p, 0, sizeof(*p));
+	read_handlers(ctx, p);
 	if (pm_attr_read(ctx, "/sys/firmware/acpi/platform_profile",
 			 p->current, sizeof(p->current)) < 0) {
 		p->current[0] = '\0';
-		return -ctx->err.err;
-	}
-	if (pm_attr_read(ctx, "/sys/firmware/acpi/platform_profile_choices",
-			 p->choices, sizeof(p->choices)) < 0)
+		r = -ctx->err.err;
+	} else if (pm_attr_read(ctx,
+				"/sys/firmware/acpi/platform_profile_choices",
+				p->choices, sizeof(p->choices)) < 0) {
 		p->choices[0] = '\0';
+	}
 	pm_err_clear(ctx);
-	return 0;
+	/* Handlers without the legacy view still make a profile. */
+	return r < 0 && p->n_handlers <= 0 ? r : 0;
 }

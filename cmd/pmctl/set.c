@@ -410,7 +410,7 @@ int pmctl_profile_set(struct pmctl *p, const char *name)
 		pm_usage_error(&p->t, "profile: invalid profile name '%s'",
 			       name);
 	pmctl_write_begin(p, &w);
-	if (pm_profile_read(&p->ctx, &pr) < 0)
+	if (pm_profile_read(&p->ctx, &pr) < 0 || !pr.current[0])
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no platform profile on this machine "
 		       "(/sys/firmware/acpi/platform_profile is missing)");

@@ -309,8 +309,18 @@ int cmd_profile(struct pmctl *p, int argc, char **argv)
 	begin(p);
 	if (p->t.fmt != PM_FMT_HUMAN)
 		pmctl_profile_json(p);
-	else
-		pm_out_printf(&p->o, "%s (choices: %s)\n", prof.current,
-			      prof.choices[0] ? prof.choices : "none");
+	else {
+		if (prof.current[0])
+			pm_out_printf(&p->o, "%s (choices: %s)\n", prof.current,
+				      prof.choices[0] ? prof.choices : "none");
+		for (int i = 0; i < prof.n_handlers; i++)
+			pm_out_printf(&p->o, "  %s (%s): %s (choices: %s)\n",
+				      prof.h[i].id,
+				      prof.h[i].name[0] ? prof.h[i].name : "?",
+				      prof.h[i].profile[0] ? prof.h[i].profile :
+							     "?",
+				      prof.h[i].choices[0] ? prof.h[i].choices :
+							     "none");
+	}
 	return end(p);
 }

@@ -451,6 +451,22 @@ void pmctl_profile_json(struct pmctl *p)
 		pm_out_obj_begin(o, "platform_profile");
 		pm_out_str_or_null(o, "current", prof.current);
 		pm_out_words_or_null(o, "choices", prof.choices);
+		if (prof.n_handlers < 0) {
+			pm_out_null(o, "handlers");
+		} else {
+			pm_out_arr_begin(o, "handlers", "handler");
+			for (int i = 0; i < prof.n_handlers; i++) {
+				const struct pm_profile_handler *h = &prof.h[i];
+
+				pm_out_obj_begin(o, NULL);
+				pm_out_str(o, "handler", h->id);
+				pm_out_str_or_null(o, "name", h->name);
+				pm_out_str_or_null(o, "profile", h->profile);
+				pm_out_words_or_null(o, "choices", h->choices);
+				pm_out_obj_end(o);
+			}
+			pm_out_arr_end(o);
+		}
 		pm_out_obj_end(o);
 	} else {
 		pm_out_null(o, "platform_profile");

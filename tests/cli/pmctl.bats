@@ -320,7 +320,23 @@ want_status() {
 	fi
 	J+=',"platform_profile":'
 	if [ -f "$a/platform_profile" ]; then
-		j_obj current=str:"$a/platform_profile" choices=words_or_null:"$a/platform_profile_choices"
+		local hs=null h hsep=''
+		if [ -d "$fx/sys/class/platform-profile" ]; then
+			hs='['
+			for h in "$fx"/sys/class/platform-profile/platform-profile-*; do
+				[ -d "$h" ] || continue
+				local K=$J
+				J=''
+				j_obj handler=raw:"\"${h##*/}\"" name=str:"$h/name" profile=str:"$h/profile" \
+					choices=words_or_null:"$h/choices"
+				hs+="$hsep$J"
+				hsep=,
+				J=$K
+			done
+			hs+=']'
+		fi
+		j_obj current=str:"$a/platform_profile" choices=words_or_null:"$a/platform_profile_choices" \
+			handlers=raw:"$hs"
 	else
 		J+=null
 	fi
@@ -492,7 +508,7 @@ copy_of() {
 				(.states | all(.[]; all_keys(["index","name","latency_us","residency_us","disabled_cpus"]))))) and
 			(.cpus | all_keys(["present","possible","online","offline","smt_control","smt_active"])) and
 			(.sleep | . == null or all_keys(["states","mem_sleep","disk","resume","suspend_success","suspend_fail"])) and
-			(.platform_profile | . == null or all_keys(["current","choices"])) and
+			(.platform_profile | . == null or all_keys(["current","choices","handlers"])) and
 			(.power_supply | type == "array" and all(.[]; all_keys(["name","type","status","online",
 				"capacity_pct","power_uw","energy_now_uwh","energy_full_uwh","charge_now_uah",
 				"charge_full_uah","current_ua","voltage_uv","power_w","time_left_s"]))) and
@@ -514,7 +530,9 @@ copy_of() {
 	jq -e '.cpufreq.policies | length == 8 and all(.[]; .epp == "balance_performance" and
 		.driver == "intel_pstate" and .min_khz == 400000 and .max_khz == 4700000)' <<<"$output"
 	jq -e '.sleep.mem_sleep == {"available":["s2idle","deep"],"current":"s2idle"}' <<<"$output"
-	jq -e '.platform_profile == {"current":"balanced","choices":["low-power","balanced","performance"]}' <<<"$output"
+	jq -e '.platform_profile == {"current":"balanced","choices":["low-power","balanced","performance"],
+		"handlers":[{"handler":"platform-profile-0","name":"thinkpad-acpi","profile":"balanced",
+		"choices":["low-power","balanced","performance"]}]}' <<<"$output"
 	# The iwlwifi zone's temp is an empty file: null, not 0.
 	jq -e '[.thermal[] | select(.type == "iwlwifi_1") | .temp_mc] == [null]' <<<"$output"
 	jq -e '[.thermal[] | select(.type == "acpitz") | .temp_mc] == [44050]' <<<"$output"
