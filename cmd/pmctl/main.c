@@ -28,6 +28,8 @@ static void usage(FILE *f)
 	      "  supply           AC adapters and batteries\n"
 	      "  thermal          thermal zones\n"
 	      "  devfreq [show]   devfreq devices (GPUs, memory controllers)\n"
+	      "  domains [show]   regulators, PM domains and the clock tree\n"
+	      "  powercap [show]  powercap (RAPL) zones: energy, power limits\n"
 	      "  profile          the ACPI platform profile\n"
 	      "\n"
 	      "Options:\n"
@@ -102,6 +104,27 @@ static const struct {
 	  "\n"
 	  "devfreq devices: governor and current, minimum and maximum\n"
 	  "frequencies (Hz).\n" },
+	{ "domains", cmd_domains,
+	  "Usage: pmctl [options] domains [show]\n"
+	  "\n"
+	  "Regulators (/sys/class/regulator): voltage and its range, current\n"
+	  "limit, state, users and the device; generic PM domains (debugfs\n"
+	  "pm_genpd_summary): status, children, performance state and the\n"
+	  "devices with their runtime status; the clock tree (debugfs\n"
+	  "clk_summary): rate, enable and prepare counts, hardware enable and\n"
+	  "consumers.  debugfs needs root; a part that cannot be read says\n"
+	  "'not available' and why.\n"
+	  "\n"
+	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
+	{ "powercap", cmd_powercap,
+	  "Usage: pmctl [options] powercap [show]\n"
+	  "\n"
+	  "The powercap control types (intel-rapl, intel-rapl-mmio, ...) and\n"
+	  "their zones and subzones: name, enabled, energy counter and its\n"
+	  "range, and each constraint's power limit, time window and maximum\n"
+	  "power.  energy_uj is readable by root only since Linux 5.10.\n"
+	  "\n"
+	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 	{ "profile", cmd_profile,
 	  "Usage: pmctl [options] profile\n"
 	  "\n"
