@@ -52,8 +52,7 @@ static void reg_text(struct pm_ctx *ctx, int fd, const char *name, char *buf,
 }
 
 /* base "/" rel with "." and ".." folded; an absolute rel stands alone. */
-static void path_fold(char *out, size_t size, const char *base,
-		      const char *rel)
+static void path_fold(char *out, size_t size, const char *base, const char *rel)
 {
 	char tmp[PM_PATH_MAX * 2];
 	size_t len = 0;
@@ -83,8 +82,7 @@ static void path_fold(char *out, size_t size, const char *base,
 		snprintf(out, size, "/");
 }
 
-int pm_link_path(struct pm_ctx *ctx, const char *path, char *out,
-		     size_t size)
+int pm_link_path(struct pm_ctx *ctx, const char *path, char *out, size_t size)
 {
 	char rel[PM_PATH_MAX], dir[PM_PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -332,8 +330,8 @@ static void genpd_saw(void *arg, const char *line)
  */
 static bool genpd_state(struct tok *t, int64_t *idx)
 {
-	static const char *const words[] = { "on", "off", "wait-master",
-					     "busy", "repeat" };
+	static const char *const words[] = { "on", "off", "wait-master", "busy",
+					     "repeat" };
 	const char *dash = memchr(t->s, '-', t->len);
 
 	*idx = PM_UNKNOWN_S64;
@@ -356,9 +354,9 @@ static bool genpd_state(struct tok *t, int64_t *idx)
 
 static bool rpm_status_word(const struct tok *t)
 {
-	static const char *const words[] = { "active",	   "resuming",
-					     "suspended",  "suspending",
-					     "error",	   "unsupported" };
+	static const char *const words[] = { "active",	  "resuming",
+					     "suspended", "suspending",
+					     "error",	  "unsupported" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (tok_is(t, words[i]))
@@ -556,8 +554,8 @@ struct clk_hdr {
 static void clk_saw(void *arg, const char *line)
 {
 	static const char *const words[NCOLS] = {
-		[COL_PROTECT] = "protect",   [COL_ACCURACY] = "accuracy",
-		[COL_PHASE] = "phase",	     [COL_DUTY] = "duty",
+		[COL_PROTECT] = "protect", [COL_ACCURACY] = "accuracy",
+		[COL_PHASE] = "phase",	   [COL_DUTY] = "duty",
 		[COL_HW] = "hardware",
 	};
 	struct clk_hdr *h = arg;
@@ -643,9 +641,10 @@ static void clk_reset(struct pm_clk *c)
  */
 static void clk_consumer(char *p, struct pm_clk_consumer *k)
 {
-	char *gap = strstr(p, "  "), *con;
+	char *gap, *con;
 
 	p += strspn(p, " ");
+	gap = strstr(p, "  ");
 	if (!gap)
 		gap = strchr(p, ' ');
 	if (gap) {

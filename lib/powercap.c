@@ -31,8 +31,8 @@ static void read_constraints(struct pm_ctx *ctx, int fd,
 		snprintf(name, sizeof(name), "constraint_%u_name", k);
 		snprintf(limit, sizeof(limit), "constraint_%u_power_limit_uw",
 			 k);
-		snprintf(window, sizeof(window),
-			 "constraint_%u_time_window_us", k);
+		snprintf(window, sizeof(window), "constraint_%u_time_window_us",
+			 k);
 		snprintf(max, sizeof(max), "constraint_%u_max_power_uw", k);
 		/* _name is optional; the power limit is always there. */
 		if (!pm_existsat(fd, limit) && !pm_existsat(fd, name))

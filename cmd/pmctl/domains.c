@@ -184,7 +184,8 @@ static void genpd_json(struct pm_out *o, const struct part *pt,
 		pm_out_arr_end(o);
 		pm_out_arr_begin(o, "devices", "device");
 		for (int k = 0; k < d->ndevs; k++) {
-			const struct pm_genpd_dev *v = &t->devs[d->first_dev + k];
+			const struct pm_genpd_dev *v =
+				&t->devs[d->first_dev + k];
 
 			pm_out_obj_begin(o, NULL);
 			pm_out_str(o, "device", v->device);
@@ -284,8 +285,7 @@ static void human_regulators(struct pmctl *p, const struct part *pt,
 				 (long long)r[i].num_users);
 		pm_out_printf(o, "  %3u %-15s %-9s %9s  %-17s %5s  %s\n",
 			      r[i].id, r[i].name[0] ? r[i].name : "?",
-			      r[i].state[0] ? r[i].state : "?", v, range,
-			      users,
+			      r[i].state[0] ? r[i].state : "?", v, range, users,
 			      r[i].device[0] ? base_name(r[i].device) : "-");
 		/* The rest on a second line, only what the kernel gives. */
 		pm_out_printf(o, "      suspend: mem %s, disk %s, standby %s",
@@ -340,7 +340,8 @@ static void human_genpd(struct pmctl *p, const struct part *pt,
 				      t->children[d->first_child + k]);
 		pm_out_printf(o, "\n");
 		for (int k = 0; k < d->ndevs; k++) {
-			const struct pm_genpd_dev *v = &t->devs[d->first_dev + k];
+			const struct pm_genpd_dev *v =
+				&t->devs[d->first_dev + k];
 
 			pm_out_printf(o, "      %-44s %s", v->device,
 				      v->runtime_status ? v->runtime_status :
@@ -582,22 +583,22 @@ static void human_powercap(struct pmctl *p, const struct pm_powercap *pc)
 		for (int k = 0; k < z->nconstraints; k++) {
 			const struct pm_powercap_constraint *c = &z->c[k];
 
-			pm_out_printf(o, "%*s%u %-11s limit %s", ind + 2, "",
-				      c->id, c->name[0] ? c->name : "?",
-				      c->power_limit_uw == PM_UNKNOWN ?
-					      "?" :
-					      fmt_fixed((int64_t)c->power_limit_uw,
-							MICRO, "W", a,
-							sizeof(a)));
+			pm_out_printf(
+				o, "%*s%u %-11s limit %s", ind + 2, "", c->id,
+				c->name[0] ? c->name : "?",
+				c->power_limit_uw == PM_UNKNOWN ?
+					"?" :
+					fmt_fixed((int64_t)c->power_limit_uw,
+						  MICRO, "W", a, sizeof(a)));
 			if (c->time_window_us != PM_UNKNOWN)
 				pm_out_printf(o, ", window %s",
 					      fmt_us(c->time_window_us, b,
 						     sizeof(b)));
 			if (c->max_power_uw != PM_UNKNOWN)
-				pm_out_printf(o, ", max %s",
-					      fmt_fixed((int64_t)c->max_power_uw,
-							MICRO, "W", b,
-							sizeof(b)));
+				pm_out_printf(
+					o, ", max %s",
+					fmt_fixed((int64_t)c->max_power_uw,
+						  MICRO, "W", b, sizeof(b)));
 			pm_out_printf(o, "\n");
 		}
 	}

@@ -50,39 +50,39 @@ static void sb_free(struct sb *b)
 /* ---------------------------------------------------------------- clk */
 
 /* 6.1.192 (with the consumer columns of ≈6.8, backported). */
-#define CLK_HDR_61                                                          \
+#define CLK_HDR_61                                                            \
 	"                                 enable  prepare  protect          " \
-	"                      duty  hardware                            "   \
-	"connection\n"                                                      \
-	"   clock                          count    count    count        " \
-	"rate   accuracy phase  cycle    enable   consumer                "  \
-	"         id\n"                                                     \
-	"------------------------------------------------------------------" \
-	"---------------------------------------------------------------"    \
+	"                      duty  hardware                            "    \
+	"connection\n"                                                        \
+	"   clock                          count    count    count        "   \
+	"rate   accuracy phase  cycle    enable   consumer                "   \
+	"         id\n"                                                       \
+	"------------------------------------------------------------------"  \
+	"---------------------------------------------------------------"     \
 	"------------\n"
 
 /* ≈6.3 to 6.7: hardware enable, no consumers. */
-#define CLK_HDR_63                                                          \
+#define CLK_HDR_63                                                            \
 	"                                 enable  prepare  protect          " \
-	"                      duty  hardware\n"                            \
-	"   clock                          count    count    count        " \
-	"rate   accuracy phase  cycle    enable\n"                           \
-	"------------------------------------------------------------------" \
+	"                      duty  hardware\n"                              \
+	"   clock                          count    count    count        "   \
+	"rate   accuracy phase  cycle    enable\n"                            \
+	"------------------------------------------------------------------"  \
 	"-------------------------------------\n"
 
 /* ≈4.15 to 4.18: protect, no duty cycle, no hardware enable. */
-#define CLK_HDR_415                                                         \
+#define CLK_HDR_415                                                           \
 	"                                 enable  prepare  protect          " \
-	"                     \n"                                           \
-	"   clock                          count    count    count        " \
-	"rate   accuracy   phase\n"                                         \
-	"------------------------------------------------------------------" \
+	"                     \n"                                             \
+	"   clock                          count    count    count        "   \
+	"rate   accuracy   phase\n"                                           \
+	"------------------------------------------------------------------"  \
 	"----------------------\n"
 
 /* ≈4.4: no protect count either. */
-#define CLK_HDR_44                                                          \
-	"   clock                         enable_cnt  prepare_cnt        " \
-	"rate   accuracy   phase\n"                                         \
+#define CLK_HDR_44                                                           \
+	"   clock                         enable_cnt  prepare_cnt        "   \
+	"rate   accuracy   phase\n"                                          \
 	"------------------------------------------------------------------" \
 	"----------------------\n"
 
@@ -91,18 +91,18 @@ struct clk61 {
 	const char *name;
 	int en, prep, prot;
 	unsigned long rate, acc;
-	int phase;		/* < 0: "-----" */
+	int phase; /* < 0: "-----" */
 	int duty;
 	char hw;
-	const char *cons[3];	/* "dev\tcon" pairs */
+	const char *cons[3]; /* "dev\tcon" pairs */
 };
 
 /* One clock as 6.1.192's clk_summary_show_one prints it. */
 static void clk61_line(struct sb *b, const struct clk61 *c)
 {
-	sb_printf(b, "%*s%-*s %-7d %-8d %-8d %-11lu %-10lu ",
-		  c->level * 3 + 1, "", 35 - c->level * 3, c->name, c->en,
-		  c->prep, c->prot, c->rate, c->acc);
+	sb_printf(b, "%*s%-*s %-7d %-8d %-8d %-11lu %-10lu ", c->level * 3 + 1,
+		  "", 35 - c->level * 3, c->name, c->en, c->prep, c->prot,
+		  c->rate, c->acc);
 	if (c->phase >= 0)
 		sb_printf(b, "%-5d", c->phase);
 	else
@@ -121,16 +121,62 @@ static void clk61_line(struct sb *b, const struct clk61 *c)
 static void test_clk_61(void)
 {
 	static const struct clk61 clks[] = {
-		{ 0, "xin24m", 9, 10, 0, 24000000, 0, 0, 50000, 'Y',
+		{ 0,
+		  "xin24m",
+		  9,
+		  10,
+		  0,
+		  24000000,
+		  0,
+		  0,
+		  50000,
+		  'Y',
 		  { "deviceless\tno_connection_id" } },
-		{ 1, "pll_apll", 1, 1, 0, 1416000000, 0, 0, 50000, 'Y',
+		{ 1,
+		  "pll_apll",
+		  1,
+		  1,
+		  0,
+		  1416000000,
+		  0,
+		  0,
+		  50000,
+		  'Y',
 		  { "deviceless\tno_connection_id" } },
-		{ 2, "armclkl", 1, 1, 0, 1416000000, 0, 0, 50000, 'Y',
-		  { "cpu0\tno_connection_id", "deviceless\tno_connection_id" } },
-		{ 1, "aclk_vio", 0, 0, 1, 400000000, 20, -1, 33333, 'N',
+		{ 2,
+		  "armclkl",
+		  1,
+		  1,
+		  0,
+		  1416000000,
+		  0,
+		  0,
+		  50000,
+		  'Y',
+		  { "cpu0\tno_connection_id",
+		    "deviceless\tno_connection_id" } },
+		{ 1,
+		  "aclk_vio",
+		  0,
+		  0,
+		  1,
+		  400000000,
+		  20,
+		  -1,
+		  33333,
+		  'N',
 		  { "ff8f0000.vop\taclk", "ff8f3f00.iommu\taclk_iommu",
 		    "deviceless\tno_connection_id" } },
-		{ 0, "xin32k", 1, 1, 0, 32768, 0, 90, 50000, '?',
+		{ 0,
+		  "xin32k",
+		  1,
+		  1,
+		  0,
+		  32768,
+		  0,
+		  90,
+		  50000,
+		  '?',
 		  { "rk808-rtc\tno_connection_id" } },
 	};
 	struct sb b = { 0 };
@@ -222,8 +268,8 @@ static void test_clk_older(void)
 
 	/* ≈4.4: no protect count; a negative errno as the phase. */
 	sb_printf(&b, CLK_HDR_44);
-	sb_printf(&b, "%*s%-*s %11d %12d %11lu %10lu %-3d\n", 1, "", 30,
-		  "sys", 3, 3, 100000000UL, 50UL, -22);
+	sb_printf(&b, "%*s%-*s %11d %12d %11lu %10lu %-3d\n", 1, "", 30, "sys",
+		  3, 3, 100000000UL, 50UL, -22);
 	is_int(pm_clk_parse(b.s, &t), 1, "4.4: one clock");
 	ok(!t.has_protect && t.has_accuracy && t.has_phase,
 	   "4.4: no protect column");
@@ -250,8 +296,16 @@ static void test_clk_names(void)
 
 	sb_printf(&b, CLK_HDR_61);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct clk61 c = { (int)i ? 1 : 0, names[i], 1, 1, 0,
-				   1000000UL * (i + 1), 0, 0, 50000, 'Y',
+		struct clk61 c = { (int)i ? 1 : 0,
+				   names[i],
+				   1,
+				   1,
+				   0,
+				   1000000UL * (i + 1),
+				   0,
+				   0,
+				   50000,
+				   'Y',
 				   { "dev with space\tcon id", NULL } };
 
 		clk61_line(&b, &c);
@@ -279,8 +333,16 @@ static void test_clk_deep(void)
 	sb_printf(&b, CLK_HDR_61);
 	for (int i = 0; i < DEPTH; i++) {
 		char name[32];
-		struct clk61 c = { i, name, 1, 1, 0, 1000UL + (unsigned)i, 0,
-				   0, 50000, 'Y',
+		struct clk61 c = { i,
+				   name,
+				   1,
+				   1,
+				   0,
+				   1000UL + (unsigned)i,
+				   0,
+				   0,
+				   50000,
+				   'Y',
 				   { "deviceless\tno_connection_id" } };
 
 		snprintf(name, sizeof(name), "c%d", i);
@@ -322,18 +384,42 @@ static void test_clk_garbage(void)
 	pm_clk_table_free(&t);
 
 	sb_printf(&b, CLK_HDR_61);
-	clk61_line(&b, &(struct clk61){ 0, "good", 1, 1, 0, 5, 0, 0, 50000,
+	clk61_line(&b, &(struct clk61){ 0,
+					"good",
+					1,
+					1,
+					0,
+					5,
+					0,
+					0,
+					50000,
 					'Y',
 					{ "deviceless\tno_connection_id" } });
 	sb_printf(&b, "this is not a clock line\n");
 	sb_printf(&b, "\x01\x02\xff\xfe junk \x7f\n");
 	sb_printf(&b, "   half 1 2\n");
-	clk61_line(&b, &(struct clk61){ 1, "after", 0, 0, 0, 7, 0, 0, 50000,
+	clk61_line(&b, &(struct clk61){ 1,
+					"after",
+					0,
+					0,
+					0,
+					7,
+					0,
+					0,
+					50000,
 					'N',
 					{ "deviceless\tno_connection_id" } });
 	/* Cut in the middle of the last line. */
-	clk61_line(&b, &(struct clk61){ 1, "truncated", 0, 0, 0, 123456789,
-					0, 0, 50000, 'N',
+	clk61_line(&b, &(struct clk61){ 1,
+					"truncated",
+					0,
+					0,
+					0,
+					123456789,
+					0,
+					0,
+					50000,
+					'N',
 					{ "deviceless\tno_connection_id" } });
 	cut = strstr(b.s, "123456");
 	cut[3] = '\0';
@@ -366,26 +452,26 @@ static void test_clk_garbage(void)
 
 /* ---------------------------------------------------------------- genpd */
 
-#define GENPD_HDR_61                                                        \
+#define GENPD_HDR_61                                                         \
 	"domain                          status          children          " \
-	"                 performance\n"                                    \
+	"                 performance\n"                                     \
 	"    /device                                             runtime "   \
-	"status\n"                                                          \
+	"status\n"                                                           \
 	"------------------------------------------------------------------" \
 	"----------------------------\n"
 
-#define GENPD_HDR_610                                                       \
+#define GENPD_HDR_610                                                        \
 	"domain                          status          children        "   \
-	"performance\n"                                                     \
+	"performance\n"                                                      \
 	"    /device                         runtime status                " \
-	"  managed by\n"                                                    \
+	"  managed by\n"                                                     \
 	"------------------------------------------------------------------" \
 	"------------\n"
 
-#define GENPD_HDR_OLD                                                       \
-	"domain                          status          slaves\n"          \
+#define GENPD_HDR_OLD                                                        \
+	"domain                          status          slaves\n"           \
 	"    /device                                             runtime "   \
-	"status\n"                                                          \
+	"status\n"                                                           \
 	"------------------------------------------------------------------" \
 	"----\n"
 
@@ -396,8 +482,8 @@ static void test_genpd_61(void)
 
 	sb_printf(&b, GENPD_HDR_61);
 	sb_printf(&b, "%-30s  %-49s  %u", "pd_gpu", "on", 0u);
-	sb_printf(&b, "\n    %-50s  %-25s  %u", "/devices/platform/ff9a0000.gpu",
-		  "active", 0u);
+	sb_printf(&b, "\n    %-50s  %-25s  %u",
+		  "/devices/platform/ff9a0000.gpu", "active", 0u);
 	sb_printf(&b, "\n");
 	sb_printf(&b, "%-30s  %-49s  %u", "pd_vio", "on", 2u);
 	sb_printf(&b, "\n%48s", " ");
@@ -541,7 +627,8 @@ static void test_genpd_garbage(void)
 	pm_genpd_table_free(&t);
 
 	sb_printf(&b, GENPD_HDR_61);
-	sb_printf(&b, "    %-50s  %-25s  %u\n", "/devices/orphan", "active", 0u);
+	sb_printf(&b, "    %-50s  %-25s  %u\n", "/devices/orphan", "active",
+		  0u);
 	sb_printf(&b, "%-30s  %-49s  %u\n", "good", "on", 0u);
 	sb_printf(&b, "lonely\n");
 	sb_printf(&b, "name  maybe  7\n");
