@@ -567,12 +567,13 @@ static void human_powercap(struct pmctl *p, const struct pm_powercap *pc)
 			      z->enabled == 1 ? "enabled" :
 			      z->enabled == 0 ? "disabled" :
 						"enabled ?");
+		/* The energy on a line of its own: 80 columns. */
 		if (z->energy_uj != PM_UNKNOWN)
-			pm_out_printf(o, "  energy %s",
+			pm_out_printf(o, "\n%*senergy %s", ind + 2, "",
 				      fmt_fixed((int64_t)z->energy_uj, MICRO,
 						"J", a, sizeof(a)));
 		else
-			pm_out_printf(o, "  energy ?%s",
+			pm_out_printf(o, "\n%*senergy ?%s", ind + 2, "",
 				      z->energy_err == EACCES ? " (root only)" :
 								"");
 		if (z->max_energy_range_uj != PM_UNKNOWN)
