@@ -30,7 +30,7 @@
 #define GENPD_CHILD_INDENT_MIN 16
 #define CLK_INDENT_PER_LEVEL 3
 
-/* ---------------------------------------------------------------- regulators */
+/* -------------------------------------------------------------- regulators */
 
 /* A number, or unknown for "constraint not defined" and anything else. */
 static int64_t reg_number(struct pm_ctx *ctx, int fd, const char *name)
@@ -672,7 +672,10 @@ static bool clk_line(const enum clk_col *cols, int ncols, bool consumers,
 	int n = tokenize(line, tk, TOKENS_MAX);
 
 	*cons = NULL;
-	for (int k = 1; k + ncols <= n; k++) {
+	/* At least one word of name, then the columns. */
+	if (ncols < 1 || n <= ncols)
+		return false;
+	for (int k = 1; k <= n - ncols; k++) {
 		if (!consumers && k + ncols != n)
 			continue;
 		clk_reset(c);

@@ -113,6 +113,18 @@ static void part_failed(struct pmctl *p, struct part *pt, int r,
 		 strerror(pt->err), hint ? "; " : "", hint ? hint : "");
 }
 
+/* A reader's result: n entries, or why not; out of memory ends it all. */
+static void part_result(struct pmctl *p, struct part *pt, int n,
+			const char *absent_hint)
+{
+	if (n == -ENOMEM)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	if (n < 0)
+		part_failed(p, pt, n, absent_hint);
+	else
+		pt->n = n;
+}
+
 /* Absent: the kernel has nothing to show (exit 3 when all parts are). */
 static bool part_absent(const struct part *pt)
 {
@@ -416,27 +428,13 @@ int cmd_domains(struct pmctl *p, int argc, char **argv)
 	struct pm_regulator *r = NULL;
 	struct pm_genpd_table gt;
 	struct pm_clk_table ct;
-	int n;
 
 	pmctl_view_args(p, "domains", argc, argv);
-	n = pm_regulators_read(&p->ctx, &r);
-	if (n == -ENOMEM)
-		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-	if (n < 0)
-		part_failed(p, &reg, n, NULL);
-	else
-		reg.n = n;
-	n = pm_genpd_read(&p->ctx, &gt);
-	if (n < 0)
-		part_failed(p, &pd, n, "the kernel has no generic PM domains");
-	else
-		pd.n = n;
-	n = pm_clk_read(&p->ctx, &ct);
-	if (n < 0)
-		part_failed(p, &clk, n,
-			    "the kernel has no common clock framework");
-	else
-		clk.n = n;
+	part_result(p, &reg, pm_regulators_read(&p->ctx, &r), NULL);
+	part_result(p, &pd, pm_genpd_read(&p->ctx, &gt),
+		    "the kernel has no generic PM domains");
+	part_result(p, &clk, pm_clk_read(&p->ctx, &ct),
+		    "the kernel has no common clock framework");
 	if (part_absent(&reg) && part_absent(&pd) && part_absent(&clk)) {
 		bool mounted = pm_debugfs_state(&p->ctx) != -ENOENT;
 
@@ -457,6 +455,8 @@ int cmd_domains(struct pmctl *p, int argc, char **argv)
 	if (p->t.fmt != PM_FMT_HUMAN) {
 		/* Why a part is null, for those who read only stdout's
 		 * document; a part that is not there needs no word. */
+		if (!part_absent(&reg) && reg.err)
+			pm_note(&p->t, "regulators: " NA " (%s)", reg.why);
 		if (!part_absent(&pd) && pd.err)
 			pm_note(&p->t, "power domains: " NA " (%s)", pd.why);
 		if (!part_absent(&clk) && clk.err)
