@@ -801,7 +801,7 @@ struct pm_clk_table {
 
 /*
  * Parse pm_genpd_summary / clk_summary text: the number of entries, or
- * -EINVAL (the record-free kind: no header, not such a table), -ENOMEM.
+ * -EINVAL when the text has no such header (not that table), -ENOMEM.
  * On error the table is empty; free it either way.
  */
 int pm_genpd_parse(const char *text, struct pm_genpd_table *t);
