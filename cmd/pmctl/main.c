@@ -42,6 +42,9 @@ static void usage(FILE *f)
 	      "  devfreq [show]        devfreq devices (GPUs, memory "
 	      "controllers)\n"
 	      "  devfreq set NAME      --governor G --min F --max F\n"
+	      "  domains               regulators, PM domains and the clock tree\n"
+	      "  powercap              powercap (RAPL) zones: energy, power "
+	      "limits\n"
 	      "  profile [NAME]        the ACPI platform profile\n"
 	      "\n"
 	      "Options:\n"
@@ -192,6 +195,27 @@ static const struct {
 	  "\n"
 	  "Options: -n/--dry-run, --wait[=SEC], -F/--format human|json|kv,\n"
 	  "-J, -o FILE, --sysroot DIR.\n" },
+	{ "domains", cmd_domains,
+	  "Usage: pmctl [options] domains [show]\n"
+	  "\n"
+	  "Regulators (/sys/class/regulator): voltage and its range, current\n"
+	  "limit, state, users and the device; generic PM domains (debugfs\n"
+	  "pm_genpd_summary): status, children, performance state and the\n"
+	  "devices with their runtime status; the clock tree (debugfs\n"
+	  "clk_summary): rate, enable and prepare counts, hardware enable and\n"
+	  "consumers.  debugfs needs root; a part that cannot be read says\n"
+	  "'not available' and why.\n"
+	  "\n"
+	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
+	{ "powercap", cmd_powercap,
+	  "Usage: pmctl [options] powercap [show]\n"
+	  "\n"
+	  "The powercap control types (intel-rapl, intel-rapl-mmio, ...) and\n"
+	  "their zones and subzones: name, enabled, energy counter and its\n"
+	  "range, and each constraint's power limit, time window and maximum\n"
+	  "power.  energy_uj is readable by root only since Linux 5.10.\n"
+	  "\n"
+	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 	{ "profile", cmd_profile,
 	  "Usage: pmctl [options] profile [NAME]\n"
 	  "\n"

@@ -51,6 +51,15 @@ int pmctl_supply_set(struct pmctl *p, int argc, char **argv);
 /* One policy as the JSON object CLI.md gives for `pmctl freq --json`. */
 void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p);
 
+/* A read-only view's steps (show.c): take only "show" and the output
+ * options, open the document, close it (returns the exit status). */
+void pmctl_view_args(struct pmctl *p, const char *cmd, int argc, char **argv);
+void pmctl_view_begin(struct pmctl *p);
+int pmctl_view_end(struct pmctl *p);
+/* domains.c: regulators, PM domains and clocks; powercap zones. */
+int cmd_domains(struct pmctl *p, int argc, char **argv);
+int cmd_powercap(struct pmctl *p, int argc, char **argv);
+
 /* The sections of `pmctl status`, each also a subcommand's document. */
 void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
 			const struct pm_cpufreq_global *g);

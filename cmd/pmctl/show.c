@@ -37,6 +37,21 @@ static int end(struct pmctl *p)
 	return PM_EXIT_OK;
 }
 
+void pmctl_view_args(struct pmctl *p, const char *cmd, int argc, char **argv)
+{
+	only_show(p, cmd, argc, argv);
+}
+
+void pmctl_view_begin(struct pmctl *p)
+{
+	begin(p);
+}
+
+int pmctl_view_end(struct pmctl *p)
+{
+	return end(p);
+}
+
 static void read_cpus(struct pmctl *p)
 {
 	if (pm_cpus_read(&p->ctx, &p->cpus) < 0)
