@@ -9,6 +9,10 @@
 
 #include "pmctl.h"
 
+enum {
+	OPT_REDACT = PM_OPT_TOOL,
+};
+
 static void usage(FILE *f)
 {
 	fputs("Usage: pmctl [options] [COMMAND]\n"
@@ -29,6 +33,8 @@ static void usage(FILE *f)
 	      "  thermal          thermal zones\n"
 	      "  devfreq [show]   devfreq devices (GPUs, memory controllers)\n"
 	      "  profile          the ACPI platform profile\n"
+	      "  dump             the power-management files of /sys and "
+	      "/proc as a tar\n"
 	      "\n"
 	      "Options:\n"
 	      "  -c, --cpu LIST       freq: the policies of these CPUs (0-3,8, "
@@ -37,6 +43,7 @@ static void usage(FILE *f)
 	      "  -J, --json           same as --format json\n"
 	      "  -o, --output FILE    write the report to FILE atomically\n"
 	      "      --sysroot DIR    read /sys and /proc under DIR\n"
+	      "      --redact         dump: replace serial numbers and UUIDs\n"
 	      "  -q, --quiet          fewer messages on stderr\n"
 	      "  -v, --verbose        more messages on stderr\n"
 	      "  -h, --help           show this help\n"
@@ -106,12 +113,27 @@ static const struct {
 	  "Usage: pmctl [options] profile\n"
 	  "\n"
 	  "The ACPI platform profile and its choices.\n" },
+	{ "dump", cmd_dump,
+	  "Usage: pmctl [options] dump [--output FILE.tar] [--redact]\n"
+	  "\n"
+	  "Write the power-management files of /sys and /proc (cpufreq,\n"
+	  "cpuidle, CPUs, /sys/power, supplies, thermal, devfreq, regulators,\n"
+	  "powercap, RTC, platform profile, device power/ folders, /proc/stat,\n"
+	  "interrupts, cpuinfo, meminfo, swaps) as a POSIX tar archive, to\n"
+	  "attach to a bug report.  Unpacked into a folder, it is a --sysroot.\n"
+	  "Write-only files and /sys/power/wakeup_count are never read; files\n"
+	  "that cannot be read are left out and counted (-v names them).\n"
+	  "--redact replaces serial numbers and UUIDs with REDACTED.\n"
+	  "\n"
+	  "Options: -o FILE (default: standard output, never a terminal),\n"
+	  "--redact, --sysroot DIR, -q, -v.\n" },
 };
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
+		{ "redact", no_argument, NULL, OPT_REDACT },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct pmctl p;
@@ -137,6 +159,10 @@ int main(int argc, char **argv)
 			help = true;
 			continue;
 		}
+		if (c == OPT_REDACT) {
+			p.redact = true;
+			continue;
+		}
 		if (!pm_tool_opt(&p.t, c, optarg, argv))
 			pm_usage_error(&p.t, "unrecognized option '%s'",
 				       argv[optind - 1]);
@@ -150,6 +176,9 @@ int main(int argc, char **argv)
 
 	if (help && !nargs)
 		pm_tool_opt(&p.t, 'h', NULL, argv);
+	if (p.redact && strcmp(name, "dump"))
+		pm_usage_error(&p.t, "--redact does not apply to pmctl %s",
+			       name);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name))
 			continue;

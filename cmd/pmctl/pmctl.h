@@ -10,6 +10,7 @@ struct pmctl {
 	struct pm_ctx ctx;
 	struct pm_out o;
 	struct pm_cpus cpus;
+	bool redact;		/* dump --redact */
 };
 
 /* The policies, read once; *out is malloc'ed. */
@@ -42,5 +43,6 @@ int cmd_thermal(struct pmctl *p, int argc, char **argv);
 int cmd_devfreq(struct pmctl *p, int argc, char **argv);
 int cmd_profile(struct pmctl *p, int argc, char **argv);
 int cmd_freq(struct pmctl *p, int argc, char **argv);
+int cmd_dump(struct pmctl *p, int argc, char **argv);
 
 #endif /* PMCTL_H */
