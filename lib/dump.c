@@ -159,9 +159,7 @@ static bool key_is_id(const char *key, size_t n)
 	for (size_t i = 0; i < ARRAY_SIZE(redact_key_ends); i++) {
 		size_t m = strlen(redact_key_ends[i]);
 
-		if (n >= m &&
-		    !strncasecmp(key + n - m, redact_key_ends[i], m) &&
-		    (n == m || key[n - m - 1] == '_'))
+		if (n >= m && !strncasecmp(key + n - m, redact_key_ends[i], m))
 			return true;
 	}
 	return false;
