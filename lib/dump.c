@@ -26,12 +26,12 @@
 
 /* How a listed path is walked. */
 enum walk {
-	W_FILE,		/* one file */
-	W_TREE,		/* a folder: every file and subfolder */
-	W_CPU,		/* /sys/devices/system/cpu: the PM parts only */
-	W_CLASS,	/* class links, and the device folders they name */
-	W_BLOCK,	/* class links, and only the dev file of each */
-	W_POWER,	/* every device's power/ folder below */
+	W_FILE,			/* one file */
+	W_TREE,			/* a folder: every file and subfolder */
+	W_CPU,			/* /sys/devices/system/cpu: the PM parts only */
+	W_CLASS,		/* class links, and the device folders they name */
+	W_BLOCK,		/* class links, and only the dev file of each */
+	W_POWER,		/* every device's power/ folder below */
 };
 
 /* The whole list; pmctl(8) names it too. */
@@ -73,21 +73,22 @@ static const struct {
 #define DUMP_NOT_DEVICES "sys/devices/system/memory"
 
 static const char *const cpu_files[] = {
-	"online", "offline", "possible", "present",
+	"online",     "offline",  "possible",  "present",
 	"kernel_max", "isolated", "nohz_full",
 };
 static const char *const cpu_dirs[] = {
-	"cpufreq", "cpuidle", "smt", "intel_pstate",
-	"amd_pstate", "intel_uncore_frequency", "power",
+	"cpufreq",	"cpuidle",    "smt",
+	"intel_pstate", "amd_pstate", "intel_uncore_frequency",
+	"power",
 };
 static const char *const cpun_dirs[] = {
-	"cpufreq", "cpuidle", "topology", "acpi_cppc", "thermal_throttle",
-	"power",
+	"cpufreq",   "cpuidle",		 "topology",
+	"acpi_cppc", "thermal_throttle", "power",
 };
 
 /* Files whose whole content is an identifier (pmctl dump --redact). */
 static const char *const redact_names[] = {
-	"serial", "serial_number", "uuid", "product_serial",
+	"serial",	"serial_number",  "uuid",	  "product_serial",
 	"board_serial", "chassis_serial", "product_uuid", "address",
 };
 /* uevent keys ending so hold the same identifiers. */
@@ -191,11 +192,12 @@ static int redact_lines(const char *data, size_t len, char sep, bool cpuinfo,
 		if (s) {
 			size_t k = (size_t)(s - line);
 
-			while (cpuinfo && k && (line[k - 1] == '\t' ||
-						line[k - 1] == ' '))
+			while (cpuinfo && k &&
+			       (line[k - 1] == '\t' || line[k - 1] == ' '))
 				k--;
-			if (cpuinfo ? k == 6 && !strncasecmp(line, "Serial", 6) :
-				      key_is_id(line, k)) {
+			if (cpuinfo ?
+				    k == 6 && !strncasecmp(line, "Serial", 6) :
+				    key_is_id(line, k)) {
 				keep = (size_t)(s - line) + 1;
 				if (cpuinfo && keep < n && line[keep] == ' ')
 					keep++;
@@ -224,8 +226,8 @@ static int redact_lines(const char *data, size_t len, char sep, bool cpuinfo,
 	return 1;
 }
 
-int pm_dump_redact(const char *path, const char *data, size_t len,
-		   char **out, size_t *outlen)
+int pm_dump_redact(const char *path, const char *data, size_t len, char **out,
+		   size_t *outlen)
 {
 	const char *base = strrchr(path, '/');
 
@@ -483,8 +485,8 @@ static void dump_file(struct dumper *d, int dfd, const char *dir,
 			len = rlen;
 		}
 	}
-	tar_result(d, pm_tar_file(&d->tar, path, st->st_mode & 07777, data,
-				  len));
+	tar_result(d,
+		   pm_tar_file(&d->tar, path, st->st_mode & 07777, data, len));
 	free(red);
 	s->stored = true;
 	d->st->files++;
@@ -561,8 +563,11 @@ static void ents_free(struct ent *e, int n)
 	free(e);
 }
 
-/* The entries of folder fd (taken over, open in *dp), sorted. */
-static int list(struct dumper *d, int fd, DIR **dp, struct ent **out)
+/*
+ * The entries of folder fd (taken over, open in *dp), sorted; -1 and
+ * *err on failure.
+ */
+static int list(struct dumper *d, int fd, DIR **dp, struct ent **out, int *err)
 {
 	struct ent *v = NULL;
 	struct dirent *de;
@@ -570,9 +575,11 @@ static int list(struct dumper *d, int fd, DIR **dp, struct ent **out)
 	DIR *dir = fdopendir(fd);
 
 	*out = NULL;
+	*dp = NULL;
 	if (!dir) {
+		*err = errno > 0 ? errno : EIO;
 		close(fd);
-		return -errno;
+		return -1;
 	}
 	while ((de = readdir(dir)) != NULL) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -595,10 +602,10 @@ static int list(struct dumper *d, int fd, DIR **dp, struct ent **out)
 
 			if (fstatat(dirfd(dir), de->d_name, &st,
 				    AT_SYMLINK_NOFOLLOW) == 0)
-				v[n].type = S_ISDIR(st.st_mode)	  ? DT_DIR :
-					    S_ISLNK(st.st_mode)	  ? DT_LNK :
-					    S_ISREG(st.st_mode)	  ? DT_REG :
-								    DT_UNKNOWN;
+				v[n].type = S_ISDIR(st.st_mode) ? DT_DIR :
+					    S_ISLNK(st.st_mode) ? DT_LNK :
+					    S_ISREG(st.st_mode) ? DT_REG :
+								  DT_UNKNOWN;
 		}
 		n++;
 	}
@@ -610,17 +617,17 @@ static int list(struct dumper *d, int fd, DIR **dp, struct ent **out)
 oom:
 	closedir(dir);
 	ents_free(v, n);
-	d->err = ENOMEM;
-	return -ENOMEM;
+	*err = d->err = ENOMEM;
+	return -1;
 }
 
 /* Which entries of a walked folder go in. */
 enum pick {
-	P_ALL,		/* every file and folder, no links */
-	P_CLASS,	/* the same, and the device and cdevN links */
-	P_CPU,		/* /sys/devices/system/cpu itself */
-	P_CPUN,		/* a cpuN folder */
-	P_BLOCK,	/* only the dev file */
+	P_ALL,			/* every file and folder, no links */
+	P_CLASS,		/* the same, and the device and cdevN links */
+	P_CPU,			/* /sys/devices/system/cpu itself */
+	P_CPUN,			/* a cpuN folder */
+	P_BLOCK,		/* only the dev file */
 };
 
 static bool is_numbered(const char *name, const char *prefix)
@@ -684,7 +691,7 @@ static void walk_tree(struct dumper *d, const char *path, enum pick p,
 	char child[PM_PATH_MAX], resolved[PM_PATH_MAX];
 	struct ent *e;
 	DIR *dir;
-	int r, n, fd;
+	int r, n, fd, err;
 
 	r = ensure_dir(d, path, true);
 	if (r < 0) {
@@ -697,9 +704,9 @@ static void walk_tree(struct dumper *d, const char *path, enum pick p,
 		skip(d, path, -fd, NULL);
 		return;
 	}
-	n = list(d, fd, &dir, &e);
+	n = list(d, fd, &dir, &e, &err);
 	if (n < 0) {
-		skip(d, path, -n, NULL);
+		skip(d, path, err, NULL);
 		return;
 	}
 	for (int i = 0; i < n && !d->err; i++) {
@@ -734,7 +741,7 @@ static void walk_class(struct dumper *d, const char *path, enum pick p)
 	char child[PM_PATH_MAX], resolved[PM_PATH_MAX];
 	struct ent *e;
 	DIR *dir;
-	int n, fd;
+	int n, fd, err;
 
 	if (ensure_dir(d, path, true) < 0)
 		return;
@@ -743,9 +750,9 @@ static void walk_class(struct dumper *d, const char *path, enum pick p)
 		skip(d, path, -fd, NULL);
 		return;
 	}
-	n = list(d, fd, &dir, &e);
+	n = list(d, fd, &dir, &e, &err);
 	if (n < 0) {
-		skip(d, path, -n, NULL);
+		skip(d, path, err, NULL);
 		return;
 	}
 	for (int i = 0; i < n && !d->err; i++) {
@@ -760,7 +767,8 @@ static void walk_class(struct dumper *d, const char *path, enum pick p)
 			dev = child;	/* old kernels: a folder, no link */
 		}
 		if (dev)
-			walk_tree(d, dev, p, p == P_BLOCK ? 0 : DUMP_TREE_DEPTH);
+			walk_tree(d, dev, p,
+				  p == P_BLOCK ? 0 : DUMP_TREE_DEPTH);
 	}
 	ents_free(e, n);
 	closedir(dir);
@@ -772,7 +780,7 @@ static void walk_power(struct dumper *d, const char *path, int fd, int depth)
 	char child[PM_PATH_MAX];
 	struct ent *e;
 	DIR *dir;
-	int n = list(d, fd, &dir, &e);
+	int err, n = list(d, fd, &dir, &e, &err);
 
 	if (n < 0)
 		return;
@@ -845,7 +853,7 @@ static void flush_links(struct dumper *d)
 
 static void dumper_free(struct dumper *d)
 {
-	for (size_t i = 0; i < d->cap; i++)
+	for (size_t i = 0; d->slot && i < d->cap; i++)
 		free(d->slot[i].path);
 	free(d->slot);
 	for (size_t i = 0; i < d->nlinks; i++) {

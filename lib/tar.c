@@ -56,9 +56,8 @@ unsigned pm_tar_checksum(const unsigned char hdr[PM_TAR_BLOCK])
 	unsigned sum = 0;
 
 	for (size_t i = 0; i < PM_TAR_BLOCK; i++)
-		sum += i >= T_CHKSUM && i < T_CHKSUM + T_CHKSUM_LEN ?
-			       ' ' :
-			       hdr[i];
+		sum += i >= T_CHKSUM && i < T_CHKSUM + T_CHKSUM_LEN ? ' ' :
+								      hdr[i];
 	return sum;
 }
 
@@ -81,9 +80,8 @@ int pm_tar_split(const char *name, size_t *prefix_len)
 	return -ENAMETOOLONG;
 }
 
-int pm_tar_header(unsigned char hdr[PM_TAR_BLOCK], const char *name,
-		  char type, unsigned mode, uint64_t size, int64_t mtime,
-		  const char *link)
+int pm_tar_header(unsigned char hdr[PM_TAR_BLOCK], const char *name, char type,
+		  unsigned mode, uint64_t size, int64_t mtime, const char *link)
 {
 	size_t plen;
 	int r = 0;
@@ -208,9 +206,8 @@ static int put_pax(struct pm_tar *t, const char *name, bool long_name,
 	return r;
 }
 
-static int member(struct pm_tar *t, const char *name, char type,
-		  unsigned mode, const void *data, size_t size,
-		  const char *link)
+static int member(struct pm_tar *t, const char *name, char type, unsigned mode,
+		  const void *data, size_t size, const char *link)
 {
 	unsigned char hdr[PM_TAR_BLOCK];
 	size_t plen;

@@ -54,16 +54,17 @@ int cmd_dump(struct pmctl *p, int argc, char **argv)
 			pm_warn(&p->t, "cannot write %s: %s (%s)", p->t.output,
 				strerror(e), pm_errno_name(e));
 		else if (e != EPIPE)
-			pm_warn(&p->t, "write error on standard output: %s "
-				       "(%s)",
+			pm_warn(&p->t,
+				"write error on standard output: %s "
+				"(%s)",
 				strerror(e), pm_errno_name(e));
 		/* Reported once: skip the atexit check of the same stream. */
 		fflush(stderr);
 		_exit(PM_EXIT_FAIL);
 	}
 	pm_tool_out_done(&p->t, &p->o);
-	pm_note(&p->t, "dumped %u files, skipped %u (%u unreadable)",
-		st.files, st.skipped, st.unreadable);
+	pm_note(&p->t, "dumped %u files, skipped %u (%u unreadable)", st.files,
+		st.skipped, st.unreadable);
 	if (p->t.verbose > 0)
 		pm_warn(&p->t, "%u folders, %u links, %llu bytes", st.dirs,
 			st.links, (unsigned long long)st.bytes);

@@ -49,14 +49,16 @@ static void test_redact(void)
 		  NULL, "model_name is kept");
 	redact_is("sys/class/power_supply/BAT0/manufacturer", "SMP\n", NULL,
 		  "manufacturer is kept");
-	redact_is("sys/x/BAT0/uevent",
-		  "POWER_SUPPLY_NAME=BAT0\nPOWER_SUPPLY_SERIAL_NUMBER= 4719\n"
-		  "POWER_SUPPLY_MODEL_NAME=92P1131\n",
-		  "POWER_SUPPLY_NAME=BAT0\nPOWER_SUPPLY_SERIAL_NUMBER=REDACTED\n"
-		  "POWER_SUPPLY_MODEL_NAME=92P1131\n",
-		  "uevent: the serial line only");
+	redact_is(
+		"sys/x/BAT0/uevent",
+		"POWER_SUPPLY_NAME=BAT0\nPOWER_SUPPLY_SERIAL_NUMBER= 4719\n"
+		"POWER_SUPPLY_MODEL_NAME=92P1131\n",
+		"POWER_SUPPLY_NAME=BAT0\nPOWER_SUPPLY_SERIAL_NUMBER=REDACTED\n"
+		"POWER_SUPPLY_MODEL_NAME=92P1131\n",
+		"uevent: the serial line only");
 	redact_is("sys/x/uevent", "MAJOR=8\nPARTUUID=abcd\nDEVNAME=sda\n",
-		  "MAJOR=8\nPARTUUID=REDACTED\nDEVNAME=sda\n", "uevent: a UUID");
+		  "MAJOR=8\nPARTUUID=REDACTED\nDEVNAME=sda\n",
+		  "uevent: a UUID");
 	redact_is("sys/x/uevent", "NOTASERIALS=1\nDEVTYPE=disk", NULL,
 		  "uevent: SERIALS is not SERIAL");
 	redact_is("proc/cpuinfo",
@@ -202,8 +204,9 @@ static bool parse(const char *buf, size_t len)
 			m->mode = (unsigned)oct(h + 100, 8);
 			m->size = size;
 			memcpy(m->data, h + 512,
-			       size < sizeof(m->data) - 1 ? size :
-							    sizeof(m->data) - 1);
+			       size < sizeof(m->data) - 1 ?
+				       size :
+				       sizeof(m->data) - 1);
 			pax_path[0] = pax_link[0] = '\0';
 		}
 		off += 512 + (size + 511) / 512 * 512;
@@ -252,7 +255,8 @@ static int skipped_why(const struct skips *s, const char *path,
 static void test_tree(void)
 {
 	const char *pol = "sys/devices/system/cpu/cpufreq/policy0";
-	const char *bat = "sys/devices/LNXSYSTM:00/PNP0C0A:00/power_supply/BAT0";
+	const char *bat =
+		"sys/devices/LNXSYSTM:00/PNP0C0A:00/power_supply/BAT0";
 	char path[PM_PATH_MAX], *buf = NULL;
 	struct pm_dump_stats st;
 	struct pm_dump_opts o = { .mtime = 1700000000, .on_skip = on_skip };

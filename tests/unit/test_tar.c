@@ -99,7 +99,8 @@ static void test_fields(void)
 			  "../../devices/LNXSYSTM:00/power_supply/BAT0");
 	is_int(r, 0, "a symlink with a short target");
 	ok(h[156] == '2', "type symlink");
-	is_str(field(h, 157, 100), "../../devices/LNXSYSTM:00/power_supply/BAT0",
+	is_str(field(h, 157, 100),
+	       "../../devices/LNXSYSTM:00/power_supply/BAT0",
 	       "link target kept relative");
 
 	r = pm_tar_header(h, "x", PM_TAR_REG, 0644, 077777777777ULL, 0, NULL);
@@ -238,7 +239,8 @@ static void test_sizes(void)
 		is_u64(m.t.written, m.len, "size %zu: written counts it", n);
 		h = (const unsigned char *)m.buf;
 		is_u64(octal_of(h, 124, 12), n, "size %zu: size field", n);
-		ok(!n || !memcmp(m.buf + 512, data, n), "size %zu: the data", n);
+		ok(!n || !memcmp(m.buf + 512, data, n), "size %zu: the data",
+		   n);
 		ok(all_zero(m.buf + 512 + n, 512 * data_blocks - n),
 		   "size %zu: padded with zeros", n);
 		ok(all_zero(m.buf + m.len - 1024, 1024),
