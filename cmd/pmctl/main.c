@@ -46,6 +46,8 @@ static void usage(FILE *f)
 	      "  powercap              powercap (RAPL) zones: energy, power "
 	      "limits\n"
 	      "  profile [NAME]        the ACPI platform profile\n"
+	      "  dump                  the power-management files of /sys and "
+	      "/proc as a tar\n"
 	      "\n"
 	      "Options:\n"
 	      "  -c, --cpu LIST       the CPUs (0-3,8, all, online); reading: "
@@ -60,6 +62,7 @@ static void usage(FILE *f)
 	      "  -o, --output FILE    write the report to FILE atomically\n"
 	      "      --sysroot DIR    read and write /sys, /proc, /dev under "
 	      "DIR\n"
+	      "      --redact         dump: replace serial numbers and UUIDs\n"
 	      "  -q, --quiet          fewer messages on stderr\n"
 	      "  -v, --verbose        more messages on stderr (each write)\n"
 	      "  -h, --help           show this help; COMMAND --help for one "
@@ -224,6 +227,20 @@ static const struct {
 	  "\n"
 	  "Options: -n/--dry-run, --wait[=SEC], -F/--format human|json|kv,\n"
 	  "-J, -o FILE, --sysroot DIR.\n" },
+	{ "dump", cmd_dump,
+	  "Usage: pmctl [options] dump [--output FILE.tar] [--redact]\n"
+	  "\n"
+	  "Write the power-management files of /sys and /proc (cpufreq,\n"
+	  "cpuidle, CPUs, /sys/power, supplies, thermal, devfreq, regulators,\n"
+	  "powercap, RTC, platform profile, device power/ folders, /proc/stat,\n"
+	  "interrupts, cpuinfo, meminfo, swaps) as a POSIX tar archive, to\n"
+	  "attach to a bug report.  Unpacked into a folder, it is a --sysroot.\n"
+	  "Write-only files and /sys/power/wakeup_count are never read; files\n"
+	  "that cannot be read are left out and counted (-v names them).\n"
+	  "--redact replaces serial numbers and UUIDs with REDACTED.\n"
+	  "\n"
+	  "Options: -o FILE (default: standard output, never a terminal),\n"
+	  "--redact, --sysroot DIR, -q, -v.\n" },
 };
 
 /* The subcommands' own options, parsed here with the shared ones so
@@ -242,6 +259,7 @@ static const struct {
 	[PMCTL_O_CHARGE_STOP] = { "charge-stop", required_argument },
 	[PMCTL_O_CHARGE_BEHAVIOUR] = { "charge-behaviour",
 				       required_argument },
+	[PMCTL_O_REDACT] = { "redact", no_argument },
 };
 
 void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what)
@@ -318,6 +336,10 @@ int main(int argc, char **argv)
 
 	if (help && !nargs)
 		pm_tool_opt(&p.t, 'h', NULL, argv);
+	p.redact = p.opt[PMCTL_O_REDACT] != NULL;
+	if (p.redact && strcmp(name, "dump"))
+		pm_usage_error(&p.t, "--redact does not apply to pmctl %s",
+			       name);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name))
 			continue;

@@ -16,6 +16,7 @@ enum {
 	PMCTL_O_CHARGE_START,
 	PMCTL_O_CHARGE_STOP,
 	PMCTL_O_CHARGE_BEHAVIOUR,
+	PMCTL_O_REDACT,
 	PMCTL_NOPTS,
 };
 #define PMCTL_OPT_BASE PM_OPT_TOOL
@@ -29,6 +30,7 @@ struct pmctl {
 	struct pm_ctx ctx;
 	struct pm_out o;
 	struct pm_cpus cpus;
+	bool redact;		/* dump --redact */
 };
 
 /* The policies, read once; *out is malloc'ed. */
@@ -112,5 +114,6 @@ int cmd_thermal(struct pmctl *p, int argc, char **argv);
 int cmd_devfreq(struct pmctl *p, int argc, char **argv);
 int cmd_profile(struct pmctl *p, int argc, char **argv);
 int cmd_freq(struct pmctl *p, int argc, char **argv);
+int cmd_dump(struct pmctl *p, int argc, char **argv);
 
 #endif /* PMCTL_H */
