@@ -29,6 +29,9 @@ static void usage(FILE *f)
 	      "  thermal          thermal zones\n"
 	      "  devfreq [show]   devfreq devices (GPUs, memory controllers)\n"
 	      "  profile          the ACPI platform profile\n"
+	      "  device [show]    devices' runtime PM and wakeup settings\n"
+	      "  device set PATH... [--runtime auto|on] [--wakeup "
+	      "enabled|disabled]\n"
 	      "\n"
 	      "Options:\n"
 	      "  -c, --cpu LIST       freq: the policies of these CPUs (0-3,8, "
@@ -106,6 +109,25 @@ static const struct {
 	  "Usage: pmctl [options] profile\n"
 	  "\n"
 	  "The ACPI platform profile and its choices.\n" },
+	{ "device", cmd_device,
+	  "Usage: pmctl [options] device [show] [PATH|SUBSYSTEM...]\n"
+	  "       pmctl [options] device set PATH... [--runtime auto|on]\n"
+	  "                                          [--wakeup enabled|disabled]\n"
+	  "\n"
+	  "The devices below /sys/devices with runtime PM or wakeup files:\n"
+	  "runtime status and control, times, autosuspend delay, driver,\n"
+	  "subsystem, wakeup and its counts.  A PATH (/sys/devices/...,\n"
+	  "/sys/class/net/eth0, /sys/bus/pci/devices/...) selects that device\n"
+	  "and those below it; a SUBSYSTEM (pci, usb, net, block, ...) the\n"
+	  "devices of that bus or class and the parents of a class's devices.\n"
+	  "\n"
+	  "set writes power/control (auto lets the device suspend, on keeps it\n"
+	  "active) and power/wakeup of each PATH, all or nothing, each write\n"
+	  "read back.  --wakeup also takes on/off, yes/no, 1/0.\n"
+	  "\n"
+	  "Options: -n/--dry-run (set: print PATH = VALUE, change nothing),\n"
+	  "--wait[=SEC] (set), -F/--format human|json|kv, -J, -o FILE,\n"
+	  "--sysroot DIR.\n" },
 };
 
 int main(int argc, char **argv)
@@ -113,6 +135,9 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
 		{ "dry-run", no_argument, NULL, 'n' },
+		/* A subcommand's own options, handed to it as words. */
+		{ "runtime", required_argument, NULL, PM_OPT_TOOL },
+		{ "wakeup", required_argument, NULL, PM_OPT_TOOL },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct pmctl p;
@@ -132,6 +157,16 @@ int main(int argc, char **argv)
 			if (nargs >= (int)(sizeof(args) / sizeof(args[0])))
 				pm_usage_error(&p.t, "too many arguments");
 			args[nargs++] = optarg;
+			continue;
+		}
+		if (c == PM_OPT_TOOL) {
+			bool apart = optarg == argv[optind - 1];
+
+			if (nargs + 2 > (int)(sizeof(args) / sizeof(args[0])))
+				pm_usage_error(&p.t, "too many arguments");
+			if (apart)
+				args[nargs++] = argv[optind - 2];
+			args[nargs++] = argv[optind - 1];
 			continue;
 		}
 		if (c == 'h') {

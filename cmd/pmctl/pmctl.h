@@ -66,5 +66,6 @@ int cmd_thermal(struct pmctl *p, int argc, char **argv);
 int cmd_devfreq(struct pmctl *p, int argc, char **argv);
 int cmd_profile(struct pmctl *p, int argc, char **argv);
 int cmd_freq(struct pmctl *p, int argc, char **argv);
+int cmd_device(struct pmctl *p, int argc, char **argv);
 
 #endif /* PMCTL_H */
