@@ -68,8 +68,12 @@ static int open_lock(struct pm_ctx *ctx, const char *path, bool *rw)
 		}
 	}
 	/* flock works on a read-only fd: a lock made by root still serves. */
-	if (fd == -EACCES)
-		fd = pm_open(ctx, path, O_RDONLY | O_NOFOLLOW);
+	if (fd == -EACCES) {
+		int ro = pm_open(ctx, path, O_RDONLY | O_NOFOLLOW);
+
+		/* No lock to share: the right to create it is what lacks. */
+		fd = ro == -ENOENT ? -EACCES : ro;
+	}
 	return fd;
 }
 
