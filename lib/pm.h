@@ -183,7 +183,7 @@ enum {
 	PM_W_NOREAD = 1 << 2,	/* no old value to read (nor read back) */
 };
 
-#define PM_W_PATH 160
+#define PM_W_PATH PM_PATH_MAX	/* a USB device behind hubs and docks */
 #define PM_W_VAL 128
 
 struct pm_write {
