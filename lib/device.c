@@ -457,7 +457,7 @@ int pm_device_resolve(struct pm_ctx *ctx, const char *path, char *out,
 {
 	/* rest: what is left to walk; cur: the real folders so far. */
 	char rest[PM_PATH_MAX * 2], tmp[PM_PATH_MAX * 2], cur[PM_PATH_MAX];
-	char target[PM_PATH_MAX];
+	char target[PM_PATH_MAX], link[PM_PATH_MAX];
 	size_t clen = 0;
 	int links = 0;
 	char *p;
@@ -474,7 +474,7 @@ int pm_device_resolve(struct pm_ctx *ctx, const char *path, char *out,
 		return pm_err_set(ctx, "resolve", path, NULL, ENAMETOOLONG,
 				  "the path is too long");
 	snprintf(rest, sizeof(rest), "%s", path);
-	cur[0] = '\0';
+	cur[0] = link[0] = target[0] = '\0';
 	p = rest;
 	for (;;) {
 		struct stat st;
@@ -496,8 +496,9 @@ int pm_device_resolve(struct pm_ctx *ctx, const char *path, char *out,
 			if (!clen && !ctx->real_root)
 				return pm_err_set(ctx, "resolve", path, NULL,
 						  EXDEV,
-						  "a link leads out of the "
-						  "system root");
+						  "the link %s -> %s leads out "
+						  "of the system root",
+						  link, target);
 			while (clen && cur[clen - 1] != '/')
 				clen--;
 			if (clen)
@@ -538,6 +539,7 @@ int pm_device_resolve(struct pm_ctx *ctx, const char *path, char *out,
 						  "cannot read the link %s",
 						  cur);
 			target[tl] = '\0';
+			snprintf(link, sizeof(link), "%s", cur);
 			if (target[0] == '/' && !ctx->real_root)
 				/* It names the host's file, not the tree's. */
 				return pm_err_set(ctx, "resolve", path, NULL,

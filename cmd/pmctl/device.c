@@ -383,10 +383,12 @@ static int device_show(struct pmctl *p, int argc, char **argv)
 		     "pmctl device show");
 	filter_parse(p, &f, argc, argv);
 	read_selected(p, &f, &l);
-	if (!l.n)
-		pm_note(&p->t, "%s", argc ? "no device matches" :
-					    "no device has runtime PM or "
-					    "wakeup files");
+	if (!l.n && argc)
+		pm_note(&p->t, "no device with runtime PM or wakeup files "
+			       "matches '%s'%s",
+			argv[0], argc > 1 ? " or the others" : "");
+	else if (!l.n)
+		pm_note(&p->t, "no device has runtime PM or wakeup files");
 	pm_tool_out(&p->t, &p->o);
 	if (p->t.fmt == PM_FMT_HUMAN) {
 		human(p, &l);
