@@ -410,9 +410,40 @@ static int device_show(struct pmctl *p, int argc, char **argv)
 struct target {
 	const char *arg;
 	char path[PM_PATH_MAX];
+	bool dup;		/* named before */
 };
 
-/* Plan power/NAME = value of t; exit 3 when the device lacks it. */
+/*
+ * Exit 3 unless t has power/NAME (a wakeup file must not read empty:
+ * the device is not wakeup-capable then).  Before the lock, so that a
+ * refusal leaves no trace; pmctl_plan reads the value again under it.
+ */
+static void check(struct pmctl *p, const struct target *t, const char *name,
+		  const char *old)
+{
+	char file[PM_PATH_MAX + 16], buf[PM_W_VAL];
+	bool wakeup = !strcmp(name, "wakeup");
+
+	snprintf(file, sizeof(file), "%s/power/%s", t->path, name);
+	if (!old && !pm_exists(&p->ctx, file)) {
+		if (!wakeup)
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "%s has no runtime PM (no power/control)",
+			       t->arg);
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "%s cannot wake the system (no power/wakeup)", t->arg);
+	}
+	if (!wakeup)
+		return;
+	if (!old && pm_attr_read(&p->ctx, file, buf, sizeof(buf)) >= 0)
+		old = buf;
+	/* Read as "\n" while the device is not wakeup-capable. */
+	if (old && !old[0])
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "%s cannot wake the system (power/wakeup is empty)",
+		       t->arg);
+}
+
 static void plan(struct pmctl *p, struct pmctl_w *w, struct target *t,
 		 const char *name, const char *value)
 {
@@ -420,20 +451,8 @@ static void plan(struct pmctl *p, struct pmctl_w *w, struct target *t,
 	int i;
 
 	snprintf(file, sizeof(file), "%s/power/%s", t->path, name);
-	if (!pm_exists(&p->ctx, file)) {
-		if (!strcmp(name, "control"))
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "%s has no runtime PM (no power/control)",
-			       t->arg);
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "%s cannot wake the system (no power/wakeup)", t->arg);
-	}
 	i = pmctl_plan(p, w, file, NULL, value, 0, t);
-	/* Read as "\n" while the device is not wakeup-capable. */
-	if (!w->txn.w[i].old[0] && !strcmp(name, "wakeup"))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "%s cannot wake the system (power/wakeup is empty)",
-		       t->arg);
+	check(p, t, name, w->txn.w[i].old);
 }
 
 static int device_set(struct pmctl *p, int argc, char **argv)
@@ -488,17 +507,23 @@ static int device_set(struct pmctl *p, int argc, char **argv)
 				      "enabled|disabled");
 	if (!n)
 		pm_usage_error(&p->t, "device set: no device given");
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		resolve(p, t[i].arg, t[i].path, sizeof(t[i].path));
+		/* The same device named twice is written once. */
+		t[i].dup = false;
+		for (int j = 0; j < i && !t[i].dup; j++)
+			t[i].dup = !strcmp(t[i].path, t[j].path);
+	}
+	for (int i = 0; i < n; i++) {
+		if (runtime)
+			check(p, &t[i], "control", NULL);
+		if (wakeup)
+			check(p, &t[i], "wakeup", NULL);
+	}
 
 	pmctl_write_begin(p, &w);
 	for (int i = 0; i < n; i++) {
-		bool seen = false;
-
-		/* The same device named twice is written once. */
-		for (int j = 0; j < i && !seen; j++)
-			seen = !strcmp(t[i].path, t[j].path);
-		if (seen)
+		if (t[i].dup)
 			continue;
 		if (runtime)
 			plan(p, &w, &t[i], "control", runtime);

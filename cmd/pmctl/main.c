@@ -141,8 +141,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct pmctl p;
-	char *args[64];
-	int nargs = 0, c;
+	char *args[64], *pass[16];
+	int nargs = 0, npass = 0, c;
 	bool help = false;
 
 	pm_tool_init(&p.t, "pmctl", usage);
@@ -160,13 +160,12 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (c == PM_OPT_TOOL) {
-			bool apart = optarg == argv[optind - 1];
-
-			if (nargs + 2 > (int)(sizeof(args) / sizeof(args[0])))
+			/* --opt VALUE or --opt=VALUE, passed on as written. */
+			if (npass + 2 > (int)(sizeof(pass) / sizeof(pass[0])))
 				pm_usage_error(&p.t, "too many arguments");
-			if (apart)
-				args[nargs++] = argv[optind - 2];
-			args[nargs++] = argv[optind - 1];
+			if (optarg == argv[optind - 1])
+				pass[npass++] = argv[optind - 2];
+			pass[npass++] = argv[optind - 1];
 			continue;
 		}
 		if (c == 'h') {
@@ -186,6 +185,12 @@ int main(int argc, char **argv)
 		if (nargs >= (int)(sizeof(args) / sizeof(args[0])))
 			pm_usage_error(&p.t, "too many arguments");
 		args[nargs++] = argv[optind++];
+	}
+	/* After the words: none of them is taken for the command. */
+	for (int i = 0; i < npass; i++) {
+		if (nargs >= (int)(sizeof(args) / sizeof(args[0])))
+			pm_usage_error(&p.t, "too many arguments");
+		args[nargs++] = pass[i];
 	}
 	const char *name = nargs ? args[0] : "status";
 
