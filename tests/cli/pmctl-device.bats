@@ -468,6 +468,25 @@ $pci14/power/wakeup = disabled"
 	[ "$stderr" = "pmctl: /sys/devices/nothing: no such device" ]
 }
 
+@test "device set: the writers' lock held is exit 4 and changes nothing; --wait waits for it" {
+	command -v flock >/dev/null || skip "flock is missing"
+	p02=$fx/sys/devices/pci0000:00/0000:00:02.0/power/control
+	touch "$fx/run/opp-set.lock"
+	flock "$fx/run/opp-set.lock" sleep 1.5 3>&- &
+	sleep 0.3
+	before=$(tree_sum "$fx")
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/devices/pci0000:00/0000:00:02.0 --runtime on
+	[ "$status" -eq 4 ]
+	[[ $stderr == "pmctl: busy: /run/opp-set.lock is held"* ]]
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/devices/pci0000:00/0000:00:02.0 --runtime on --wait=0.2
+	[ "$status" -eq 4 ]
+	[ "$(tree_sum "$fx")" = "$before" ]
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/devices/pci0000:00/0000:00:02.0 --runtime on --wait
+	wait
+	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
+	[ "$(cat "$p02")" = on ]
+}
+
 # A copy of the fixture that nobody can reach, and binaries it can run.
 nobody_fx() {
 	command -v setpriv >/dev/null || skip "setpriv is missing"
