@@ -59,8 +59,8 @@ static const char *const power_files[F_COUNT] = {
 };
 
 /* A device is listed for any of these (drivers/base/power/sysfs.c). */
-#define LISTED                                                               \
-	(1u << F_CONTROL | 1u << F_STATUS | 1u << F_ACTIVE |                 \
+#define LISTED                                               \
+	(1u << F_CONTROL | 1u << F_STATUS | 1u << F_ACTIVE | \
 	 1u << F_SUSPENDED | 1u << F_AUTOSUSPEND | 1u << F_WAKEUP)
 
 struct walk {
@@ -69,7 +69,7 @@ struct walk {
 	void *arg;
 	struct pm_devices *list;
 	int added;
-	int err;		/* ENOMEM: stop */
+	int err; /* ENOMEM: stop */
 	char path[PM_PATH_MAX];
 };
 
@@ -125,8 +125,8 @@ static unsigned power_listing(DIR *d)
 	return has;
 }
 
-static void text_at(struct pm_ctx *ctx, int pfd, unsigned has, int f,
-		    char *buf, size_t size)
+static void text_at(struct pm_ctx *ctx, int pfd, unsigned has, int f, char *buf,
+		    size_t size)
 {
 	buf[0] = '\0';
 	if ((has & 1u << f) &&
@@ -308,8 +308,8 @@ static void walk_dir(struct walk *w, int fd, size_t len, int depth)
 	closedir(d);
 }
 
-int pm_devices_read(struct pm_ctx *ctx, const char *base,
-		    pm_device_want want, void *arg, struct pm_devices *list)
+int pm_devices_read(struct pm_ctx *ctx, const char *base, pm_device_want want,
+		    void *arg, struct pm_devices *list)
 {
 	struct walk *w = calloc(1, sizeof(*w));
 	int fd, r;
@@ -625,8 +625,8 @@ int pm_class_devices(struct pm_ctx *ctx, const char *name, char ***paths)
 		static const char *const sub[] = { "", "/device" };
 
 		for (size_t j = 0; j < 2 && !r; j++) {
-			int l = snprintf(p, sizeof(p), "%s/%s%s", dir,
-					 names[i], sub[j]);
+			int l = snprintf(p, sizeof(p), "%s/%s%s", dir, names[i],
+					 sub[j]);
 
 			if (l > 0 && (size_t)l < sizeof(p) &&
 			    pm_device_resolve(ctx, p, res, sizeof(res)) == 0)

@@ -17,19 +17,19 @@
 #define MIN_PATH_COLS 20
 #define MAX_SUBSYS_COLS 12
 #define MAX_DRIVER_COLS 14
-#define STATUS_COLS 11		/* "unsupported" */
-#define CONTROL_COLS 4		/* "auto" */
+#define STATUS_COLS 11 /* "unsupported" */
+#define CONTROL_COLS 4 /* "auto" */
 #define WAKEUP_COLS 8
 #define ELLIPSIS ".../"
 #define ELLIPSIS_LEN (sizeof(ELLIPSIS) - 1)
 
 /* What `pmctl device show` selects: any filter that matches. */
 struct filter {
-	char **prefixes;	/* resolved /sys/devices paths */
+	char **prefixes; /* resolved /sys/devices paths */
 	int nprefix;
-	char **names;		/* subsystem or class names */
+	char **names; /* subsystem or class names */
 	int nname;
-	char **members;		/* class members and their parents */
+	char **members; /* class members and their parents */
 	int nmember;
 };
 
@@ -46,8 +46,7 @@ static void *xrealloc(struct pmctl *p, void *v, size_t n)
  * Resolve a device path named on the command line, or exit: 3 when it
  * does not exist, 2 when it is not a device inside the system root.
  */
-static void resolve(struct pmctl *p, const char *path, char *out,
-		    size_t size)
+static void resolve(struct pmctl *p, const char *path, char *out, size_t size)
 {
 	const struct pm_err *e = &p->ctx.err;
 
@@ -58,8 +57,8 @@ static void resolve(struct pmctl *p, const char *path, char *out,
 		size_t l = strlen(path);
 
 		if (!strncmp(e->hint, path, l) && e->hint[l] == ' ')
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "%s: no such device", path);
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED, "%s: no such device",
+			       path);
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED, "%s: no such device (%s)",
 		       path, e->hint);
 	}
@@ -85,9 +84,9 @@ static bool has_prefix(const char *path, const char *prefix)
 {
 	size_t l = strlen(prefix);
 
-	return !strncmp(path, prefix, l) && (path[l] == '\0' ||
-					     path[l] == '/' ||
-					     (l && prefix[l - 1] == '/'));
+	return !strncmp(path, prefix, l) &&
+	       (path[l] == '\0' || path[l] == '/' ||
+		(l && prefix[l - 1] == '/'));
 }
 
 static bool want(void *arg, const char *path, const char *subsystem)
@@ -130,13 +129,13 @@ static void filter_add_class(struct pmctl *p, struct filter *f,
 
 	if (n < 0)
 		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-	f->names = xrealloc(p, f->names, (size_t)(f->nname + 1) *
-						 sizeof(*f->names));
+	f->names = xrealloc(p, f->names,
+			    (size_t)(f->nname + 1) * sizeof(*f->names));
 	f->names[f->nname++] = (char *)name;
 	if (!n)
 		return;
-	f->members = xrealloc(p, f->members, (size_t)(f->nmember + n) *
-						     sizeof(*f->members));
+	f->members = xrealloc(p, f->members,
+			      (size_t)(f->nmember + n) * sizeof(*f->members));
 	memcpy(f->members + f->nmember, m, (size_t)n * sizeof(*m));
 	f->nmember += n;
 	free(m);
@@ -165,15 +164,14 @@ static void filter_parse(struct pmctl *p, struct filter *f, int argc,
 			if (!f->prefixes[f->nprefix++])
 				pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 		} else if (a[0] == '-') {
-			pm_usage_error(&p->t, "device show: unknown option "
-					      "'%s'",
-				       a);
+			pm_usage_error(&p->t,
+				       "device show: unknown option '%s'", a);
 		} else if (name_ok(a)) {
 			filter_add_class(p, f, a);
 		} else {
-			pm_usage_error(&p->t, "device: '%s' is neither a path "
-					      "(starting with /) nor a "
-					      "subsystem name",
+			pm_usage_error(&p->t,
+				       "device: '%s' is neither a path "
+				       "(starting with /) nor a subsystem name",
 				       a);
 		}
 	}
@@ -200,8 +198,8 @@ static void read_selected(struct pmctl *p, struct filter *f,
 			    has_prefix(f->prefixes[i], f->prefixes[kept]))
 				continue;
 			kept = i;
-			r = pm_devices_read(&p->ctx, f->prefixes[i], NULL,
-					    NULL, l);
+			r = pm_devices_read(&p->ctx, f->prefixes[i], NULL, NULL,
+					    l);
 		}
 	}
 	if (r == -ENOENT)
@@ -246,8 +244,7 @@ static void device_json(struct pm_out *o, const struct pm_device *d)
 	pm_out_obj_end(o);
 }
 
-static int max_len(const struct pm_devices *l, bool driver, int least,
-		   int most)
+static int max_len(const struct pm_devices *l, bool driver, int least, int most)
 {
 	int w = least;
 
@@ -306,7 +303,8 @@ static const char *shorten(const char *rel, size_t width, char *buf,
 		if (ELLIPSIS_LEN + tl > width)
 			break;
 		tail = s;
-		if (s > rel + first + 1 && first + 1 + ELLIPSIS_LEN + tl <= width)
+		if (s > rel + first + 1 &&
+		    first + 1 + ELLIPSIS_LEN + tl <= width)
 			best = s;
 	}
 	if (best && 1 + count_parts(best) > count_parts(tail)) {
@@ -343,8 +341,8 @@ static void human(struct pmctl *p, const struct pm_devices *l)
 	if (!l->n)
 		return;
 	pm_out_printf(&p->o, "%-*s %-*s %-*s %-*s %-*s %s\n", STATUS_COLS,
-		      "STATUS", CONTROL_COLS, "CTRL", WAKEUP_COLS, "WAKEUP",
-		      ws, "SUBSYSTEM", wd, "DRIVER", "DEVICE");
+		      "STATUS", CONTROL_COLS, "CTRL", WAKEUP_COLS, "WAKEUP", ws,
+		      "SUBSYSTEM", wd, "DRIVER", "DEVICE");
 	for (int i = 0; i < l->n; i++) {
 		const struct pm_device *d = &l->v[i];
 		const char *rel = d->path + strlen("/sys/devices");
@@ -360,14 +358,13 @@ static void human(struct pmctl *p, const struct pm_devices *l)
 			fit(d->runtime_status[0] ? d->runtime_status : NULL,
 			    STATUS_COLS, tb, sizeof(tb)),
 			CONTROL_COLS,
-			fit(d->control[0] ? d->control : NULL, CONTROL_COLS,
-			    cb, sizeof(cb)),
+			fit(d->control[0] ? d->control : NULL, CONTROL_COLS, cb,
+			    sizeof(cb)),
 			WAKEUP_COLS,
 			fit(d->wakeup[0] ? d->wakeup : NULL, WAKEUP_COLS, wb,
 			    sizeof(wb)),
 			ws, fit(d->subsystem, ws, sb, sizeof(sb)), wd,
-			fit(d->driver, wd, db, sizeof(db)),
-			shown ? shown : "");
+			fit(d->driver, wd, db, sizeof(db)), shown ? shown : "");
 		/* A name too long for the column: the path on its own line. */
 		if (!shown)
 			pm_out_printf(&p->o, "  %s\n", d->path);
@@ -384,8 +381,9 @@ static int device_show(struct pmctl *p, int argc, char **argv)
 	filter_parse(p, &f, argc, argv);
 	read_selected(p, &f, &l);
 	if (!l.n && argc)
-		pm_note(&p->t, "no device with runtime PM or wakeup files "
-			       "matches '%s'%s",
+		pm_note(&p->t,
+			"no device with runtime PM or wakeup files "
+			"matches '%s'%s",
 			argv[0], argc > 1 ? " or the others" : "");
 	else if (!l.n)
 		pm_note(&p->t, "no device has runtime PM or wakeup files");
@@ -410,7 +408,7 @@ static int device_show(struct pmctl *p, int argc, char **argv)
 struct target {
 	const char *arg;
 	char path[PM_PATH_MAX];
-	bool dup;		/* named before */
+	bool dup; /* named before */
 };
 
 /*
@@ -455,84 +453,101 @@ static void plan(struct pmctl *p, struct pmctl_w *w, struct target *t,
 	check(p, t, name, w->txn.w[i].old);
 }
 
-static int device_set(struct pmctl *p, int argc, char **argv)
+#define RUNTIME_CHOICES "auto on"
+#define WAKEUP_CHOICES "enabled disabled, or on off, yes no, 1 0"
+
+/* What `device set` is asked: the values to write and the devices. */
+struct set_args {
+	const char *runtime, *wakeup; /* the words to write, NULL: none */
+	struct target *t;
+	int n;
+};
+
+/* Parse the words main handed on (options among them) as getopt does. */
+static void parse_set(struct pmctl *p, int argc, char **argv,
+		      struct set_args *a)
 {
 	static const struct option longopts[] = {
 		{ "runtime", required_argument, NULL, 'r' },
 		{ "wakeup", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *runtime = NULL, *wakeup = NULL;
-	struct target *t = NULL;
 	char **args = xrealloc(p, NULL, (size_t)(argc + 2) * sizeof(*args));
-	int n = 0, c, code;
-	struct pmctl_w w;
+	int c;
 
-	pm_tool_only(&p->t,
-		     PM_SEEN_OUTPUT | PM_SEEN_FORMAT | PM_SEEN_DRY_RUN |
-			     PM_SEEN_WAIT,
-		     "pmctl device set");
-	/* main handed the options on as words; parse them as getopt does. */
+	memset(a, 0, sizeof(*a));
 	args[0] = (char *)"pmctl device set";
 	memcpy(args + 1, argv, (size_t)argc * sizeof(*args));
 	args[argc + 1] = NULL;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc + 1, args, "-", longopts, NULL)) != -1) {
-		if (c == 'r') {
-			if (pm_device_control_parse(optarg, &runtime) < 0)
-				pm_usage_error(&p->t, "--runtime '%s': not a "
-						      "choice (choices: auto "
-						      "on)",
-					       optarg);
-		} else if (c == 'w') {
-			if (pm_device_wakeup_parse(optarg, &wakeup) < 0)
-				pm_usage_error(&p->t, "--wakeup '%s': not a "
-						      "choice (choices: "
-						      "enabled disabled, or "
-						      "on off, yes no, 1 0)",
-					       optarg);
-		} else if (c == 1) {
-			t = xrealloc(p, t, (size_t)(n + 1) * sizeof(*t));
-			t[n++].arg = optarg;
-		} else {
-			pm_usage_error(&p->t, "device set: unknown option "
-					      "'%s'",
-				       args[optind - 1]);
+		if (c == 'r' && pm_device_control_parse(optarg, &a->runtime))
+			pm_usage_error(&p->t,
+				       "--runtime '%s': not a choice "
+				       "(choices: " RUNTIME_CHOICES ")",
+				       optarg);
+		if (c == 'w' && pm_device_wakeup_parse(optarg, &a->wakeup))
+			pm_usage_error(&p->t,
+				       "--wakeup '%s': not a choice "
+				       "(choices: " WAKEUP_CHOICES ")",
+				       optarg);
+		if (c == 1) {
+			a->t = xrealloc(p, a->t,
+					(size_t)(a->n + 1) * sizeof(*a->t));
+			a->t[a->n++].arg = optarg;
 		}
+		if (c != 'r' && c != 'w' && c != 1)
+			pm_usage_error(&p->t, "device set: unknown option '%s'",
+				       args[optind - 1]);
 	}
-	if (!runtime && !wakeup)
-		pm_usage_error(&p->t, "device set: nothing to set: give "
-				      "--runtime auto|on or --wakeup "
-				      "enabled|disabled");
-	if (!n)
+	free(args);
+	if (!a->runtime && !a->wakeup)
+		pm_usage_error(&p->t,
+			       "device set: nothing to set: give --runtime "
+			       "auto|on or --wakeup enabled|disabled");
+	if (!a->n)
 		pm_usage_error(&p->t, "device set: no device given");
-	for (int i = 0; i < n; i++) {
-		resolve(p, t[i].arg, t[i].path, sizeof(t[i].path));
-		/* The same device named twice is written once. */
-		t[i].dup = false;
-		for (int j = 0; j < i && !t[i].dup; j++)
-			t[i].dup = !strcmp(t[i].path, t[j].path);
-	}
-	for (int i = 0; i < n; i++) {
-		if (runtime)
-			check(p, &t[i], "control", NULL);
-		if (wakeup)
-			check(p, &t[i], "wakeup", NULL);
-	}
+}
 
+static int device_set(struct pmctl *p, int argc, char **argv)
+{
+	struct set_args a;
+	struct pmctl_w w;
+	int code;
+
+	pm_tool_only(&p->t,
+		     PM_SEEN_OUTPUT | PM_SEEN_FORMAT | PM_SEEN_DRY_RUN |
+			     PM_SEEN_WAIT,
+		     "pmctl device set");
+	parse_set(p, argc, argv, &a);
+	/* Every refusal before the lock, bad paths (2) before absent files. */
+	for (int i = 0; i < a.n; i++) {
+		struct target *t = &a.t[i];
+
+		resolve(p, t->arg, t->path, sizeof(t->path));
+		/* The same device named twice is written once. */
+		t->dup = false;
+		for (int j = 0; j < i && !t->dup; j++)
+			t->dup = !strcmp(t->path, a.t[j].path);
+	}
+	for (int i = 0; i < a.n; i++) {
+		if (a.runtime)
+			check(p, &a.t[i], "control", NULL);
+		if (a.wakeup)
+			check(p, &a.t[i], "wakeup", NULL);
+	}
 	pmctl_write_begin(p, &w);
-	for (int i = 0; i < n; i++) {
-		if (t[i].dup)
+	for (int i = 0; i < a.n; i++) {
+		if (a.t[i].dup)
 			continue;
-		if (runtime)
-			plan(p, &w, &t[i], "control", runtime);
-		if (wakeup)
-			plan(p, &w, &t[i], "wakeup", wakeup);
+		if (a.runtime)
+			plan(p, &w, &a.t[i], "control", a.runtime);
+		if (a.wakeup)
+			plan(p, &w, &a.t[i], "wakeup", a.wakeup);
 	}
 	code = pmctl_write_commit(p, &w);
-	free(t);
-	free(args);
+	free(a.t);
 	return code;
 }
 

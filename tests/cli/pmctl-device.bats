@@ -428,8 +428,10 @@ $pci14/power/wakeup = disabled"
 	bad_input pmctl "$fx" device set "$pci14" --runtime on -c 0
 	bad_input pmctl "$fx" device set "$pci14" --runtime on --bogus
 	bad_input pmctl "$fx" device set "$pci14" --runtime on -F csv
-	# The good path first changes nothing either: refusals come first.
+	# The good path first changes nothing either: refusals come first,
+	# and a bad path before a device without the file.
 	bad_input pmctl "$fx" device set "$pci14" /sys/power --runtime on
+	bad_input pmctl "$fx" device set /sys/devices/platform/rtc_cmos /sys/power --runtime on
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/class/evil --runtime on
 	[ "${stderr_lines[0]}" = "pmctl: /sys/class/evil: the link /sys/class/evil -> /etc leads out of the system root" ]
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/power --runtime on

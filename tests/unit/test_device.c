@@ -81,8 +81,8 @@ static int rm_rf(const char *dir)
 }
 
 /* A device folder with runtime PM files; wakeup NULL: not capable. */
-static void mkdevice(const char *rel, const char *control,
-		     const char *status, const char *wakeup)
+static void mkdevice(const char *rel, const char *control, const char *status,
+		     const char *wakeup)
 {
 	char p[PM_PATH_MAX];
 
@@ -105,8 +105,7 @@ static void build_tree(void)
 	/* A PCI device with a driver, wakeup and its counts. */
 	mkdevice("sys/devices/pci0000:00/0000:00:14.0", "auto\n", "active\n",
 		 "enabled\n");
-	mkfile("sys/devices/pci0000:00/0000:00:14.0/power/wakeup_count",
-	       "5\n");
+	mkfile("sys/devices/pci0000:00/0000:00:14.0/power/wakeup_count", "5\n");
 	mkfile("sys/devices/pci0000:00/0000:00:14.0/power/wakeup_active",
 	       "0\n");
 	mkfile("sys/devices/pci0000:00/0000:00:14.0/power/"
@@ -129,8 +128,7 @@ static void build_tree(void)
 	/* Wakeup disabled: the counts read "\n". */
 	mkdevice("sys/devices/pci0000:00/0000:00:1c.0", "on\n", "active\n",
 		 "disabled\n");
-	mkfile("sys/devices/pci0000:00/0000:00:1c.0/power/wakeup_count",
-	       "\n");
+	mkfile("sys/devices/pci0000:00/0000:00:1c.0/power/wakeup_count", "\n");
 	mkfile("sys/devices/pci0000:00/0000:00:1c.0/power/"
 	       "autosuspend_delay_ms",
 	       "");
@@ -139,8 +137,8 @@ static void build_tree(void)
 	       "0\n");
 	mklink("sys/devices/pci0000:00/0000:00:1c.0/subsystem",
 	       "../../../bus/pci");
-	mkdevice("sys/devices/pci0000:00/0000:00:02.0", "auto\n",
-		 "suspended\n", NULL);
+	mkdevice("sys/devices/pci0000:00/0000:00:02.0", "auto\n", "suspended\n",
+		 NULL);
 	mkfile("sys/devices/pci0000:00/0000:00:02.0/power/"
 	       "pm_qos_resume_latency_us",
 	       "100\n");
@@ -155,10 +153,8 @@ static void build_tree(void)
 	       "../../../0000:00:1c.0");
 	mklink("sys/class/net/eth0",
 	       "../../devices/pci0000:00/0000:00:1c.0/net/eth0");
-	mkdevice("sys/devices/virtual/net/lo", "auto\n", "unsupported\n",
-		 NULL);
-	mklink("sys/devices/virtual/net/lo/subsystem",
-	       "../../../../class/net");
+	mkdevice("sys/devices/virtual/net/lo", "auto\n", "unsupported\n", NULL);
+	mklink("sys/devices/virtual/net/lo/subsystem", "../../../../class/net");
 	mklink("sys/class/net/lo", "../../devices/virtual/net/lo");
 	/* Wakeup only, no runtime PM; and a power/ folder with neither. */
 	mkfile("sys/devices/platform/rtc_cmos/power/wakeup", "enabled\n");
@@ -219,8 +215,7 @@ static void refused(struct pm_ctx *ctx, const char *path, int err,
 	char out[PM_PATH_MAX];
 	int r = pm_device_resolve(ctx, path, out, sizeof(out));
 
-	is_int(r, -err, "resolve %s: %s (%s)", path, pm_errno_name(err),
-	       what);
+	is_int(r, -err, "resolve %s: %s (%s)", path, pm_errno_name(err), what);
 	is_str(ctx->err.file, path, "resolve %s: the record names it", path);
 	ok(ctx->err.hint[0] != '\0', "resolve %s: says why: %s", path,
 	   ctx->err.hint);
@@ -283,8 +278,8 @@ static void test_resolve(void)
 	refused(&ctx, "/sys/class/dangling/x", ENOENT, "a dangling link");
 	refused(&ctx, "/sys/devices/pci0000:00/0000:00:14.0/vendor", ENOTDIR,
 		"a file");
-	refused(&ctx, "/sys/devices/pci0000:00/0000:00:14.0/vendor/x",
-		ENOTDIR, "below a file");
+	refused(&ctx, "/sys/devices/pci0000:00/0000:00:14.0/vendor/x", ENOTDIR,
+		"below a file");
 
 	memset(name, 'a', NAME_MAX + 1);
 	name[NAME_MAX + 1] = '\0';
@@ -293,8 +288,8 @@ static void test_resolve(void)
 	longp[0] = '\0';
 	while (strlen(longp) < PM_PATH_MAX)
 		strcat(longp, "/sys");
-	is_int(pm_device_resolve(&ctx, longp, out, sizeof(out)),
-	       -ENAMETOOLONG, "a path longer than PATH_MAX: -ENAMETOOLONG");
+	is_int(pm_device_resolve(&ctx, longp, out, sizeof(out)), -ENAMETOOLONG,
+	       "a path longer than PATH_MAX: -ENAMETOOLONG");
 	is_int(pm_device_resolve(&ctx, "/sys/devices/pci0000:00", out, 8),
 	       -ENAMETOOLONG, "a result longer than out: -ENAMETOOLONG");
 	pm_ctx_close(&ctx);
@@ -325,8 +320,8 @@ static void test_resolve_real(void)
 	} else {
 		skip("no lo", "the real /sys/class/net/lo resolves");
 	}
-	is_int(pm_device_resolve(&ctx, "/sys/power", out, sizeof(out)),
-	       -EXDEV, "the real /sys/power is outside /sys/devices");
+	is_int(pm_device_resolve(&ctx, "/sys/power", out, sizeof(out)), -EXDEV,
+	       "the real /sys/power is outside /sys/devices");
 	pm_ctx_close(&ctx);
 }
 
@@ -386,8 +381,7 @@ static void test_read(void)
 		is_str(d->control, "auto", "control");
 		is_str(d->runtime_status, "active", "runtime_status");
 		is_u64(d->runtime_active_ms, 1000, "runtime_active_time");
-		is_u64(d->runtime_suspended_ms, 2000,
-		       "runtime_suspended_time");
+		is_u64(d->runtime_suspended_ms, 2000, "runtime_suspended_time");
 		is_int(d->autosuspend_delay_ms, -1,
 		       "a negative autosuspend delay");
 		is_str(d->wakeup, "enabled", "wakeup");
@@ -431,11 +425,10 @@ static void test_read(void)
 
 	n = pm_devices_read(&ctx, "/sys/devices", only_pci, &calls, &l);
 	is_int(n, 3, "want(): only the PCI devices");
-	ok(calls >= 8, "want() is asked about every power/ folder (%d)",
-	   calls);
+	ok(calls >= 8, "want() is asked about every power/ folder (%d)", calls);
 	pm_devices_free(&l);
-	n = pm_devices_read(&ctx, "/sys/devices/pci0000:00/0000:00:1c.0",
-			    NULL, NULL, &l);
+	n = pm_devices_read(&ctx, "/sys/devices/pci0000:00/0000:00:1c.0", NULL,
+			    NULL, &l);
 	is_int(n, 2, "a base: itself and the devices below it");
 	pm_devices_free(&l);
 	n = pm_devices_read(&ctx, "/sys/devices/nothing", NULL, NULL, &l);
@@ -515,7 +508,7 @@ static void test_order(void)
 		   (pm_device_path_cmp("/x/cpu1", "/x/cpu01") < 0),
 	   "and the order is antisymmetric");
 	is_int(pm_device_path_cmp("/x/FF", "/x/ff") != 0, 1,
-	   "hex case still tells names apart");
+	       "hex case still tells names apart");
 }
 
 /* ---------------------------------------------------------------- values */
@@ -529,11 +522,11 @@ static void test_values(void)
 		{ "1", "enabled" },	  { "0", "disabled" },
 		{ "true", "enabled" },	  { "Enabled", "enabled" },
 	};
-	static const char *const bad_wakeup[] = { "", "maybe", "2", "on ",
-						  "enabledx", "-1" };
-	static const char *const bad_runtime[] = { "", "off", "AUTO", "On",
-						   "auto\n", "1", "enabled",
-						   " on" };
+	static const char *const bad_wakeup[] = { "",	 "maybe",    "2",
+						  "on ", "enabledx", "-1" };
+	static const char *const bad_runtime[] = { "",	      "off",	"AUTO",
+						   "On",      "auto\n", "1",
+						   "enabled", " on" };
 	const char *v;
 
 	v = NULL;
@@ -541,8 +534,7 @@ static void test_values(void)
 	is_str(v, "auto", "auto is written as auto");
 	is_int(pm_device_control_parse("on", &v), 0, "--runtime on");
 	is_str(v, "on", "on is written as on");
-	for (size_t i = 0; i < sizeof(bad_runtime) / sizeof(*bad_runtime);
-	     i++)
+	for (size_t i = 0; i < sizeof(bad_runtime) / sizeof(*bad_runtime); i++)
 		is_int(pm_device_control_parse(bad_runtime[i], &v), -EINVAL,
 		       "--runtime '%s': -EINVAL", bad_runtime[i]);
 	for (size_t i = 0; i < sizeof(good_wakeup) / sizeof(*good_wakeup);
