@@ -489,26 +489,33 @@ $pci14/power/wakeup = disabled"
 	[ "$(cat "$p02")" = on ]
 }
 
-# A copy of the fixture that nobody can reach, and binaries it can run.
+# A copy of the fixture that nobody can reach ($nd), and binaries it can
+# run ($nb); teardown removes both, whatever the test's end.
 nobody_fx() {
 	command -v setpriv >/dev/null || skip "setpriv is missing"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to nobody"
-	d=$(mktemp -d /tmp/pmtools-nobody.XXXXXX)
-	chmod 755 "$d"
-	cp -a "$fx/." "$d/"
+	nd=$(mktemp -d /tmp/pmtools-nobody.XXXXXX)
+	chmod 755 "$nd"
+	cp -a "$fx/." "$nd/"
 	nb=$(nobody_bin)
 }
 
+teardown() {
+	[[ ${nd:-} == /tmp/pmtools-nobody.* ]] && rm -rf "$nd"
+	[[ ${nb:-} == /tmp/pmtools-bin.* ]] && rm -rf "$nb"
+	return 0
+}
+
 as_nobody() {
-	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$nb/pmctl" --sysroot "$d" "$@"
+	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$nb/pmctl" --sysroot "$nd" "$@"
 }
 
 @test "device set as a non-root user: one line, root is needed to write PATH, exit 1" {
 	nobody_fx
-	before=$(tree_sum "$d")
+	before=$(tree_sum "$nd")
 	# Without a lock file to share, and with one (made by root).
 	for lock in absent present; do
-		[ "$lock" = present ] && touch "$d/run/opp-set.lock"
+		[ "$lock" = present ] && touch "$nd/run/opp-set.lock"
 		as_nobody device set /sys/bus/usb/devices/1-4 "$pci14" --runtime on
 		[ "$status" -eq 1 ] || fail "$lock: exit $status: $stderr"
 		[ -z "$output" ] || fail "$lock: stdout: $output"
@@ -518,31 +525,29 @@ as_nobody() {
 	# Reading is for everyone.
 	as_nobody device -J usb
 	[ "$status" -eq 0 ] || fail "show: exit $status: $stderr"
-	rm -f "$d/run/opp-set.lock"
-	after=$(tree_sum "$d")
-	rm -rf "$d" "$nb"
+	rm -f "$nd/run/opp-set.lock"
+	after=$(tree_sum "$nd")
 	[ "$after" = "$before" ]
 }
 
 @test "device set: a write that fails restores the earlier ones and says so, exit 1" {
 	nobody_fx
-	touch "$d/run/opp-set.lock"
+	touch "$nd/run/opp-set.lock"
 	# nobody may write the first devices' files, not the last one's.
-	chown nobody "$d/sys/devices/pci0000:00/0000:00:02.0/power/control" "$d$pci14/power/control" \
-		"$d$pci14/power/wakeup"
+	chown nobody "$nd/sys/devices/pci0000:00/0000:00:02.0/power/control" "$nd$pci14/power/control" \
+		"$nd$pci14/power/wakeup"
 	# A kernel file has no bytes to compare, only a value: store the
 	# values as pmctl writes them back (without a newline).
-	printf auto >"$d/sys/devices/pci0000:00/0000:00:02.0/power/control"
-	printf auto >"$d$pci14/power/control"
-	printf enabled >"$d$pci14/power/wakeup"
-	before=$(tree_sum "$d")
+	printf auto >"$nd/sys/devices/pci0000:00/0000:00:02.0/power/control"
+	printf auto >"$nd$pci14/power/control"
+	printf enabled >"$nd$pci14/power/wakeup"
+	before=$(tree_sum "$nd")
 	as_nobody device set /sys/devices/pci0000:00/0000:00:02.0 "$pci14" /sys/class/net/wlan0 \
 		--runtime on -J
 	s1=$status o1=$output e1=$stderr
 	as_nobody device set "$pci14" /sys/bus/pci/devices/0000:00:14.3 --runtime on --wakeup off
 	s2=$status e2=$stderr
-	after=$(tree_sum "$d")
-	rm -rf "$d" "$nb"
+	after=$(tree_sum "$nd")
 	[ "$s1" -eq 1 ] || fail "exit $s1: $e1"
 	jq -e '.rolled_back == true and .changed == 0 and
 		[.writes[] | .ok] == [true, true, false] and [.writes[] | .restored] == [true, true, false] and
