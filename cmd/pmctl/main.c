@@ -36,6 +36,9 @@ static void usage(FILE *f)
 	      "Options:\n"
 	      "  -c, --cpu LIST       freq: the policies of these CPUs (0-3,8, "
 	      "all, online)\n"
+	      "  -n, --dry-run        device set: print each write, change "
+	      "nothing\n"
+	      "      --wait[=SEC]     device set: wait for the writers' lock\n"
 	      "  -F, --format FMT     human, json or kv\n"
 	      "  -J, --json           same as --format json\n"
 	      "  -o, --output FILE    write the report to FILE atomically\n"
@@ -46,7 +49,7 @@ static void usage(FILE *f)
 	      "  -V, --version        show the version\n"
 	      "\n"
 	      "Exit status: 0 done, 1 failed, 2 usage error, 3 not supported "
-	      "here.\n"
+	      "here, 4 busy.\n"
 	      "See pmctl(8).\n",
 	      f);
 }
