@@ -454,6 +454,7 @@ static void plan(struct pmctl *p, struct pmctl_w *w, struct target *t,
 }
 
 #define RUNTIME_CHOICES "auto on"
+#define SET_MAX_WORDS 80
 #define WAKEUP_CHOICES "enabled disabled, or on off, yes no, 1 0"
 
 /* What `device set` is asked: the values to write and the devices. */
@@ -472,10 +473,13 @@ static void parse_set(struct pmctl *p, int argc, char **argv,
 		{ "wakeup", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char **args = xrealloc(p, NULL, (size_t)(argc + 2) * sizeof(*args));
+	/* main hands on at most 80 words (64 and 16 options' words). */
+	char *args[SET_MAX_WORDS + 2];
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	if (argc > SET_MAX_WORDS)
+		pm_usage_error(&p->t, "too many arguments");
 	args[0] = (char *)"pmctl device set";
 	memcpy(args + 1, argv, (size_t)argc * sizeof(*args));
 	args[argc + 1] = NULL;
@@ -501,7 +505,6 @@ static void parse_set(struct pmctl *p, int argc, char **argv,
 			pm_usage_error(&p->t, "device set: unknown option '%s'",
 				       args[optind - 1]);
 	}
-	free(args);
 	if (!a->runtime && !a->wakeup)
 		pm_usage_error(&p->t,
 			       "device set: nothing to set: give --runtime "
