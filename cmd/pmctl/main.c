@@ -46,6 +46,9 @@ static void usage(FILE *f)
 	      "  powercap              powercap (RAPL) zones: energy, power "
 	      "limits\n"
 	      "  profile [NAME]        the ACPI platform profile\n"
+	      "  device [show] [PATH|SUBSYSTEM]   devices' runtime PM and wakeup\n"
+	      "  device set PATH...    --runtime auto|on --wakeup "
+	      "enabled|disabled\n"
 	      "  dump                  the power-management files of /sys and "
 	      "/proc as a tar\n"
 	      "\n"
@@ -241,6 +244,25 @@ static const struct {
 	  "\n"
 	  "Options: -o FILE (default: standard output, never a terminal),\n"
 	  "--redact, --sysroot DIR, -q, -v.\n" },
+	{ "device", cmd_device,
+	  "Usage: pmctl [options] device [show] [PATH|SUBSYSTEM...]\n"
+	  "       pmctl [options] device set PATH... [--runtime auto|on]\n"
+	  "                                          [--wakeup enabled|disabled]\n"
+	  "\n"
+	  "The devices below /sys/devices with runtime PM or wakeup files:\n"
+	  "runtime status and control, times, autosuspend delay, driver,\n"
+	  "subsystem, wakeup and its counts.  A PATH (/sys/devices/...,\n"
+	  "/sys/class/net/eth0, /sys/bus/pci/devices/...) selects that device\n"
+	  "and those below it; a SUBSYSTEM (pci, usb, net, block, ...) the\n"
+	  "devices of that bus or class and the parents of a class's devices.\n"
+	  "\n"
+	  "set writes power/control (auto lets the device suspend, on keeps it\n"
+	  "active) and power/wakeup of each PATH, all or nothing, each write\n"
+	  "read back.  --wakeup also takes on/off, yes/no, 1/0.\n"
+	  "\n"
+	  "Options: -n/--dry-run (set: print PATH = VALUE, change nothing),\n"
+	  "--wait[=SEC] (set), -F/--format human|json|kv, -J, -o FILE,\n"
+	  "--sysroot DIR.\n" },
 };
 
 /* The subcommands' own options, parsed here with the shared ones so
@@ -260,6 +282,8 @@ static const struct {
 	[PMCTL_O_CHARGE_BEHAVIOUR] = { "charge-behaviour",
 				       required_argument },
 	[PMCTL_O_REDACT] = { "redact", no_argument },
+	[PMCTL_O_RUNTIME] = { "runtime", required_argument },
+	[PMCTL_O_WAKEUP] = { "wakeup", required_argument },
 };
 
 void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what)

@@ -17,6 +17,8 @@ enum {
 	PMCTL_O_CHARGE_STOP,
 	PMCTL_O_CHARGE_BEHAVIOUR,
 	PMCTL_O_REDACT,
+	PMCTL_O_RUNTIME,
+	PMCTL_O_WAKEUP,
 	PMCTL_NOPTS,
 };
 #define PMCTL_OPT_BASE PM_OPT_TOOL
@@ -115,5 +117,6 @@ int cmd_devfreq(struct pmctl *p, int argc, char **argv);
 int cmd_profile(struct pmctl *p, int argc, char **argv);
 int cmd_freq(struct pmctl *p, int argc, char **argv);
 int cmd_dump(struct pmctl *p, int argc, char **argv);
+int cmd_device(struct pmctl *p, int argc, char **argv);
 
 #endif /* PMCTL_H */
