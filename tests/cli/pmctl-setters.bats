@@ -199,6 +199,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 
 @test "latency -- COMMAND: 4 binary bytes while the command runs, its exit status" {
 	fx=$(fresh vm-haltpoll)
+	# shellcheck disable=SC2016 # expanded by the command's shell
 	run "$bin/pmctl" --sysroot "$fx" latency 20 -- sh -c 'od -An -td4 "$PM_SYSROOT/dev/cpu_dma_latency" | tr -d " "; exit 7'
 	assert_failure 7
 	assert_output 20
@@ -302,6 +303,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	bad_input pmctl "$fx" supply set BAT0 --charge-stop 101
 	bad_input pmctl "$fx" supply set BAT0 --charge-stop -1
 	bad_input pmctl "$fx" supply set BAT0 --charge-stop ''
+	# shellcheck disable=SC2016 # a hostile name, never expanded
 	bad_input pmctl "$fx" supply set '$(reboot)' --charge-stop 80
 	bad_input pmctl "$fx" supply set .. --charge-stop 80
 }
