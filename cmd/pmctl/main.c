@@ -303,7 +303,8 @@ int main(int argc, char **argv)
 	enum { NBASE = sizeof(base) / sizeof(base[0]) };
 	struct option longopts[NBASE + PMCTL_NOPTS + 1];
 	static struct pmctl p;
-	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	/* Static: reachable until exit, which ends every command. */
+	static char **args;
 	int nargs = 0, c;
 	bool help = false;
 
@@ -314,6 +315,7 @@ int main(int argc, char **argv)
 		};
 	longopts[NBASE + PMCTL_NOPTS] = (struct option){ NULL, 0, NULL, 0 };
 	pm_tool_init(&p.t, "pmctl", usage);
+	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		pm_die(&p.t, PM_EXIT_FAIL, "out of memory");
 	opterr = 0;
