@@ -15,25 +15,6 @@
 #include "pmctl.h"
 
 #define DMA_LATENCY "/dev/cpu_dma_latency"
-/* The kernel's ceiling (PM_QOS_CPU_LATENCY_DEFAULT_VALUE, µs). */
-#define LATENCY_MAX_US 2000000000ULL
-
-static uint64_t parse_us(struct pmctl *p, const char *s)
-{
-	uint64_t us;
-	int r;
-
-	if (*s >= '0' && *s <= '9' && s[strspn(s, "0123456789")] == '\0')
-		r = pm_parse_u64(s, &us);
-	else
-		r = pm_parse_duration_us(s, &us);
-	if (r < 0 || us > LATENCY_MAX_US)
-		pm_usage_error(&p->t,
-			       "latency: invalid latency '%s' (microseconds, "
-			       "or with us, ms or s; at most 2000 s)",
-			       s);
-	return us;
-}
 
 /* Block until SIGINT or SIGTERM; the limit holds meanwhile. */
 static int hold(struct pmctl *p)
@@ -66,7 +47,7 @@ int cmd_latency(struct pmctl *p, int argc, char **argv)
 		pm_usage_error(&p->t, "latency: give a latency in "
 				      "microseconds, then -- COMMAND or "
 				      "--hold");
-	us = parse_us(p, argv[0]);
+	us = pmctl_latency_arg(p, "latency", argv[0]);
 	if (ncmd > 0 && p->dashdash != 1)
 		pm_usage_error(&p->t, "latency: put -- before the command "
 				      "(pmctl latency %s -- %s)",

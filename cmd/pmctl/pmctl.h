@@ -47,6 +47,8 @@ int cmd_boost(struct pmctl *p, int argc, char **argv);
 int cmd_smt(struct pmctl *p, int argc, char **argv);
 int cmd_latency(struct pmctl *p, int argc, char **argv);
 /* The setters behind the views (argv[0] is the verb for idle and cpu). */
+/* A latency: a bare number is µs; us, ms, s; at most 2000 s (exit 2). */
+uint64_t pmctl_latency_arg(struct pmctl *p, const char *cmd, const char *s);
 int pmctl_idle_set(struct pmctl *p, int argc, char **argv);
 int pmctl_cpu_set(struct pmctl *p, int argc, char **argv);
 int pmctl_profile_set(struct pmctl *p, const char *name);

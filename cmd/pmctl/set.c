@@ -41,7 +41,7 @@ static bool word_ok(const char *s, size_t max)
 }
 
 /* A latency in µs: a bare number is µs here (the argument says _US). */
-static uint64_t latency_arg(struct pmctl *p, const char *cmd, const char *s)
+uint64_t pmctl_latency_arg(struct pmctl *p, const char *cmd, const char *s)
 {
 	uint64_t us;
 	int r;
@@ -199,7 +199,7 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 		if (argc != 1)
 			pm_usage_error(&p->t, "idle limit: give one latency "
 					      "in microseconds");
-		limit = latency_arg(p, "idle limit", argv[0]);
+		limit = pmctl_latency_arg(p, "idle limit", argv[0]);
 	} else if (!argc) {
 		pm_usage_error(&p->t, "idle %s: name the states (a name such "
 				      "as C6, or an index)",
