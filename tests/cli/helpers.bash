@@ -73,11 +73,13 @@ refused() { # CODE TOOL FX ARG...
 	[ "$(tree_sum "$fx")" = "$before" ] || fail "the tree changed"
 }
 
-# The fault shim (tests/fault): not with the ASan build.
+# The fault shim (tests/fault) into $so, or skip the test: not with the
+# ASan build.  Called directly, not in $(...), so that skip ends the test.
 fault_so() {
 	[ -f "$top/build/fault.so" ] || skip "no build/fault.so (make build/fault.so)"
 	case $bin in *asan*) skip "the fault shim cannot run under ASan" ;; esac
-	printf '%s\n' "$top/build/fault.so"
+	# shellcheck disable=SC2034 # read by the calling test
+	so="$top/build/fault.so"
 }
 
 # A world-readable copy of the binaries, for tests that drop to nobody

@@ -191,7 +191,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: a value the kernel holds elsewhere is written and reported with the effective value" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh arm-biglittle)
 	# The shim lets the write pass without changing the file: the read
 	# back then shows the value "the kernel" kept, as a thermal limit would.
@@ -203,7 +203,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: a failed write restores every earlier one and says so (exit 1)" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/policy5/energy_performance_preference=EIO" \
@@ -215,7 +215,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: a restore that fails is named, file by file" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/policy5/energy_performance_preference=EIO;*/policy2/energy_performance_preference=EROFS@2" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --epp balance_power
@@ -227,7 +227,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: EBUSY on the first write is exit 4, nothing changed" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh arm-biglittle)
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/policy0/scaling_governor=EBUSY" \
@@ -313,7 +313,7 @@ val() { cat "$1"; }
 }
 
 @test "boost on: turbo disabled by the firmware (EPERM) is said so" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	printf '1\n' >"$fx/sys/devices/system/cpu/intel_pstate/no_turbo"
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/intel_pstate/no_turbo=EPERM" \

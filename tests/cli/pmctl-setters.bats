@@ -110,7 +110,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "idle disable: a failed write restores the CPUs already changed" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/cpu5/cpuidle/state3/disable=EIO" \
@@ -121,7 +121,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "idle disable without CAP_SYS_ADMIN (EPERM) or as nobody: root is needed" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/cpuidle/state3/disable=EPERM" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" idle disable C6
@@ -158,7 +158,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "cpu online: EPERM with SMT off is explained, and the others restored" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	"$bin/pmctl" --sysroot "$fx" cpu offline 2-3
 	printf 'off\n' >"$fx/$cpu/smt/control"
@@ -172,7 +172,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "cpu offline: EBUSY on the first write is exit 4 with the reason" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/cpu1/online=EBUSY" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" cpu offline 1
@@ -309,7 +309,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "supply set: a failed second write restores the first" {
-	so=$(fault_so)
+	fault_so
 	fx=$(fresh hwp-laptop)
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/BAT0/charge_control_start_threshold=EINVAL" \
