@@ -4,6 +4,7 @@
  * their limits, governors, EPP and stats, and the driver-wide knobs of
  * cpufreq/boost, intel_pstate and amd_pstate.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -112,10 +113,55 @@ static void rd(struct pm_ctx *ctx, int fd, const char *name, char *buf,
 		buf[0] = '\0';
 }
 
-int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
-			  struct pm_policy *p, unsigned fields)
+/*
+ * The files a driver may leave out.  A report reads most of them, so the
+ * folder is listed once instead of a failed open for each absent one.
+ */
+enum {
+	OPT_BIOS, OPT_BASE, OPT_AVAIL, OPT_BOOSTF, OPT_EPP, OPT_EPPA,
+	OPT_BOOST, OPT_SETSPEED, OPT_STATS, OPT_CINFOCUR, OPT_N
+};
+static const char *const opt_name[OPT_N] = {
+	[OPT_BIOS] = "bios_limit",
+	[OPT_BASE] = "base_frequency",
+	[OPT_AVAIL] = "scaling_available_frequencies",
+	[OPT_BOOSTF] = "scaling_boost_frequencies",
+	[OPT_EPP] = "energy_performance_preference",
+	[OPT_EPPA] = "energy_performance_available_preferences",
+	[OPT_BOOST] = "boost",
+	[OPT_SETSPEED] = "scaling_setspeed",
+	[OPT_STATS] = "stats",
+	[OPT_CINFOCUR] = "cpuinfo_cur_freq",
+};
+#define OPT(x) (1u << (x))
+
+/* A bit per optional file in the folder; every bit when it cannot be
+ * listed (each file is then tried). */
+static unsigned list_optional(int fd)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	unsigned has = 0;
+	ssize_t n;
+
+	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+
+			for (int i = 0; i < OPT_N; i++)
+				if (!strcmp(d->d_name, opt_name[i]))
+					has |= OPT(i);
+			off += d->d_reclen;
+		}
+	}
+	return n < 0 ? ~0u : has;
+}
+
+static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
+		       unsigned fields, const struct pm_policy *prev,
+		       const struct pm_cpuset *online)
 {
 	char buf[PM_ATTR_MAX];
+	unsigned has = ~0u;
 	int fd;
 
 	memset(p, 0, sizeof(*p));
@@ -137,19 +183,41 @@ int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
 		return pm_err_set(ctx, "open", p->path, NULL, -fd, NULL);
 	bool was = pm_batch_begin(ctx);
 
+	/* Closed with the files read in it, by one close_range. */
+	pm_fdbatch_add(&ctx->fdb, fd);
+	if (fields & (PM_POL_INFO | PM_POL_EPP))
+		has = list_optional(fd);
 	if (pm_attr_readat(ctx, fd, "related_cpus", buf, sizeof(buf)) < 0 ||
 	    pm_cpulist_parse_spaced(buf, &p->related) < 0)
 		pm_cpuset_set(&p->related, id);
-	if (pm_attr_readat(ctx, fd, "affected_cpus", buf, sizeof(buf)) < 0 ||
-	    pm_cpulist_parse_spaced(buf, &p->affected) < 0)
+	/* affected_cpus is policy->cpus, the online ones of related_cpus:
+	 * a writer that knows the online CPUs need not read it. */
+	if (online && !(fields & PM_POL_INFO)) {
 		p->affected = p->related;
-	if (fields & PM_POL_DRIVER)
+		pm_cpuset_and(&p->affected, online);
+	} else if (pm_attr_readat(ctx, fd, "affected_cpus", buf,
+				  sizeof(buf)) < 0 ||
+		   pm_cpulist_parse_spaced(buf, &p->affected) < 0) {
+		p->affected = p->related;
+	}
+	/* One driver serves every policy, and the governors it may run
+	 * are the same list for all of them (cpufreq.c,
+	 * show_scaling_available_governors). */
+	if ((fields & PM_POL_DRIVER) && prev && prev->driver[0])
+		memcpy(p->driver, prev->driver, sizeof(p->driver));
+	else if (fields & PM_POL_DRIVER)
 		rd(ctx, fd, "scaling_driver", p->driver, sizeof(p->driver));
 	if (fields & PM_POL_GOVERNOR) {
 		rd(ctx, fd, "scaling_governor", p->governor,
 		   sizeof(p->governor));
-		rd(ctx, fd, "scaling_available_governors",
-		   p->available_governors, sizeof(p->available_governors));
+		if (prev && prev->available_governors[0])
+			memcpy(p->available_governors,
+			       prev->available_governors,
+			       sizeof(p->available_governors));
+		else
+			rd(ctx, fd, "scaling_available_governors",
+			   p->available_governors,
+			   sizeof(p->available_governors));
 	}
 	if (fields & PM_POL_LIMITS) {
 		p->min_khz = pm_attr_getat_u64(ctx, fd, "scaling_min_freq");
@@ -162,52 +230,99 @@ int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
 	if (fields & PM_POL_INFO) {
 		p->cur_khz = pm_attr_getat_u64(ctx, fd, "scaling_cur_freq");
 		/* 0400 and "<unknown>" when the driver cannot tell. */
-		p->cpuinfo_cur_khz =
-			pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
+		if (has & OPT(OPT_CINFOCUR))
+			p->cpuinfo_cur_khz =
+				pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
 		p->transition_latency_ns = pm_attr_getat_u64(
 			ctx, fd, "cpuinfo_transition_latency");
-		p->bios_limit_khz = pm_attr_getat_u64(ctx, fd, "bios_limit");
-		p->base_khz = pm_attr_getat_u64(ctx, fd, "base_frequency");
-		if (pm_attr_readat(ctx, fd, "scaling_available_frequencies",
+		if (has & OPT(OPT_BIOS))
+			p->bios_limit_khz =
+				pm_attr_getat_u64(ctx, fd, "bios_limit");
+		if (has & OPT(OPT_BASE))
+			p->base_khz =
+				pm_attr_getat_u64(ctx, fd, "base_frequency");
+		if ((has & OPT(OPT_AVAIL)) &&
+		    pm_attr_readat(ctx, fd, "scaling_available_frequencies",
 				   buf, sizeof(buf)) >= 0)
 			p->n_avail = freq_list(buf, p->avail_khz,
 					       PM_MAX_FREQS);
-		if (pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
+		if ((has & OPT(OPT_BOOSTF)) &&
+		    pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
 				   sizeof(buf)) >= 0)
 			p->n_boost = freq_list(buf, p->boost_khz,
 					       PM_MAX_FREQS);
 	}
-	if (fields & PM_POL_EPP) {
+	if ((fields & PM_POL_EPP) && (has & OPT(OPT_EPP))) {
 		rd(ctx, fd, "energy_performance_preference", p->epp,
 		   sizeof(p->epp));
 		rd(ctx, fd, "energy_performance_available_preferences",
 		   p->epp_available, sizeof(p->epp_available));
 	}
-	if (fields & PM_POL_BOOST) {
+	if ((fields & PM_POL_BOOST) && (has & OPT(OPT_BOOST))) {
 		uint64_t b = pm_attr_getat_u64(ctx, fd, "boost");
 
 		p->boost = b == PM_UNKNOWN ? -1 : b != 0;
 	}
-	if (fields & PM_POL_SPEED)
+	if ((fields & PM_POL_SPEED) && (has & OPT(OPT_SETSPEED)))
 		rd(ctx, fd, "scaling_setspeed", p->setspeed,
 		   sizeof(p->setspeed));
-	if (fields & PM_POL_STATS) {
+	if ((fields & PM_POL_STATS) && (has & OPT(OPT_STATS))) {
 		p->total_trans =
 			pm_attr_getat_u64(ctx, fd, "stats/total_trans");
-		if (pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
-				   sizeof(buf)) >= 0) {
-			int n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
+		p->has_stats = p->total_trans != PM_UNKNOWN;
+	}
+	if ((fields & PM_POL_TIS) && (has & OPT(OPT_STATS)) &&
+	    pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
+			   sizeof(buf)) >= 0) {
+		int n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
 
-			if (n >= 0) {
-				p->n_tis = n;
-				p->has_stats = true;
-			}
+		if (n >= 0) {
+			p->n_tis = n;
+			p->has_stats = true;
 		}
 	}
 	pm_batch_end(ctx, was);
-	close(fd);
 	pm_err_clear(ctx);
 	return 0;
+}
+
+int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
+			  struct pm_policy *p, unsigned fields)
+{
+	return read_policy(ctx, id, p, fields, NULL, NULL);
+}
+
+int pm_policies_read(struct pm_ctx *ctx, unsigned fields,
+		     struct pm_policy **out)
+{
+	unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
+	struct pm_policy *v = NULL;
+	struct pm_cpuset online, *on = NULL;
+	char buf[PM_ATTR_MAX];
+	int n, k = 0;
+
+	*out = NULL;
+	if (!ids)
+		return -ENOMEM;
+	if (!(fields & PM_POL_INFO) &&
+	    pm_attr_read(ctx, CPU_DIR "/online", buf, sizeof(buf)) > 0 &&
+	    pm_cpulist_parse(buf, &online) == 0)
+		on = &online;
+	n = pm_policies_list(ctx, ids, PM_MAX_CPUS);
+	if (n > 0) {
+		v = calloc((size_t)n, sizeof(*v));
+		if (!v) {
+			free(ids);
+			return -ENOMEM;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (read_policy(ctx, ids[i], &v[k], fields,
+				k ? &v[k - 1] : NULL, on) == 0)
+			k++;
+	free(ids);
+	*out = v;
+	return k;
 }
 
 int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)

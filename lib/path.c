@@ -50,6 +50,7 @@ int pm_ctx_open(struct pm_ctx *ctx, const char *root)
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->rootfd = -1;
+	ctx->nearfd = -1;
 	if (!root || !*root)
 		root = getenv("PM_SYSROOT");
 	if (!root || !*root)
@@ -78,6 +79,9 @@ void pm_ctx_close(struct pm_ctx *ctx)
 	if (ctx->rootfd >= 0)
 		close(ctx->rootfd);
 	ctx->rootfd = -1;
+	if (ctx->nearfd >= 0)
+		close(ctx->nearfd);
+	ctx->nearfd = -1;
 }
 
 static const char *rel(const char *path)
@@ -129,6 +133,48 @@ int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 		fd = open_confined(ctx, dirfd, rel(path), flags | O_CLOEXEC, 0);
 	while (fd < 0 && errno == EINTR);
 	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A transaction writes and reads back files that share a grandparent
+ * (cpufreq/policyN/scaling_governor, cpuN/cpuidle/stateK/disable): the
+ * folder is opened once, confined like any path from the root, and the
+ * last two components are opened beneath it.  A symlink that leaves the
+ * folder (EXDEV) is resolved again from the root.
+ */
+static int open_near(struct pm_ctx *ctx, const char *path, int flags)
+{
+	const char *p = rel(path), *last = strrchr(p, '/'), *cut = NULL;
+	size_t len;
+	int fd;
+
+	if (last)
+		for (const char *q = last - 1; q > p; q--)
+			if (*q == '/') {
+				cut = q;
+				break;
+			}
+	len = cut ? (size_t)(cut - p) : 0;
+	if (!cut || len >= sizeof(ctx->neardir))
+		return pm_openat(ctx, ctx->rootfd, p, flags);
+	if (ctx->nearfd < 0 || strncmp(ctx->neardir, p, len) ||
+	    ctx->neardir[len]) {
+		char dir[PM_PATH_MAX];
+
+		memcpy(dir, p, len);
+		dir[len] = '\0';
+		fd = pm_openat(ctx, ctx->rootfd, dir, O_PATH | O_DIRECTORY);
+		if (fd < 0)
+			return pm_openat(ctx, ctx->rootfd, p, flags);
+		if (ctx->nearfd >= 0)
+			close(ctx->nearfd);
+		ctx->nearfd = fd;
+		memcpy(ctx->neardir, dir, len + 1);
+	}
+	fd = pm_openat(ctx, ctx->nearfd, cut + 1, flags);
+	if (fd == -EXDEV)
+		fd = pm_openat(ctx, ctx->rootfd, p, flags);
+	return fd;
 }
 
 int pm_open_create(struct pm_ctx *ctx, const char *path, int flags,
@@ -188,10 +234,14 @@ ssize_t pm_attr_pread(int fd, char *buf, size_t size)
 	return (ssize_t)pm_strip(buf, (size_t)n);
 }
 
+static int open_near(struct pm_ctx *ctx, const char *path, int flags);
+
+/* dirfd -1: name is a system path opened near the last write. */
 static ssize_t read_one(struct pm_ctx *ctx, int dirfd, const char *name,
 			const char *shown, char *buf, size_t size)
 {
-	int fd = pm_openat(ctx, dirfd, name, O_RDONLY);
+	int fd = dirfd < 0 ? open_near(ctx, name, O_RDONLY)
+			   : pm_openat(ctx, dirfd, name, O_RDONLY);
 	ssize_t n;
 
 	if (size)
@@ -259,6 +309,12 @@ ssize_t pm_attr_read(struct pm_ctx *ctx, const char *path, char *buf,
 		     size_t size)
 {
 	return read_one(ctx, ctx->rootfd, path, path, buf, size);
+}
+
+ssize_t pm_attr_read_near(struct pm_ctx *ctx, const char *path, char *buf,
+			  size_t size)
+{
+	return read_one(ctx, -1, path, path, buf, size);
 }
 
 ssize_t pm_attr_readat(struct pm_ctx *ctx, int dirfd, const char *name,
@@ -403,7 +459,8 @@ static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 		ctx->on_write(ctx->on_write_arg, shown, value);
 	if (ctx->dry_run)
 		return 0;
-	fd = pm_openat(ctx, dirfd, name, O_WRONLY | O_TRUNC);
+	fd = dirfd < 0 ? open_near(ctx, name, O_WRONLY | O_TRUNC)
+		       : pm_openat(ctx, dirfd, name, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return pm_err_set(ctx, "write", shown, value, -fd, NULL);
 	/* With the newline echo(1) adds: every store takes it, and a
@@ -434,7 +491,7 @@ int pm_attr_write(struct pm_ctx *ctx, const char *path, const char *value)
 	char shown[PM_PATH_MAX];
 
 	snprintf(shown, sizeof(shown), "/%s", rel(path));
-	return write_one(ctx, ctx->rootfd, path, shown, value);
+	return write_one(ctx, -1, path, shown, value);
 }
 
 int pm_attr_writeat(struct pm_ctx *ctx, int dirfd, const char *dirpath,
@@ -445,7 +502,7 @@ int pm_attr_writeat(struct pm_ctx *ctx, int dirfd, const char *dirpath,
 	/* By the full path from the root, so the write is confined to it. */
 	(void)dirfd;
 	snprintf(shown, sizeof(shown), "/%s/%s", rel(dirpath), name);
-	return write_one(ctx, ctx->rootfd, shown, shown, value);
+	return write_one(ctx, -1, shown, shown, value);
 }
 
 static int cmp_unsigned(const void *a, const void *b)

@@ -79,6 +79,8 @@ struct pm_ctx {
 	bool dry_run;		/* writes go to the hook, not the kernel */
 	pm_write_hook on_write; /* called for every write (dry or not) */
 	void *on_write_arg;
+	int nearfd;		/* the folder of the last pm_attr_write, -1 */
+	char neardir[PM_PATH_MAX];
 	bool batching;		/* reads leave their fds in fdb to close */
 	struct pm_fdbatch fdb;
 	struct pm_err err;
@@ -123,6 +125,9 @@ bool pm_existsat(int dirfd, const char *name);
  */
 ssize_t pm_attr_read(struct pm_ctx *ctx, const char *path, char *buf,
 		     size_t size);
+/* The same, opened beside the last write (a transaction's read-back). */
+ssize_t pm_attr_read_near(struct pm_ctx *ctx, const char *path, char *buf,
+			  size_t size);
 ssize_t pm_attr_readat(struct pm_ctx *ctx, int dirfd, const char *name,
 		       char *buf, size_t size);
 /* Re-read a kept-open attribute with pread(fd, ..., 0): one syscall. */
@@ -559,11 +564,16 @@ enum {
 	PM_POL_EPP = 1 << 4,
 	PM_POL_BOOST = 1 << 5,
 	PM_POL_SPEED = 1 << 6,
-	PM_POL_STATS = 1 << 7,
-	PM_POL_ALL = 0xff,
+	PM_POL_STATS = 1 << 7,		/* stats/total_trans */
+	PM_POL_TIS = 1 << 8,		/* stats/time_in_state */
+	PM_POL_ALL = 0x1ff,
 };
 int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
 			  struct pm_policy *p, unsigned fields);
+/* Every policy (*out: malloc'd, count returned, or -errno); the driver
+ * and the available governors are read once, as the kernel has one list. */
+int pm_policies_read(struct pm_ctx *ctx, unsigned fields,
+		     struct pm_policy **out);
 int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
 /* Parse a stats/time_in_state text; returns the count or -EINVAL. */
 int pm_tis_parse(const char *text, struct pm_tis *tis, int max);

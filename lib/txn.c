@@ -100,11 +100,11 @@ static void read_back(struct pm_txn *t, struct pm_write *w, char *buf,
 	char list[PM_ATTR_MAX];
 
 	if (!(w->flags & PM_W_CHOICE)) {
-		if (pm_attr_read(t->ctx, w->path, buf, size) < 0)
+		if (pm_attr_read_near(t->ctx, w->path, buf, size) < 0)
 			buf[0] = '\0';
 		return;
 	}
-	if (pm_attr_read(t->ctx, w->path, list, sizeof(list)) < 0)
+	if (pm_attr_read_near(t->ctx, w->path, list, sizeof(list)) < 0)
 		list[0] = '\0';
 	pm_choice_current(list, buf, size);
 }

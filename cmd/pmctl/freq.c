@@ -9,31 +9,19 @@
 
 int pmctl_policies(struct pmctl *p, struct pm_policy **out)
 {
-	return pmctl_policies_fields(p, PM_POL_ALL, out);
+	/* All a report shows: not the setspeed or time_in_state. */
+	return pmctl_policies_fields(p, PM_POL_ALL & ~(PM_POL_SPEED |
+						       PM_POL_TIS), out);
 }
 
 int pmctl_policies_fields(struct pmctl *p, unsigned fields,
 			  struct pm_policy **out)
 {
-	unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
-	struct pm_policy *v = NULL;
-	int n, k = 0;
+	int n = pm_policies_read(&p->ctx, fields, out);
 
-	*out = NULL;
-	if (!ids)
+	if (n < 0)
 		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-	n = pm_policies_list(&p->ctx, ids, PM_MAX_CPUS);
-	if (n > 0) {
-		v = calloc((size_t)n, sizeof(*v));
-		if (!v)
-			pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-	}
-	for (int i = 0; i < n; i++)
-		if (pm_policy_read_fields(&p->ctx, ids[i], &v[k], fields) == 0)
-			k++;
-	free(ids);
-	*out = v;
-	return k;
+	return n;
 }
 
 static void freqs_json(struct pm_out *o, const char *key, const uint64_t *f,
