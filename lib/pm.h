@@ -1300,4 +1300,40 @@ const char *pm_errno_name(int err);
  */
 int pm_exit_for(int err);
 
+/* ---------------------------------------------------------------- writer */
+
+/* The writers' lock (CLI.md): pmctl and opp-set never interleave. */
+#define PM_WRITER_LOCK "/run/opp-set.lock"
+
+/*
+ * A write of pmctl or opp-set: pm_writer_begin takes the lock (exit 4
+ * when held, unless --dry-run), each pm_writer_plan adds a file (exit 3
+ * when it is not there), and pm_writer_commit applies all of it or
+ * nothing, reports, and returns the exit status.
+ */
+struct pm_writer {
+	struct pm_tool *t;
+	struct pm_ctx *ctx;
+	struct pm_out *o;
+	struct pm_txn txn;
+	int lockfd;
+	bool lock_denied;	/* no right to the lock: not root */
+	bool perm_ok;		/* EPERM is the kernel's refusal, not root */
+	bool diff;		/* dry-run lines "PATH: OLD -> NEW" */
+	const char *name;	/* "name" of the JSON report, NULL none */
+	void *arg;		/* the tool's own */
+	/* A value read back other than written (NULL: a plain warning). */
+	void (*explain)(struct pm_writer *w, const struct pm_write *x);
+	/* The message for the failed write (NULL: the file and errno). */
+	void (*explain_fail)(struct pm_writer *w, const struct pm_write *x,
+			     char *buf, size_t size);
+};
+
+void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
+		     struct pm_ctx *ctx, struct pm_out *o);
+/* old NULL: read the file now. Returns the write's index. */
+int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
+		   const char *value, unsigned flags, void *tag);
+int pm_writer_commit(struct pm_writer *w);
+
 #endif /* PM_H */

@@ -441,7 +441,7 @@ static void check(struct pmctl *p, const struct target *t, const char *name,
 		       t->arg);
 }
 
-static void plan(struct pmctl *p, struct pmctl_w *w, struct target *t,
+static void plan(struct pmctl *p, struct pm_writer *w, struct target *t,
 		 const char *name, const char *value)
 {
 	char file[PM_PATH_MAX + 16];
@@ -496,7 +496,7 @@ static void parse_set(struct pmctl *p, int argc, char **argv,
 static int device_set(struct pmctl *p, int argc, char **argv)
 {
 	struct set_args a;
-	struct pmctl_w w;
+	struct pm_writer w;
 	int code;
 
 	pm_tool_only(&p->t,

@@ -224,7 +224,7 @@ static void check_policy(struct pmctl *p, const struct fset *f,
 		       pol->epp_available[0] ? pol->epp_available : "none");
 }
 
-static void plan_khz(struct pmctl *p, struct pmctl_w *w,
+static void plan_khz(struct pmctl *p, struct pm_writer *w,
 		     struct pm_policy *pol, const char *file, uint64_t old,
 		     uint64_t khz, unsigned flags)
 {
@@ -236,7 +236,7 @@ static void plan_khz(struct pmctl *p, struct pmctl_w *w,
 	pmctl_plan(p, w, path, old == PM_UNKNOWN ? NULL : o, v, flags, pol);
 }
 
-static void plan_policy(struct pmctl *p, struct pmctl_w *w,
+static void plan_policy(struct pmctl *p, struct pm_writer *w,
 			const struct fset *f, struct pm_policy *pol,
 			const char *gov)
 {
@@ -304,8 +304,9 @@ static const char *what_of(const char *file)
 }
 
 /* A frequency the kernel holds at another value (CLI.md: a warning). */
-static void explain_freq(struct pmctl *p, const struct pm_write *x)
+static void explain_freq(struct pm_writer *w, const struct pm_write *x)
 {
+	struct pmctl *p = w->arg;
 	const struct pm_policy *pol = x->tag;
 	const char *what = what_of(base(x->path));
 	char name[300], a[32], b[32];
@@ -329,9 +330,10 @@ static void explain_freq(struct pmctl *p, const struct pm_write *x)
 			"limited by the policy's min and max");
 }
 
-static void explain_fail(struct pmctl *p, const struct pm_write *x,
+static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 			 char *buf, size_t size)
 {
+	struct pmctl *p = w->arg;
 	const struct pm_policy *pol = x->tag;
 	const char *what = what_of(base(x->path));
 	char name[300], err[PM_PATH_MAX + 600];
@@ -403,7 +405,7 @@ int pmctl_freq_set(struct pmctl *p, int argc, char **argv)
 	unsigned fields = PM_POL_DRIVER | PM_POL_GOVERNOR;
 	struct pm_policy *pol;
 	struct pm_cpuset sel;
-	struct pmctl_w w;
+	struct pm_writer w;
 	struct fset f;
 	bool *use;
 	char (*gov)[PM_NAME_MAX];
@@ -523,9 +525,10 @@ static int boost_show(struct pmctl *p, const struct pm_cpufreq_global *g,
 	return PM_EXIT_OK;
 }
 
-static void explain_boost_fail(struct pmctl *p, const struct pm_write *x,
+static void explain_boost_fail(struct pm_writer *w, const struct pm_write *x,
 			       char *buf, size_t size)
 {
+	struct pmctl *p = w->arg;
 	char err[PM_PATH_MAX + 600];
 
 	pm_err_str(&p->ctx.err, err, sizeof(err));
@@ -543,7 +546,7 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 	struct pm_cpufreq_global g;
 	struct pm_policy *pol;
 	struct pm_cpuset sel;
-	struct pmctl_w w;
+	struct pm_writer w;
 	enum boost_ctl ctl;
 	bool on;
 	int n, code;

@@ -82,29 +82,26 @@ void pmctl_human_supplies(struct pmctl *p, const struct pm_supply *s, int n);
 void pmctl_human_thermal(struct pmctl *p, const struct pm_tzone *z, int n);
 void pmctl_human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n);
 
-/*
- * A write: pmctl_write_begin takes the lock (exit 4 when held), each
- * pmctl_plan adds a file (exit 3 when it is not there), and
- * pmctl_write_commit applies all of it or nothing and reports; it
- * returns the exit status.
- */
-struct pmctl_w {
-	struct pm_txn txn;
-	int lockfd;
-	bool lock_denied;	/* no right to the lock: not root */
-	bool perm_ok;		/* EPERM is the kernel's refusal, not root */
-	/* A value read back other than written (NULL: a plain warning). */
-	void (*explain)(struct pmctl *p, const struct pm_write *x);
-	/* The message for the failed write (NULL: the file and errno). */
-	void (*explain_fail)(struct pmctl *p, const struct pm_write *x,
-			     char *buf, size_t size);
-};
+/* A write (lib/writer.c) with pmctl's context; w->arg is the pmctl. */
+static inline void pmctl_write_begin(struct pmctl *p, struct pm_writer *w)
+{
+	pm_writer_begin(w, &p->t, &p->ctx, &p->o);
+	w->arg = p;
+}
 
-void pmctl_write_begin(struct pmctl *p, struct pmctl_w *w);
-/* old NULL: read the file now. Returns the write's index. */
-int pmctl_plan(struct pmctl *p, struct pmctl_w *w, const char *path,
-	       const char *old, const char *value, unsigned flags, void *tag);
-int pmctl_write_commit(struct pmctl *p, struct pmctl_w *w);
+static inline int pmctl_plan(struct pmctl *p, struct pm_writer *w,
+			     const char *path, const char *old,
+			     const char *value, unsigned flags, void *tag)
+{
+	(void)p;
+	return pm_writer_plan(w, path, old, value, flags, tag);
+}
+
+static inline int pmctl_write_commit(struct pmctl *p, struct pm_writer *w)
+{
+	(void)p;
+	return pm_writer_commit(w);
+}
 
 /* Refuse pmctl's own options outside allowed (PMCTL_BIT): exit 2. */
 void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what);

@@ -92,7 +92,7 @@ static void state_names(const struct idle_cpu *c, char *buf, size_t size)
 				      i ? " " : "", i, c->st[i].name);
 }
 
-static void plan_disable(struct pmctl *p, struct pmctl_w *w,
+static void plan_disable(struct pmctl *p, struct pm_writer *w,
 			 const struct idle_cpu *c, int i, bool disable)
 {
 	char path[PM_PATH_MAX];
@@ -151,7 +151,7 @@ static struct idle_cpu *idle_cpus(struct pmctl *p, int *ncpu)
 static int idle_governor(struct pmctl *p, int argc, char **argv)
 {
 	struct pm_cpuidle ci;
-	struct pmctl_w w;
+	struct pm_writer w;
 
 	if (argc != 1)
 		pm_usage_error(&p->t, "idle governor: give one governor name");
@@ -185,7 +185,7 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 {
 	const char *verb = argv[0];
 	struct idle_cpu *c;
-	struct pmctl_w w;
+	struct pm_writer w;
 	uint64_t limit = 0;
 	int n, code;
 
@@ -264,9 +264,10 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 
 static const struct pm_cpus *cur_cpus;
 
-static void explain_hotplug(struct pmctl *p, const struct pm_write *x,
+static void explain_hotplug(struct pm_writer *w, const struct pm_write *x,
 			    char *buf, size_t size)
 {
+	struct pmctl *p = w->arg;
 	char err[PM_PATH_MAX + 600];
 	const char *why = "";
 	unsigned cpu = 0;
@@ -294,7 +295,7 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 {
 	bool on = !strcmp(argv[0], "online");
 	struct pm_cpuset want, left;
-	struct pmctl_w w;
+	struct pm_writer w;
 	char list[256];
 	int r;
 
@@ -349,7 +350,7 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 
 int cmd_smt(struct pmctl *p, int argc, char **argv)
 {
-	struct pmctl_w w;
+	struct pm_writer w;
 	const char *c;
 
 	pmctl_opts_only(p, 0, "pmctl smt");
@@ -403,7 +404,7 @@ int cmd_smt(struct pmctl *p, int argc, char **argv)
 int pmctl_profile_set(struct pmctl *p, const char *name)
 {
 	struct pm_profile pr;
-	struct pmctl_w w;
+	struct pm_writer w;
 
 	pm_tool_only(&p->t, WRITE_SEEN, "pmctl profile NAME");
 	if (!word_ok(name, PM_NAME_MAX - 1))
@@ -480,7 +481,7 @@ int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv)
 	uint64_t min = 0, max = 0, lo = 0, hi = 0;
 	struct pm_devfreq *df, *d = NULL;
 	char a[32], b[32], c[32], path[PM_PATH_MAX], v[24], o[24];
-	struct pmctl_w w;
+	struct pm_writer w;
 	int n, code;
 
 	pmctl_opts_only(p, opts, "pmctl devfreq set");
@@ -575,7 +576,7 @@ int pmctl_supply_set(struct pmctl *p, int argc, char **argv)
 	bool has_start = p->opt[PMCTL_O_CHARGE_START] != NULL;
 	bool has_stop = p->opt[PMCTL_O_CHARGE_STOP] != NULL;
 	uint64_t cur_start = PM_UNKNOWN, cur_stop = PM_UNKNOWN;
-	struct pmctl_w w;
+	struct pm_writer w;
 
 	pmctl_opts_only(p, opts, "pmctl supply set");
 	pm_tool_only(&p->t, WRITE_SEEN, "pmctl supply set");

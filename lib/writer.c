@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What every write of pmctl and opp-set shares: the writers' lock, the
+ * plan, the apply with its rollback, and the report (dry-run or diff
+ * lines, warnings for values the kernel changed, the JSON record of
+ * every write).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pm.h"
+
+
+void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
+		     struct pm_ctx *ctx, struct pm_out *o)
+{
+	char holder[96], msg[PM_PATH_MAX + 600];
+
+	memset(w, 0, sizeof(*w));
+	w->t = t;
+	w->ctx = ctx;
+	w->o = o;
+	w->lockfd = -1;
+	pm_txn_init(&w->txn, ctx);
+	if (t->dry_run)
+		return;
+	w->lockfd = pm_lock_take(ctx, PM_WRITER_LOCK, t->name, t->wait_s,
+				 holder, sizeof(holder));
+	if (w->lockfd >= 0)
+		return;
+	switch (ctx->err.err) {
+	case EWOULDBLOCK:
+		pm_die(t, PM_EXIT_BUSY,
+		       "busy: %s is held%s%s (another pmctl or opp-set is "
+		       "writing); use --wait to wait for it",
+		       PM_WRITER_LOCK, holder[0] ? " by pid " : "", holder);
+	case EACCES:
+	case EROFS:
+		/* Say it with the file the user asked to change, if any. */
+		w->lock_denied = true;
+		return;
+	case EPERM:
+		if (w->ctx->guard && w->ctx->real_root)
+			pm_die(w->t, PM_EXIT_USAGE, "refusing to write: %s",
+			       pm_err_str(&w->ctx->err, msg, sizeof(msg)));
+		w->lock_denied = true;
+		return;
+	default:
+		pm_die(w->t, PM_EXIT_FAIL, "cannot take the lock: %s",
+		       pm_err_str(&w->ctx->err, msg, sizeof(msg)));
+	}
+}
+
+int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
+		   const char *value, unsigned flags, void *tag)
+{
+	char msg[PM_PATH_MAX + 600];
+	int i;
+
+	if (old)
+		i = pm_txn_add_known(&w->txn, path, old, value, flags);
+	else
+		i = pm_txn_add(&w->txn, path, value, flags);
+	if (i < 0) {
+		int e = w->ctx->err.err;
+
+		pm_die(w->t,
+		       e == EACCES ? PM_EXIT_FAIL :
+		       e == ENAMETOOLONG ? PM_EXIT_USAGE :
+					   pm_exit_for(e),
+		       "cannot read %s", pm_err_str(&w->ctx->err, msg,
+						    sizeof(msg)));
+	}
+	w->txn.w[i].tag = tag;
+	return i;
+}
+
+static void report_json(struct pm_writer *w)
+{
+	struct pm_txn *t = &w->txn;
+	int changed = 0;
+
+	for (int i = 0; i < t->n; i++)
+		changed += t->w[i].done && !t->rolled_back;
+	pm_out_obj_begin(w->o, NULL);
+	if (w->name)
+		pm_out_str(w->o, "name", w->name);
+	pm_out_bool(w->o, "dry_run", w->t->dry_run);
+	pm_out_u64(w->o, "changed", (uint64_t)changed);
+	pm_out_u64(w->o, "unchanged",
+		   (uint64_t)(t->n - pm_txn_changes(t)));
+	pm_out_bool(w->o, "rolled_back", t->rolled_back);
+	pm_out_arr_begin(w->o, "writes", "write");
+	for (int i = 0; i < t->n; i++) {
+		const struct pm_write *x = &t->w[i];
+
+		if (x->skip)
+			continue;
+		pm_out_obj_begin(w->o, NULL);
+		pm_out_str(w->o, "path", x->path);
+		pm_out_str_or_null(w->o, "old", x->old);
+		pm_out_str(w->o, "new", x->val);
+		pm_out_str_or_null(w->o, "read_back", x->got);
+		if (w->t->dry_run || (!x->done && !x->err))
+			pm_out_null(w->o, "ok");
+		else
+			pm_out_bool(w->o, "ok", x->done);
+		if (x->err)
+			pm_out_u64(w->o, "errno", (uint64_t)x->err);
+		else
+			pm_out_null(w->o, "errno");
+		pm_out_bool(w->o, "restored", x->undone);
+		pm_out_obj_end(w->o);
+	}
+	pm_out_arr_end(w->o);
+	pm_out_obj_end(w->o);
+}
+
+/* The default explanation of a value that reads back changed. */
+static void explain_plain(struct pm_writer *w, const struct pm_write *x)
+{
+	pm_warn(w->t, "%s: wrote '%s', the kernel reads back '%s'", x->path,
+		x->val, x->got);
+}
+
+static int failed(struct pm_writer *w, int err)
+{
+	struct pm_txn *t = &w->txn;
+	struct pm_write *x = &t->w[t->failed];
+	char msg[PM_PATH_MAX + 600];
+	int earlier = 0;
+
+	for (int i = 0; i < t->failed; i++)
+		earlier += t->w[i].done;
+	if (!earlier && (err == EACCES || (err == EPERM && !w->perm_ok)))
+		pm_die(w->t, PM_EXIT_FAIL, "root is needed to write %s",
+		       x->path);
+	if (w->ctx->guard && w->ctx->real_root && err == EPERM && !earlier)
+		pm_die(w->t, PM_EXIT_USAGE, "refusing to write: %s",
+		       pm_err_str(&w->ctx->err, msg, sizeof(msg)));
+	if (w->explain_fail)
+		w->explain_fail(w, x, msg, sizeof(msg));
+	else
+		pm_err_str(&w->ctx->err, msg, sizeof(msg));
+	pm_warn(w->t, "%s", msg);
+	if (!earlier)
+		return pm_exit_for(err);
+	if (!t->not_restored) {
+		pm_warn(w->t, "restored the %d earlier write%s: nothing "
+			       "was changed",
+			earlier, earlier == 1 ? "" : "s");
+		return PM_EXIT_FAIL;
+	}
+	for (int i = 0; i < t->failed; i++) {
+		const struct pm_write *y = &t->w[i];
+
+		if (!y->done || y->undone)
+			continue;
+		if (y->undo_err > 0)
+			pm_warn(w->t, "could not restore %s to '%s': %s (%s)",
+				y->path, y->old, strerror(y->undo_err),
+				pm_errno_name(y->undo_err));
+		else if (y->undo_err == -1)
+			pm_warn(w->t, "could not restore %s to '%s': it "
+				       "reads '%s'",
+				y->path, y->old, y->got);
+		else
+			pm_warn(w->t, "could not restore %s: its old value "
+				       "is not known (now '%s')",
+				y->path, y->val);
+	}
+	pm_warn(w->t, "%d of %d earlier writes could not be restored",
+		t->not_restored, earlier);
+	return PM_EXIT_FAIL;
+}
+
+int pm_writer_commit(struct pm_writer *w)
+{
+	struct pm_txn *t = &w->txn;
+	int r, code = PM_EXIT_OK, first = -1;
+
+	for (int i = 0; i < t->n && first < 0; i++)
+		if (!t->w[i].skip)
+			first = i;
+	if (first >= 0 && w->lock_denied)
+		pm_die(w->t, PM_EXIT_FAIL, "root is needed to write %s",
+		       t->w[first].path);
+	if (first < 0 && w->t->verbose > 0)
+		pm_note(w->t, "nothing to change");
+	r = first < 0 ? 0 : pm_txn_apply(t);
+	if (r < 0) {
+		code = failed(w, -r);
+	} else if (!w->t->dry_run) {
+		for (int i = 0; i < t->n; i++) {
+			const struct pm_write *x = &t->w[i];
+
+			if (!x->done)
+				continue;
+			if (w->t->verbose > 0)
+				pm_note(w->t, "%s: %s -> %s", x->path,
+					x->old[0] ? x->old : "?", x->val);
+			if (!x->got[0] || !strcmp(x->got, x->val))
+				continue;
+			if (w->explain)
+				w->explain(w, x);
+			else
+				explain_plain(w, x);
+		}
+	}
+	pm_lock_release(w->lockfd);
+	w->lockfd = -1;
+	pm_tool_out(w->t, w->o);
+	if (w->t->fmt == PM_FMT_JSON || w->t->fmt == PM_FMT_KV) {
+		report_json(w);
+	} else if (w->t->dry_run) {
+		for (int i = 0; i < t->n; i++) {
+			const struct pm_write *x = &t->w[i];
+
+			if (x->skip)
+				continue;
+			if (w->diff)
+				pm_out_printf(w->o, "%s: %s -> %s\n", x->path,
+					      x->old[0] ? x->old : "?",
+					      x->val);
+			else
+				pm_out_printf(w->o, "%s = %s\n", x->path,
+					      x->val);
+		}
+	}
+	pm_tool_out_done(w->t, w->o);
+	pm_txn_free(t);
+	return code;
+}
