@@ -1336,4 +1336,35 @@ int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
 		   const char *value, unsigned flags, void *tag);
 int pm_writer_commit(struct pm_writer *w);
 
+/* ---------------------------------------------------------------- fset */
+
+/* The kernel reads governor names with "%15s" (CPUFREQ_NAME_LEN - 1). */
+#define PM_GOV_NAME_MAX 15
+
+/* A cpufreq policy change of pmctl freq set or an opp-set point. */
+struct pm_fset {
+	const char *governor;	/* NULL: unchanged */
+	bool has_min, has_max, has_speed;
+	uint64_t min, max, speed;	/* kHz */
+	const char *epp;	/* NULL: unchanged */
+	bool keys;		/* name them "min", not "--min", in errors */
+	const char *where;	/* "FILE:LINE: " before errors, or NULL */
+};
+
+/* "policy0 (cpus 0-3)" for messages. */
+const char *pm_policy_name(const struct pm_policy *pol, char *buf,
+			   size_t size);
+/* Letters, digits, '_' and '-', 1 to max characters. */
+bool pm_fset_name_ok(const char *s, size_t max);
+/* The word of a "a [b] c" list equal to w ignoring case (the kernel's
+ * match), copied to out. */
+bool pm_word_find(const char *list, const char *w, char *out, size_t size);
+/* Everything checked before the first write: dies with exit 2 or 3.
+ * gov gets the kernel's spelling of the governor ("" unchanged). */
+void pm_fset_check(struct pm_tool *t, const struct pm_fset *f,
+		   const struct pm_policy *pol, char *gov, size_t govsize);
+/* The writes in a safe order: governor, the limits, speed, EPP. */
+void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
+		  struct pm_policy *pol, const char *gov);
+
 #endif /* PM_H */

@@ -16,27 +16,6 @@
 	(PMCTL_BIT(PMCTL_O_GOVERNOR) | PMCTL_BIT(PMCTL_O_MIN) |             \
 	 PMCTL_BIT(PMCTL_O_MAX) | PMCTL_BIT(PMCTL_O_SPEED) |                \
 	 PMCTL_BIT(PMCTL_O_EPP))
-/* The kernel reads governor names with "%15s" (CPUFREQ_NAME_LEN - 1). */
-#define GOV_NAME_MAX 15
-/* A raw EPP is a byte of the HWP request MSR. */
-#define EPP_RAW_MAX 255
-
-struct fset {
-	const char *governor;
-	bool has_min, has_max, has_speed;
-	uint64_t min, max, speed;
-	const char *epp;
-};
-
-const char *pmctl_policy_name(const struct pm_policy *pol, char *buf,
-			      size_t size)
-{
-	char cpus[256];
-
-	pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
-	snprintf(buf, size, "policy%u (cpus %s)", pol->id, cpus);
-	return buf;
-}
 
 static uint64_t freq_opt(struct pmctl *p, int o, const char *name)
 {
@@ -50,45 +29,8 @@ static uint64_t freq_opt(struct pmctl *p, int o, const char *name)
 	return khz;
 }
 
-static bool name_ok(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > max)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
-			return false;
-	return true;
-}
-
-/* The word of list equal to w ignoring case (the kernel's match). */
-static bool find_word(const char *list, const char *w, char *out,
-		      size_t size)
-{
-	const char *s = list;
-	size_t len = strlen(w);
-
-	while (*s) {
-		size_t n;
-
-		while (*s == ' ' || *s == '[')
-			s++;
-		n = strcspn(s, " ]");
-		if (n == len && !strncasecmp(s, w, n)) {
-			snprintf(out, size, "%.*s", (int)n, s);
-			return true;
-		}
-		s += n;
-		while (*s == ']')
-			s++;
-	}
-	return false;
-}
-
 static void parse_set(struct pmctl *p, int argc, char **argv,
-		      struct fset *f)
+		      struct pm_fset *f)
 {
 	memset(f, 0, sizeof(*f));
 	if (argc > 0)
@@ -100,11 +42,11 @@ static void parse_set(struct pmctl *p, int argc, char **argv,
 	pmctl_opts_only(p, SET_OPTS, "pmctl freq set");
 	f->governor = p->opt[PMCTL_O_GOVERNOR];
 	f->epp = p->opt[PMCTL_O_EPP];
-	if (f->governor && !name_ok(f->governor, GOV_NAME_MAX))
+	if (f->governor && !pm_fset_name_ok(f->governor, PM_GOV_NAME_MAX))
 		pm_usage_error(&p->t,
 			       "--governor: invalid governor name '%s'",
 			       f->governor);
-	if (f->epp && !name_ok(f->epp, PM_NAME_MAX - 1))
+	if (f->epp && !pm_fset_name_ok(f->epp, PM_NAME_MAX - 1))
 		pm_usage_error(&p->t, "--epp: invalid preference '%s'",
 			       f->epp);
 	if ((f->has_min = p->opt[PMCTL_O_MIN]))
@@ -125,160 +67,6 @@ static void parse_set(struct pmctl *p, int argc, char **argv,
 		pm_usage_error(&p->t, "freq set: nothing to set (give "
 				      "--governor, --min, --max, --speed or "
 				      "--epp)");
-}
-
-static void check_range(struct pmctl *p, const struct pm_policy *pol,
-			const char *opt, uint64_t khz)
-{
-	char name[300], a[32], b[32], c[32];
-
-	if (pol->cpuinfo_min_khz == PM_UNKNOWN ||
-	    pol->cpuinfo_max_khz == PM_UNKNOWN)
-		return;
-	if (khz >= pol->cpuinfo_min_khz && khz <= pol->cpuinfo_max_khz)
-		return;
-	pm_die(&p->t, PM_EXIT_USAGE, "--%s %s is outside the hardware range of %s: "
-			      "%s - %s",
-		       opt, pm_fmt_khz(khz, a, sizeof(a)),
-		       pmctl_policy_name(pol, name, sizeof(name)),
-		       pm_fmt_khz(pol->cpuinfo_min_khz, b, sizeof(b)),
-		       pm_fmt_khz(pol->cpuinfo_max_khz, c, sizeof(c)));
-}
-
-static bool epp_is_raw(const char *s)
-{
-	return s[0] >= '0' && s[0] <= '9';
-}
-
-/* Everything checked before the first write: exit 2 or 3 here. */
-static void check_policy(struct pmctl *p, const struct fset *f,
-			 struct pm_policy *pol, char *gov, size_t govsize)
-{
-	char name[300];
-	const char *eff;
-
-	pmctl_policy_name(pol, name, sizeof(name));
-	gov[0] = '\0';
-	if (f->governor && !find_word(pol->available_governors, f->governor,
-				      gov, govsize))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "cannot set governor '%s' on %s: not available "
-		       "(available: %s)",
-		       f->governor, name,
-		       pol->available_governors[0] ? pol->available_governors :
-						     "none");
-	eff = gov[0] ? gov : pol->governor;
-	if (f->has_min)
-		check_range(p, pol, "min", f->min);
-	if (f->has_max)
-		check_range(p, pol, "max", f->max);
-	if (f->has_speed) {
-		if (strcmp(eff, "userspace"))
-			pm_die(&p->t, PM_EXIT_USAGE,
-				       "--speed needs the userspace governor: "
-				       "%s runs %s (add --governor userspace)",
-				       name, eff);
-		check_range(p, pol, "speed", f->speed);
-	}
-	if (!f->epp)
-		return;
-	if (!pol->epp[0])
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "cannot set EPP on %s: the %s driver offers no energy "
-		       "performance preference here",
-		       name, pol->driver[0] ? pol->driver : "cpufreq");
-	if (!strcmp(eff, "performance") && strcmp(f->epp, "performance") &&
-	    strcmp(f->epp, "0"))
-		pm_die(&p->t, PM_EXIT_USAGE,
-			       "cannot set EPP '%s' on %s: under the "
-			       "performance governor the kernel refuses any "
-			       "EPP but performance (EBUSY); add --governor "
-			       "powersave",
-			       f->epp, name);
-	if (epp_is_raw(f->epp)) {
-		uint64_t v;
-
-		if (pm_parse_u64(f->epp, &v) < 0 || v > EPP_RAW_MAX)
-			pm_die(&p->t, PM_EXIT_USAGE, "--epp: a raw EPP is 0 to %d, "
-					      "not '%s'",
-				       EPP_RAW_MAX, f->epp);
-		if (strncmp(pol->driver, "intel_", 6))
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "cannot set EPP %s on %s: the %s driver takes "
-			       "names only (available: %s)",
-			       f->epp, name, pol->driver, pol->epp_available);
-		return;
-	}
-	/*
-	 * amd-pstate lists only "performance" under the performance
-	 * governor: the choices are known once the governor is switched.
-	 */
-	if (gov[0] && !strcmp(pol->governor, "performance") &&
-	    strcmp(gov, "performance"))
-		return;
-	if (!pm_word_in(pol->epp_available, f->epp))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "cannot set EPP '%s' on %s: not available "
-		       "(available: %s)",
-		       f->epp, name,
-		       pol->epp_available[0] ? pol->epp_available : "none");
-}
-
-static void plan_khz(struct pmctl *p, struct pm_writer *w,
-		     struct pm_policy *pol, const char *file, uint64_t old,
-		     uint64_t khz, unsigned flags)
-{
-	char path[PM_PATH_MAX], o[24], v[24];
-
-	snprintf(path, sizeof(path), "%s/%s", pol->path, file);
-	snprintf(o, sizeof(o), "%llu", (unsigned long long)old);
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)khz);
-	pmctl_plan(p, w, path, old == PM_UNKNOWN ? NULL : o, v, flags, pol);
-}
-
-static void plan_policy(struct pmctl *p, struct pm_writer *w,
-			const struct fset *f, struct pm_policy *pol,
-			const char *gov)
-{
-	char path[PM_PATH_MAX];
-
-	if (gov[0]) {
-		snprintf(path, sizeof(path), "%s/scaling_governor", pol->path);
-		pmctl_plan(p, w, path, pol->governor, gov, 0, pol);
-	}
-	/* Raising both: max first; otherwise min first (never min > max). */
-	if (f->has_min && f->has_max && pol->max_khz != PM_UNKNOWN &&
-	    f->min > pol->max_khz) {
-		plan_khz(p, w, pol, "scaling_max_freq", pol->max_khz, f->max,
-			 0);
-		plan_khz(p, w, pol, "scaling_min_freq", pol->min_khz, f->min,
-			 0);
-	} else {
-		if (f->has_min)
-			plan_khz(p, w, pol, "scaling_min_freq", pol->min_khz,
-				 f->min, 0);
-		if (f->has_max)
-			plan_khz(p, w, pol, "scaling_max_freq", pol->max_khz,
-				 f->max, 0);
-	}
-	if (f->has_speed) {
-		bool was_user = !strcmp(pol->governor, "userspace");
-		char v[24];
-
-		snprintf(path, sizeof(path), "%s/scaling_setspeed", pol->path);
-		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->speed);
-		/* Under another governor it reads <unsupported>: restoring
-		 * the governor undoes it. */
-		pmctl_plan(p, w, path, pol->setspeed, v,
-			   PM_W_FORCE | (was_user ? 0 : PM_W_NOUNDO), pol);
-	}
-	if (f->epp) {
-		snprintf(path, sizeof(path),
-			 "%s/energy_performance_preference", pol->path);
-		/* A governor switch may reset the EPP: write it anyway. */
-		pmctl_plan(p, w, path, pol->epp, f->epp,
-			   gov[0] ? PM_W_FORCE : 0, pol);
-	}
 }
 
 static const char *base(const char *path)
@@ -319,7 +107,7 @@ static void explain_freq(struct pm_writer *w, const struct pm_write *x)
 		return;
 	}
 	pm_warn(&p->t, "%s: %s %s written, the kernel holds %s (%s)",
-		pmctl_policy_name(pol, name, sizeof(name)), what,
+		pm_policy_name(pol, name, sizeof(name)), what,
 		pm_fmt_khz(want, a, sizeof(a)), pm_fmt_khz(got, b, sizeof(b)),
 		!strcmp(what, "min") ?
 			"limited by the max, other QoS requests or the "
@@ -344,7 +132,7 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 		return;
 	}
 	snprintf(buf, size, "cannot set %s '%s' on %s: %s%s", what, x->val,
-		 pmctl_policy_name(pol, name, sizeof(name)), err,
+		 pm_policy_name(pol, name, sizeof(name)), err,
 		 x->err == EBUSY && !strcmp(what, "EPP") ?
 			 " (the kernel refuses this EPP under the "
 			 "performance governor)" :
@@ -377,7 +165,7 @@ static int pick_policies(struct pmctl *p, const struct pm_cpuset *sel,
 		use[i] = false;
 		if (!pm_cpuset_intersects(&pol[i].related, sel))
 			continue;
-		pmctl_policy_name(&pol[i], name, sizeof(name));
+		pm_policy_name(&pol[i], name, sizeof(name));
 		if (pm_cpuset_empty(&pol[i].affected)) {
 			pm_note(&p->t, "%s: every CPU is offline, skipped",
 				name);
@@ -406,7 +194,7 @@ int pmctl_freq_set(struct pmctl *p, int argc, char **argv)
 	struct pm_policy *pol;
 	struct pm_cpuset sel;
 	struct pm_writer w;
-	struct fset f;
+	struct pm_fset f;
 	bool *use;
 	char (*gov)[PM_NAME_MAX];
 	int n, code;
@@ -438,10 +226,10 @@ int pmctl_freq_set(struct pmctl *p, int argc, char **argv)
 	}
 	for (int i = 0; i < n; i++)
 		if (use[i])
-			check_policy(p, &f, &pol[i], gov[i], sizeof(gov[i]));
+			pm_fset_check(&p->t, &f, &pol[i], gov[i], sizeof(gov[i]));
 	for (int i = 0; i < n; i++)
 		if (use[i])
-			plan_policy(p, &w, &f, &pol[i], gov[i]);
+			pm_fset_plan(&w, &f, &pol[i], gov[i]);
 	w.explain = explain_freq;
 	w.explain_fail = explain_fail;
 	code = pmctl_write_commit(p, &w);
@@ -499,7 +287,7 @@ static int boost_show(struct pmctl *p, const struct pm_cpufreq_global *g,
 			if (pol[i].boost >= 0 &&
 			    pm_cpuset_intersects(&pol[i].related, sel))
 				pm_out_printf(&p->o, "%s: boost %s\n",
-					      pmctl_policy_name(&pol[i], name,
+					      pm_policy_name(&pol[i], name,
 								sizeof(name)),
 					      pol[i].boost ? "on" : "off");
 	} else {

@@ -39,9 +39,6 @@ struct pmctl {
 int pmctl_policies(struct pmctl *p, struct pm_policy **out);
 int pmctl_policies_fields(struct pmctl *p, unsigned fields,
 			  struct pm_policy **out);
-/* "policy0 (cpus 0-3)" for messages. */
-const char *pmctl_policy_name(const struct pm_policy *pol, char *buf,
-			      size_t size);
 int pmctl_freq_set(struct pmctl *p, int argc, char **argv);
 int cmd_boost(struct pmctl *p, int argc, char **argv);
 int cmd_smt(struct pmctl *p, int argc, char **argv);
