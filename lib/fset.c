@@ -229,6 +229,8 @@ void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
 			 "%s/energy_performance_preference", pol->path);
 		/* A governor switch may reset the EPP: write it anyway. */
 		pm_writer_plan(w, path, pol->epp, f->epp,
-			       gov[0] ? PM_W_FORCE : 0, pol);
+			       gov[0] && strcmp(gov, pol->governor) ?
+				       PM_W_FORCE : 0,
+			       pol);
 	}
 }

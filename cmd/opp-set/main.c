@@ -1,119 +1,362 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * opp-set: operating points.  This build lists the points defined in
- * /etc/pm/opp.d and the installed examples.
+ * opp-set: apply an operating point (a named set of power settings
+ * across domains) in unison: every write in a safe order, each read
+ * back, and on a failure every write already made undone.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "pm.h"
+#include "opp.h"
+
+#define CURRENT_DIR "/run/pmtools"
+#define CURRENT_FILE CURRENT_DIR "/opp.current"
+#define MAX_SETS 256
 
 enum {
 	OPT_LIST = PM_OPT_TOOL,
+	OPT_SHOW,
+	OPT_DIFF,
+	OPT_CURRENT,
+	OPT_SAVE,
+	OPT_AUTO,
 };
 
 static void usage(FILE *f)
 {
-	fputs("Usage: opp-set --list [options]\n"
+	fputs("Usage: opp-set [options] NAME\n"
+	      "       opp-set [options] -f FILE\n"
+	      "       opp-set [options] -s SECTION[:ARG].KEY=VALUE...\n"
+	      "       opp-set --list | --show NAME | --diff NAME\n"
 	      "\n"
-	      "List the operating points: /etc/pm/opp.d/NAME.conf, then the "
-	      "installed\n"
-	      "examples in " PM_DATADIR "/opp.d (a name in /etc wins).\n"
+	      "Apply an operating point: every setting of /etc/pm/opp.d/"
+	      "NAME.conf (or of\n"
+	      "the installed examples in " PM_DATADIR "/opp.d), all or "
+	      "nothing: on a\n"
+	      "failure every write already made is undone.\n"
 	      "\n"
 	      "Options:\n"
+	      "  -f, --file FILE      apply the point in FILE\n"
+	      "  -s, --set SETTING    apply one setting (repeats), e.g. "
+	      "cpufreq.governor=powersave,\n"
+	      "                       'cpufreq:4-7.max=1.2GHz', "
+	      "devfreq:ff9a0000.gpu.max=400MHz\n"
+	      "  -n, --dry-run        print each write as PATH = VALUE, "
+	      "change nothing\n"
+	      "      --diff NAME      print PATH: OLD -> NEW for each "
+	      "write, change nothing\n"
+	      "      --show NAME      the resolved settings and the file "
+	      "line of each\n"
 	      "      --list           list the operating points\n"
+	      "      --wait[=SEC]     wait for the writers' lock instead "
+	      "of exit 4\n"
 	      "  -F, --format FMT     human, json or kv\n"
 	      "  -J, --json           same as --format json\n"
-	      "  -o, --output FILE    write the list to FILE atomically\n"
-	      "      --sysroot DIR    read /etc under DIR\n"
+	      "  -o, --output FILE    write the report to FILE atomically\n"
+	      "      --sysroot DIR    read and write /sys, /etc, /run under "
+	      "DIR\n"
 	      "  -q, --quiet          fewer messages on stderr\n"
-	      "  -v, --verbose        more messages on stderr\n"
+	      "  -v, --verbose        more messages on stderr (each write)\n"
 	      "  -h, --help           show this help\n"
 	      "  -V, --version        show the version\n"
 	      "\n"
-	      "Exit status: 0 done, 1 failed, 2 usage error.\n"
-	      "See opp-set(8).\n",
+	      "Exit status: 0 done, 1 failed (after undoing what was "
+	      "written), 2 usage\n"
+	      "error or bad point file, 3 not offered by this machine, "
+	      "4 busy.\n"
+	      "See opp-set(8) and opp.conf(5).\n",
 	      f);
+}
+
+static int do_list(struct opp *op)
+{
+	struct pm_opp_entry *v;
+	struct pm_out *o = &op->o;
+	int n = pm_opp_list(&op->ctx, PM_DATADIR, &v);
+
+	if (n < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	pm_tool_out(&op->t, o);
+	if (op->t.fmt == PM_FMT_HUMAN) {
+		if (!n)
+			pm_note(&op->t, "no operating points in /etc/pm/opp.d "
+					"or %s/opp.d",
+				PM_DATADIR);
+		for (int i = 0; i < n; i++) {
+			if (v[i].error[0])
+				pm_out_printf(o, "%-20s (unreadable: %s)\n",
+					      v[i].name, v[i].error);
+			else
+				pm_out_printf(o, "%-20s %s\n", v[i].name,
+					      v[i].description);
+		}
+	} else {
+		pm_out_obj_begin(o, NULL);
+		pm_out_arr_begin(o, "points", "point");
+		for (int i = 0; i < n; i++) {
+			pm_out_obj_begin(o, NULL);
+			pm_out_str(o, "name", v[i].name);
+			pm_out_str(o, "file", v[i].path);
+			pm_out_bool(o, "installed", v[i].installed);
+			pm_out_str_or_null(o, "description",
+					   v[i].description);
+			pm_out_str_or_null(o, "error", v[i].error);
+			pm_out_obj_end(o);
+		}
+		pm_out_arr_end(o);
+		pm_out_obj_end(o);
+	}
+	for (int i = 0; i < n; i++)
+		if (v[i].error[0])
+			pm_warn(&op->t, "%s: %s", v[i].path, v[i].error);
+	pm_tool_out_done(&op->t, o);
+	free(v);
+	return PM_EXIT_OK;
+}
+
+static void section_name(const struct opp_setting *s, char *buf,
+			 size_t size)
+{
+	snprintf(buf, size, "%s%s%s", s->section, s->arg[0] ? " " : "",
+		 s->arg);
+}
+
+/* The resolved point, itself a valid point file. */
+static int do_show(struct opp *op, const struct opp_point *pt)
+{
+	struct pm_out *o = &op->o;
+	char sec[200], last[200] = "";
+
+	pm_tool_out(&op->t, o);
+	if (op->t.fmt == PM_FMT_HUMAN) {
+		pm_out_printf(o, "# %s%s%s\n", pt->name,
+			      pt->description[0] ? ": " : "",
+			      pt->description);
+		for (int i = 0; i < pt->n; i++) {
+			const struct opp_setting *s = &pt->v[i];
+
+			if (!strcmp(s->section, "opp") &&
+			    !strcmp(s->key, "include"))
+				continue;
+			section_name(s, sec, sizeof(sec));
+			if (strcmp(sec, last))
+				pm_out_printf(o, "%s[%s]\n", last[0] ? "\n" : "",
+					      sec);
+			snprintf(last, sizeof(last), "%s", sec);
+			if (s->line)
+				pm_out_printf(o, "%s = %s\t# %s:%u\n", s->key,
+					      s->value, s->file, s->line);
+			else
+				pm_out_printf(o, "%s = %s\t# -s\n", s->key,
+					      s->value);
+		}
+	} else {
+		pm_out_obj_begin(o, NULL);
+		pm_out_str(o, "name", pt->name);
+		pm_out_str_or_null(o, "description", pt->description);
+		pm_out_arr_begin(o, "settings", "setting");
+		for (int i = 0; i < pt->n; i++) {
+			const struct opp_setting *s = &pt->v[i];
+
+			if (!strcmp(s->section, "opp") &&
+			    !strcmp(s->key, "include"))
+				continue;
+			pm_out_obj_begin(o, NULL);
+			pm_out_str(o, "section", s->section);
+			pm_out_str_or_null(o, "arg", s->arg);
+			pm_out_str(o, "key", s->key);
+			pm_out_str(o, "value", s->value);
+			pm_out_str(o, "file", s->line ? s->file : "-s");
+			pm_out_u64_or_null(o, "line", s->line ? s->line :
+							       PM_UNKNOWN);
+			pm_out_obj_end(o);
+		}
+		pm_out_arr_end(o);
+		pm_out_obj_end(o);
+	}
+	pm_tool_out_done(&op->t, o);
+	return PM_EXIT_OK;
+}
+
+/* /run/pmtools/opp.current: the point last applied (best effort). */
+static void record_current(struct opp *op, const char *name)
+{
+	char line[PM_NAME_MAX + 2];
+	int fd, len;
+
+	if (op->ctx.real_root && op->ctx.guard)
+		return;
+	fd = pm_open(&op->ctx, CURRENT_DIR, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		/* mkdir below the root: /run may be a tmpfs of the host. */
+		fd = pm_open(&op->ctx, "/run", O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			return;
+		if (mkdirat(fd, "pmtools", 0755) < 0 && errno != EEXIST) {
+			close(fd);
+			return;
+		}
+		close(fd);
+	} else {
+		close(fd);
+	}
+	fd = pm_open_create(&op->ctx, CURRENT_FILE,
+			    O_WRONLY | O_TRUNC | O_CREAT, 0644);
+	if (fd < 0) {
+		pm_warn(&op->t, "could not record the point in %s: %s",
+			CURRENT_FILE, strerror(-fd));
+		return;
+	}
+	len = snprintf(line, sizeof(line), "%s\n", name);
+	if (write(fd, line, (size_t)len) != len)
+		pm_warn(&op->t, "could not record the point in %s",
+			CURRENT_FILE);
+	close(fd);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "set", required_argument, NULL, 's' },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "show", required_argument, NULL, OPT_SHOW },
+		{ "diff", required_argument, NULL, OPT_DIFF },
+		{ "current", no_argument, NULL, OPT_CURRENT },
+		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pm_opp_entry *v;
-	struct pm_tool t;
-	struct pm_ctx ctx;
-	struct pm_out o;
+	static struct opp op;
+	static const char *sets[MAX_SETS];
+	const char *file = NULL, *name = NULL, *show = NULL, *diff = NULL;
+	struct opp_point pt;
+	struct pm_writer w;
 	bool list = false;
-	int c, n;
+	int c, nsets = 0, modes, code, changes;
 
-	pm_tool_init(&t, "opp-set", usage);
+	pm_tool_init(&op.t, "opp-set", usage);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:" PM_SHARED_SHORTOPTS, longopts,
-				NULL)) != -1) {
-		if (pm_tool_opt(&t, c, optarg, argv))
+	while ((c = getopt_long(argc, argv, "+:nf:s:" PM_SHARED_SHORTOPTS,
+				longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			op.t.dry_run = true;
+			op.t.seen |= PM_SEEN_DRY_RUN;
 			continue;
-		if (c == OPT_LIST)
+		case 'f':
+			if (file)
+				pm_usage_error(&op.t, "-f given twice");
+			file = optarg;
+			continue;
+		case 's':
+			if (nsets == MAX_SETS)
+				pm_usage_error(&op.t, "more than %d -s settings",
+					       MAX_SETS);
+			sets[nsets++] = optarg;
+			continue;
+		case OPT_LIST:
 			list = true;
-		else
-			pm_usage_error(&t, "unrecognized option '%s'",
+			continue;
+		case OPT_SHOW:
+			show = optarg;
+			continue;
+		case OPT_DIFF:
+			diff = optarg;
+			continue;
+		case OPT_CURRENT:
+		case OPT_SAVE:
+		case OPT_AUTO:
+			pm_usage_error(&op.t, "%s is not supported by this "
+					      "version of opp-set",
+				       argv[optind - 1]);
+		}
+		if (!pm_tool_opt(&op.t, c, optarg, argv))
+			pm_usage_error(&op.t, "unrecognized option '%s'",
 				       argv[optind - 1]);
 	}
 	if (optind < argc)
-		pm_usage_error(&t, "this version only lists points: unexpected "
-				   "argument '%s'",
+		name = argv[optind++];
+	if (optind < argc)
+		pm_usage_error(&op.t, "unexpected argument '%s' (one point "
+				      "at a time)",
 			       argv[optind]);
-	if (!list)
-		pm_usage_error(&t, "nothing to do: use --list");
-	pm_tool_only(&t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT, "opp-set --list");
-	pm_tool_formats(&t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
-				    1u << PM_FMT_KV);
-	pm_tool_ctx(&t, &ctx);
-	n = pm_opp_list(&ctx, PM_DATADIR, &v);
-	if (n < 0)
-		pm_die(&t, PM_EXIT_FAIL, "out of memory");
-	pm_tool_out(&t, &o);
-	if (t.fmt == PM_FMT_HUMAN) {
-		if (!n)
-			pm_note(&t, "no operating points in /etc/pm/opp.d or "
-				    "%s/opp.d",
-				PM_DATADIR);
-		for (int i = 0; i < n; i++) {
-			if (v[i].error[0])
-				pm_out_printf(&o, "%-20s (unreadable: %s)\n",
-					      v[i].name, v[i].error);
-			else
-				pm_out_printf(&o, "%-20s %s\n", v[i].name,
-					      v[i].description);
-		}
-	} else {
-		pm_out_obj_begin(&o, NULL);
-		pm_out_arr_begin(&o, "points", "point");
-		for (int i = 0; i < n; i++) {
-			pm_out_obj_begin(&o, NULL);
-			pm_out_str(&o, "name", v[i].name);
-			pm_out_str(&o, "file", v[i].path);
-			pm_out_bool(&o, "installed", v[i].installed);
-			pm_out_str_or_null(&o, "description",
-					   v[i].description);
-			if (v[i].error[0])
-				pm_out_str(&o, "error", v[i].error);
-			else
-				pm_out_null(&o, "error");
-			pm_out_obj_end(&o);
-		}
-		pm_out_arr_end(&o);
-		pm_out_obj_end(&o);
+	modes = list + !!show + !!diff + !!(name || file || nsets);
+	if (modes == 0)
+		pm_usage_error(&op.t, "name a point (opp-set --list shows "
+				      "them), or give -f FILE or -s SETTING");
+	if (modes > 1 || (name && file))
+		pm_usage_error(&op.t, "give one of NAME, -f FILE, -s, --list, "
+				      "--show and --diff");
+	if ((name || file) && nsets)
+		pm_usage_error(&op.t, "-s settings are a point of their own: "
+				      "not with NAME or -f");
+	pm_tool_formats(&op.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
+				       1u << PM_FMT_KV);
+	if (list) {
+		pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+			     "opp-set --list");
+		pm_tool_ctx(&op.t, &op.ctx);
+		code = do_list(&op);
+		pm_ctx_close(&op.ctx);
+		return code;
 	}
-	for (int i = 0; i < n; i++)
-		if (v[i].error[0])
-			pm_warn(&t, "%s: %s", v[i].path, v[i].error);
-	pm_tool_out_done(&t, &o);
-	free(v);
-	pm_ctx_close(&ctx);
-	return PM_EXIT_OK;
+	memset(&pt, 0, sizeof(pt));
+	if (show) {
+		pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+			     "opp-set --show");
+		pm_tool_ctx(&op.t, &op.ctx);
+		opp_load_name(&op, show, &pt);
+		code = do_show(&op, &pt);
+		opp_point_free(&pt);
+		pm_ctx_close(&op.ctx);
+		return code;
+	}
+	pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT | PM_SEEN_WAIT |
+				    PM_SEEN_DRY_RUN,
+		     "opp-set");
+	if (diff) {
+		op.t.dry_run = true;
+		name = diff;
+	}
+	pm_tool_ctx(&op.t, &op.ctx);
+	op.ctx.dry_run = op.t.dry_run;
+	/* The lock first: the point is read and planned under it. */
+	pm_writer_begin(&w, &op.t, &op.ctx, &op.o);
+	w.arg = &op;
+	w.diff = !!diff;
+	if (name)
+		opp_load_name(&op, name, &pt);
+	else if (file)
+		opp_load_file(&op, file, &pt);
+	else {
+		snprintf(pt.name, sizeof(pt.name), "custom");
+		for (int i = 0; i < nsets; i++)
+			opp_add_inline(&op, sets[i], &pt);
+	}
+	w.name = pt.name;
+	opp_plan(&op, &pt, &w);
+	changes = pm_txn_changes(&w.txn);
+	code = pm_writer_commit(&w);
+	if (code == PM_EXIT_OK && !op.t.dry_run) {
+		if (!changes)
+			pm_note(&op.t, "already at %s", pt.name);
+		else if (op.t.fmt == PM_FMT_HUMAN)
+			pm_note(&op.t, "at %s: %d change%s", pt.name, changes,
+				changes == 1 ? "" : "s");
+		record_current(&op, pt.name);
+	} else if (code == PM_EXIT_OK && diff && !changes &&
+		   op.t.fmt == PM_FMT_HUMAN) {
+		pm_note(&op.t, "already at %s", pt.name);
+	}
+	opp_point_free(&pt);
+	pm_ctx_close(&op.ctx);
+	return code;
 }

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef OPP_H
+#define OPP_H
+
+#include "pm.h"
+
+/* One resolved setting of a point: "[SECTION ARG]" KEY = VALUE. */
+struct opp_setting {
+	char section[64];
+	char arg[128];		/* "cpus=0-3", a devfreq name, or "" */
+	char key[PM_PATH_MAX];	/* a path in [sysfs] and [runtime_pm] */
+	char value[256];
+	const char *file;	/* where it was set (owned by the point) */
+	unsigned line;		/* 0: from -s */
+};
+
+/* A point with its includes resolved: later settings replaced earlier
+ * ones with the same section, argument and key. */
+struct opp_point {
+	char name[PM_NAME_MAX];	/* NAME, the file's name for -f, "custom" */
+	char description[256];
+	struct opp_setting *v;
+	int n, cap;
+	char *files[32];	/* every file read, for opp_setting.file */
+	int nfiles;
+};
+
+struct opp {
+	struct pm_tool t;
+	struct pm_ctx ctx;
+	struct pm_out o;
+};
+
+/* Load NAME (looked up in /etc/pm/opp.d, then the installed examples),
+ * or a FILE (-f), with its includes.  Any error: exit 2 with FILE:LINE
+ * (a missing NAME: exit 2 too, naming where it was looked for). */
+void opp_load_name(struct opp *op, const char *name, struct opp_point *pt);
+void opp_load_file(struct opp *op, const char *file, struct opp_point *pt);
+/* One -s SECTION[:ARG].KEY=VALUE, checked like a file line. */
+void opp_add_inline(struct opp *op, const char *arg, struct opp_point *pt);
+void opp_point_free(struct opp_point *pt);
+
+/* Plan every write of the point into w (exit 2 or 3 on what this
+ * machine cannot do, before anything is written). */
+void opp_plan(struct opp *op, const struct opp_point *pt,
+	      struct pm_writer *w);
+
+/* "FILE:LINE: " (or "-s: ") for messages. */
+const char *opp_where(const struct opp_setting *s, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * From a point to writes, in an order that keeps every intermediate
+ * state valid for the kernel (kernel-abi.md): CPUs online first, then
+ * SMT, intel_pstate limits, cpufreq (governor before EPP, the limits so
+ * that min never exceeds max), cpuidle, devfreq, the platform profile,
+ * runtime PM, raw attributes, and CPUs offline last.  Everything this
+ * machine cannot do is refused here, before the first write.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <strings.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opp.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+#define MAX_STATES 16
+
+static const struct opp_setting *get(const struct opp_point *pt,
+				     const char *sec, const char *arg,
+				     const char *key)
+{
+	for (int i = 0; i < pt->n; i++)
+		if (!strcmp(pt->v[i].section, sec) &&
+		    !strcmp(pt->v[i].arg, arg) && !strcmp(pt->v[i].key, key))
+			return &pt->v[i];
+	return NULL;
+}
+
+static void plan(struct opp *op, struct pm_writer *w, const char *path,
+		 const char *old, const char *value, unsigned flags)
+{
+	pm_writer_plan(w, path, old, value, flags, NULL);
+	(void)op;
+}
+
+static bool onoff(const char *v)
+{
+	bool b = false;
+
+	pm_parse_bool(v, &b);
+	return b;
+}
+
+/* ---------------------------------------------------------------- cpu */
+
+struct cpu_plan {
+	struct pm_cpus cpus;
+	struct pm_cpuset up, down;	/* to bring online, to take offline */
+	struct pm_cpuset final;		/* online when the point is reached */
+};
+
+static void plan_cpu_online(struct opp *op, const struct opp_point *pt,
+			    struct cpu_plan *cp)
+{
+	const struct opp_setting *s = get(pt, "cpu", "", "online");
+	char where[PM_PATH_MAX + 16], list[256];
+	struct pm_cpuset want;
+
+	pm_cpuset_zero(&cp->up);
+	pm_cpuset_zero(&cp->down);
+	cp->final = cp->cpus.online;
+	if (!s)
+		return;
+	opp_where(s, where, sizeof(where));
+	if (!strcmp(s->value, "all"))
+		want = cp->cpus.present;
+	else
+		pm_cpulist_parse(s->value, &want);
+	{
+		struct pm_cpuset missing = want;
+
+		pm_cpuset_andnot(&missing, &cp->cpus.present);
+		if (!pm_cpuset_empty(&missing)) {
+			pm_cpulist_format(&missing, list, sizeof(list));
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[cpu] online: cpus %s are not present here",
+			       where, list);
+		}
+	}
+	if (pm_cpuset_empty(&want))
+		pm_die(&op->t, PM_EXIT_USAGE,
+		       "%s[cpu] online: at least one CPU must stay online",
+		       where);
+	for (int c = pm_cpuset_next(&cp->cpus.present, 0); c >= 0;
+	     c = pm_cpuset_next(&cp->cpus.present, (unsigned)c + 1)) {
+		bool on = pm_cpuset_isset(&cp->cpus.online, (unsigned)c);
+		bool keep = pm_cpuset_isset(&want, (unsigned)c);
+
+		if (on == keep)
+			continue;
+		if (!pm_cpu_hotpluggable(&op->ctx, (unsigned)c))
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[cpu] online: cpu%d cannot be %s here (no "
+			       "%s/cpu%d/online)",
+			       where, c, keep ? "brought online" :
+						"taken offline",
+			       CPU_DIR, c);
+		pm_cpuset_set(keep ? &cp->up : &cp->down, (unsigned)c);
+	}
+	cp->final = want;
+}
+
+static void plan_cpus(struct opp *op, struct pm_writer *w,
+		      const struct pm_cpuset *set, const char *v)
+{
+	char path[PM_PATH_MAX];
+
+	for (int c = pm_cpuset_next(set, 0); c >= 0;
+	     c = pm_cpuset_next(set, (unsigned)c + 1)) {
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", c);
+		plan(op, w, path, NULL, v, 0);
+	}
+}
+
+static void plan_smt(struct opp *op, const struct opp_point *pt,
+		     struct cpu_plan *cp, struct pm_writer *w)
+{
+	const struct opp_setting *s = get(pt, "cpu", "", "smt");
+	const char *c = cp->cpus.smt_control;
+	char where[PM_PATH_MAX + 16];
+
+	if (!s)
+		return;
+	opp_where(s, where, sizeof(where));
+	if (!c[0] || !strcmp(c, "notsupported") ||
+	    !strcmp(c, "notimplemented"))
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpu] smt: this machine has no SMT to switch "
+		       "(smt/control: %s)",
+		       where, c[0] ? c : "missing");
+	if (!strcmp(c, "forceoff") && strcmp(s->value, "off"))
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpu] smt: SMT was forced off at boot "
+		       "(nosmt=force): only a reboot turns it on",
+		       where);
+	if (!strcmp(c, "forceoff"))
+		return;
+	plan(op, w, CPU_DIR "/smt/control", c, s->value, 0);
+}
+
+/* ---------------------------------------------------------------- pstate */
+
+static void check_status(struct opp *op, const struct opp_point *pt,
+			 const char *sec, const char *path)
+{
+	const struct opp_setting *s = get(pt, sec, "", "status");
+	char where[PM_PATH_MAX + 16], cur[32];
+
+	if (!s)
+		return;
+	opp_where(s, where, sizeof(where));
+	if (pm_attr_read(&op->ctx, path, cur, sizeof(cur)) < 0)
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[%s] status: not offered here (%s is missing)",
+		       where, sec, path);
+	if (strcmp(cur, s->value))
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[%s] status: the driver runs '%s'; switching it to "
+		       "'%s' recreates every policy and is not supported by "
+		       "this version of opp-set (write %s first)",
+		       where, sec, cur, s->value, path);
+}
+
+static void plan_intel(struct opp *op, const struct opp_point *pt,
+		       struct pm_writer *w)
+{
+	static const char *const dir = CPU_DIR "/intel_pstate";
+	const struct opp_setting *mn = get(pt, "intel_pstate", "",
+					   "min_perf_pct");
+	const struct opp_setting *mx = get(pt, "intel_pstate", "",
+					   "max_perf_pct");
+	const struct opp_setting *nt = get(pt, "intel_pstate", "",
+					   "no_turbo");
+	char path[PM_PATH_MAX], where[PM_PATH_MAX + 16], cur[32];
+	unsigned a = 0, b = 0;
+	uint64_t curmax = 100;
+
+	check_status(op, pt, "intel_pstate", CPU_DIR "/intel_pstate/status");
+	if (!mn && !mx && !nt)
+		return;
+	snprintf(path, sizeof(path), "%s/status", dir);
+	if (pm_attr_read(&op->ctx, path, cur, sizeof(cur)) < 0) {
+		opp_where(mn ? mn : mx ? mx : nt, where, sizeof(where));
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[intel_pstate]: intel_pstate does not run here "
+		       "(%s is missing)",
+		       where, dir);
+	}
+	if (mn)
+		pm_parse_pct(mn->value, &a);
+	if (mx)
+		pm_parse_pct(mx->value, &b);
+	if (mn && mx && a > b) {
+		opp_where(mn, where, sizeof(where));
+		pm_die(&op->t, PM_EXIT_USAGE,
+		       "%s[intel_pstate] min_perf_pct %u is above "
+		       "max_perf_pct %u",
+		       where, a, b);
+	}
+	pm_attr_read_u64(&op->ctx, CPU_DIR "/intel_pstate/max_perf_pct",
+			 &curmax);
+	/* Each clamps against the other when written: raising, max first. */
+	if (mn && mx && a > curmax) {
+		plan(op, w, CPU_DIR "/intel_pstate/max_perf_pct", NULL,
+		     mx->value, 0);
+		plan(op, w, CPU_DIR "/intel_pstate/min_perf_pct", NULL,
+		     mn->value, 0);
+	} else {
+		if (mn)
+			plan(op, w, CPU_DIR "/intel_pstate/min_perf_pct", NULL,
+			     mn->value, 0);
+		if (mx)
+			plan(op, w, CPU_DIR "/intel_pstate/max_perf_pct", NULL,
+			     mx->value, 0);
+	}
+	if (nt)
+		plan(op, w, CPU_DIR "/intel_pstate/no_turbo", NULL,
+		     onoff(nt->value) ? "1" : "0", 0);
+}
+
+/* ---------------------------------------------------------------- cpufreq */
+
+/* The [cpufreq] settings of one policy: the plain section, then every
+ * [cpufreq cpus=LIST] that names one of its CPUs, in file order. */
+static const struct opp_setting *pol_get(const struct opp_point *pt,
+					 const struct pm_policy *pol,
+					 const char *key)
+{
+	const struct opp_setting *best = NULL;
+
+	for (int i = 0; i < pt->n; i++) {
+		const struct opp_setting *s = &pt->v[i];
+		struct pm_cpuset set;
+
+		if (strcmp(s->section, "cpufreq") || strcmp(s->key, key))
+			continue;
+		if (!s->arg[0]) {
+			if (!best || !best->arg[0])
+				best = s;
+			continue;
+		}
+		if (pm_cpulist_parse(s->arg + 5, &set) == 0 &&
+		    pm_cpuset_intersects(&set, &pol->related))
+			best = s;
+	}
+	return best;
+}
+
+/* The first governor of "a|b|c" the policy offers, or exit 3. */
+static const char *pick_governor(struct opp *op, const struct opp_setting *s,
+				 const struct pm_policy *pol, char *out,
+				 size_t size)
+{
+	char tmp[256], *save = NULL, where[PM_PATH_MAX + 16], name[300];
+
+	snprintf(tmp, sizeof(tmp), "%s", s->value);
+	for (char *g = strtok_r(tmp, "| ", &save); g;
+	     g = strtok_r(NULL, "| ", &save))
+		if (pm_word_find(pol->available_governors, g, out, size))
+			return out;
+	opp_where(s, where, sizeof(where));
+	pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+	       "%s[cpufreq] governor: none of '%s' is available on %s "
+	       "(available: %s)",
+	       where, s->value, pm_policy_name(pol, name, sizeof(name)),
+	       pol->available_governors[0] ? pol->available_governors :
+					     "none");
+}
+
+static void check_field(struct opp *op, struct pm_fset f,
+			const struct pm_policy *pol,
+			const struct opp_setting *s, int which)
+{
+	char where[PM_PATH_MAX + 16], gov[PM_NAME_MAX];
+
+	if (!s)
+		return;
+	f.has_min = which == 0 && f.has_min;
+	f.has_max = which == 1 && f.has_max;
+	f.has_speed = which == 2 && f.has_speed;
+	if (which != 3)
+		f.epp = NULL;
+	f.where = opp_where(s, where, sizeof(where));
+	pm_fset_check(&op->t, &f, pol, gov, sizeof(gov));
+}
+
+static void plan_cpufreq(struct opp *op, const struct opp_point *pt,
+			 const struct cpu_plan *cp, struct pm_writer *w,
+			 struct pm_policy *pol, int n)
+{
+	static const char *const keys[] = { "governor", "min", "max", "speed",
+					    "epp", NULL };
+	bool any = false;
+
+	for (int k = 0; keys[k]; k++)
+		for (int i = 0; i < pt->n; i++)
+			any |= !strcmp(pt->v[i].section, "cpufreq") &&
+			       !strcmp(pt->v[i].key, keys[k]);
+	if (!any)
+		return;
+	if (n == 0) {
+		for (int i = 0; i < pt->n; i++) {
+			char where[PM_PATH_MAX + 16];
+
+			if (strcmp(pt->v[i].section, "cpufreq") ||
+			    !strcmp(pt->v[i].key, "boost"))
+				continue;
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[cpufreq]: no cpufreq policies on this "
+			       "machine", opp_where(&pt->v[i], where,
+						     sizeof(where)));
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		const struct opp_setting *g = pol_get(pt, &pol[i], "governor");
+		const struct opp_setting *mn = pol_get(pt, &pol[i], "min");
+		const struct opp_setting *mx = pol_get(pt, &pol[i], "max");
+		const struct opp_setting *sp = pol_get(pt, &pol[i], "speed");
+		const struct opp_setting *ep = pol_get(pt, &pol[i], "epp");
+		char gov[PM_NAME_MAX], kgov[PM_NAME_MAX], where[PM_PATH_MAX + 16];
+		struct pm_fset f = { .keys = true };
+
+		/* A policy without an online CPU at the end is left alone
+		 * (the kernel refuses its files with EBUSY). */
+		if (!pm_cpuset_intersects(&pol[i].related, &cp->final) ||
+		    pm_cpuset_empty(&pol[i].affected))
+			continue;
+		if (g)
+			f.governor = pick_governor(op, g, &pol[i], gov,
+						   sizeof(gov));
+		if ((f.has_min = mn))
+			pm_parse_freq_khz(mn->value, &f.min);
+		if ((f.has_max = mx))
+			pm_parse_freq_khz(mx->value, &f.max);
+		if ((f.has_speed = sp))
+			pm_parse_freq_khz(sp->value, &f.speed);
+		f.epp = ep ? ep->value : NULL;
+		if (mn && mx && f.min > f.max) {
+			char a[32], b[32];
+
+			pm_die(&op->t, PM_EXIT_USAGE,
+			       "%s[cpufreq] min %s is above max %s",
+			       opp_where(mn, where, sizeof(where)),
+			       pm_fmt_khz(f.min, a, sizeof(a)),
+			       pm_fmt_khz(f.max, b, sizeof(b)));
+		}
+		check_field(op, f, &pol[i], mn, 0);
+		check_field(op, f, &pol[i], mx, 1);
+		check_field(op, f, &pol[i], sp, 2);
+		check_field(op, f, &pol[i], ep, 3);
+		f.where = NULL;
+		pm_fset_check(&op->t, &f, &pol[i], kgov, sizeof(kgov));
+		/* The governor is planned even when it reads the same: its
+		 * write is skipped by the plan then, not here. */
+		pm_fset_plan(w, &f, &pol[i], kgov);
+	}
+}
+
+static void plan_boost(struct opp *op, const struct opp_point *pt,
+		       struct pm_writer *w, const struct pm_policy *pol, int n)
+{
+	const struct opp_setting *s = get(pt, "cpufreq", "", "boost");
+	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX];
+	bool on;
+	uint64_t v;
+	int k = 0;
+
+	for (int i = 0; i < pt->n && !s; i++)
+		if (!strcmp(pt->v[i].section, "cpufreq") &&
+		    !strcmp(pt->v[i].key, "boost"))
+			s = &pt->v[i];
+	if (!s)
+		return;
+	on = onoff(s->value);
+	if (pm_attr_read_u64(&op->ctx, CPU_DIR "/cpufreq/boost", &v) == 0) {
+		plan(op, w, CPU_DIR "/cpufreq/boost", NULL, on ? "1" : "0", 0);
+		return;
+	}
+	if (pm_attr_read_u64(&op->ctx, CPU_DIR "/intel_pstate/no_turbo",
+			     &v) == 0) {
+		plan(op, w, CPU_DIR "/intel_pstate/no_turbo", NULL,
+		     on ? "0" : "1", 0);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct opp_setting *ps = pol_get(pt, &pol[i], "boost");
+
+		if (!ps || pol[i].boost < 0 || pm_cpuset_empty(&pol[i].affected))
+			continue;
+		snprintf(path, sizeof(path), "%s/boost", pol[i].path);
+		plan(op, w, path, NULL, onoff(ps->value) ? "1" : "0", 0);
+		k++;
+	}
+	if (!k)
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpufreq] boost: no boost control on this machine "
+		       "(no cpufreq/boost, intel_pstate/no_turbo or per-policy "
+		       "boost)",
+		       opp_where(s, where, sizeof(where)));
+}
+
+/* ---------------------------------------------------------------- cpuidle */
+
+static bool state_listed(const char *list, const struct pm_idle_state *st)
+{
+	char tmp[256], *save = NULL, idx[16];
+
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	snprintf(idx, sizeof(idx), "%u", st->index);
+	for (char *s = strtok_r(tmp, " ,", &save); s;
+	     s = strtok_r(NULL, " ,", &save))
+		if (!strcasecmp(s, st->name) || !strcmp(s, idx))
+			return true;
+	return false;
+}
+
+static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
+			 const struct cpu_plan *cp, struct pm_writer *w)
+{
+	const struct opp_setting *g = get(pt, "cpuidle", "", "governor");
+	const struct opp_setting *d = get(pt, "cpuidle", "", "disable");
+	const struct opp_setting *l = get(pt, "cpuidle", "", "max_latency");
+	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX];
+	struct pm_idle_state st[MAX_STATES];
+	struct pm_cpuidle ci;
+	uint64_t max = 0;
+	bool any = false;
+
+	if (!g && !d && !l)
+		return;
+	if (g) {
+		opp_where(g, where, sizeof(where));
+		if (pm_cpuidle_read(&op->ctx, &ci) < 0 || !ci.governor[0])
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[cpuidle] governor: no cpuidle on this "
+			       "machine", where);
+		if (!ci.available_governors[0] || !ci.governor_writable)
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[cpuidle] governor: the kernel does not let "
+			       "the cpuidle governor be changed here "
+			       "(no current_governor; cpuidle.governor= at "
+			       "boot)", where);
+		if (!pm_word_in(ci.available_governors, g->value))
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[cpuidle] governor: '%s' is not available "
+			       "(available: %s)",
+			       where, g->value, ci.available_governors);
+		plan(op, w, CPU_DIR "/cpuidle/current_governor", ci.governor,
+		     g->value, 0);
+	}
+	if (!d && !l)
+		return;
+	if (l)
+		pm_parse_u64(l->value, &max);
+	/* Every name listed must be a state of some online CPU. */
+	for (int c = pm_cpuset_next(&cp->final, 0); c >= 0;
+	     c = pm_cpuset_next(&cp->final, (unsigned)c + 1)) {
+		int n;
+
+		if (!pm_cpuset_isset(&cp->cpus.online, (unsigned)c))
+			continue;
+		n = pm_idle_states_read_fields(&op->ctx, (unsigned)c, st,
+					       MAX_STATES,
+					       PM_IDLE_NAMES | PM_IDLE_DISABLE);
+		for (int i = 0; i < n; i++) {
+			bool off = (d && state_listed(d->value, &st[i])) ||
+				   (l && st[i].latency_us != PM_UNKNOWN &&
+				    st[i].latency_us > max);
+
+			if (st[i].disabled < 0)
+				continue;
+			snprintf(path, sizeof(path),
+				 CPU_DIR "/cpu%d/cpuidle/state%u/disable", c,
+				 st[i].index);
+			plan(op, w, path, st[i].disabled ? "1" : "0",
+			     off ? "1" : "0", 0);
+			any = true;
+		}
+	}
+	if (!any)
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpuidle] %s: no idle states on this machine",
+		       opp_where(d ? d : l, where, sizeof(where)),
+		       d ? "disable" : "max_latency");
+	if (d) {
+		char tmp[256], *save = NULL;
+		int n = pm_idle_states_read_fields(
+			&op->ctx, (unsigned)pm_cpuset_next(&cp->final, 0), st,
+			MAX_STATES, PM_IDLE_NAMES);
+
+		snprintf(tmp, sizeof(tmp), "%s", d->value);
+		for (char *s = strtok_r(tmp, " ,", &save); s;
+		     s = strtok_r(NULL, " ,", &save)) {
+			bool found = false;
+
+			for (int i = 0; i < n; i++) {
+				char idx[16];
+
+				snprintf(idx, sizeof(idx), "%u", st[i].index);
+				found |= !strcasecmp(s, st[i].name) ||
+					 !strcmp(s, idx);
+			}
+			if (!found)
+				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+				       "%s[cpuidle] disable: no idle state '%s' "
+				       "here",
+				       opp_where(d, where, sizeof(where)), s);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- devfreq */
+
+static void plan_devfreq(struct opp *op, const struct opp_point *pt,
+			 struct pm_writer *w)
+{
+	struct pm_devfreq *df = NULL;
+	int n = -1;
+
+	for (int i = 0; i < pt->n; i++) {
+		const struct opp_setting *s = &pt->v[i], *g, *mn, *mx;
+		char where[PM_PATH_MAX + 16], path[PM_PATH_MAX], v[24], o[24];
+		struct pm_devfreq *d = NULL;
+		uint64_t min = 0, max = 0;
+		bool first = true;
+
+		if (strcmp(s->section, "devfreq"))
+			continue;
+		for (int j = 0; j < i; j++)
+			first &= strcmp(pt->v[j].section, "devfreq") ||
+				 strcmp(pt->v[j].arg, s->arg);
+		if (!first)
+			continue;
+		if (n < 0)
+			n = pm_devfreqs_read(&op->ctx, &df);
+		for (int j = 0; j < n; j++)
+			if (!strcmp(df[j].name, s->arg))
+				d = &df[j];
+		opp_where(s, where, sizeof(where));
+		if (!d)
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[devfreq %s]: no such devfreq device here "
+			       "(pmctl devfreq lists them)",
+			       where, s->arg);
+		g = get(pt, "devfreq", s->arg, "governor");
+		mn = get(pt, "devfreq", s->arg, "min");
+		mx = get(pt, "devfreq", s->arg, "max");
+		if (g) {
+			if (!pm_word_in(d->available_governors, g->value))
+				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+				       "%s[devfreq %s] governor: '%s' is not "
+				       "available (available: %s)",
+				       opp_where(g, where, sizeof(where)),
+				       s->arg, g->value,
+				       d->available_governors[0] ?
+					       d->available_governors :
+					       "none");
+			snprintf(path, sizeof(path),
+				 "/sys/class/devfreq/%s/governor", d->name);
+			plan(op, w, path, d->governor, g->value, 0);
+		}
+		if (mn)
+			pm_parse_freq_hz(mn->value, &min);
+		if (mx)
+			pm_parse_freq_hz(mx->value, &max);
+		if (min && max && min > max)
+			pm_die(&op->t, PM_EXIT_USAGE,
+			       "%s[devfreq %s] min %s Hz is above max %s Hz",
+			       opp_where(mn, where, sizeof(where)), s->arg,
+			       mn->value, mx->value);
+		for (int pass = 0; pass < 2; pass++) {
+			bool max_first = min && max &&
+					 d->max_hz != PM_UNKNOWN &&
+					 min > d->max_hz;
+			bool do_max = (pass == 0) == max_first;
+			uint64_t want = do_max ? max : min;
+			uint64_t old = do_max ? d->max_hz : d->min_hz;
+
+			if (!want)
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/devfreq/%s/%s",
+				 d->name, do_max ? "max_freq" : "min_freq");
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)want);
+			snprintf(o, sizeof(o), "%llu", (unsigned long long)old);
+			plan(op, w, path, old == PM_UNKNOWN ? NULL : o, v, 0);
+		}
+	}
+	free(df);
+}
+
+/* ---------------------------------------------------------------- others */
+
+static void plan_profile(struct opp *op, const struct opp_point *pt,
+			 struct pm_writer *w)
+{
+	const struct opp_setting *s = get(pt, "platform", "", "profile");
+	char where[PM_PATH_MAX + 16];
+	struct pm_profile pr;
+
+	if (!s)
+		return;
+	opp_where(s, where, sizeof(where));
+	if (pm_profile_read(&op->ctx, &pr) < 0 || !pr.current[0])
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[platform] profile: no platform profile on this "
+		       "machine (/sys/firmware/acpi/platform_profile is "
+		       "missing)",
+		       where);
+	if (!pm_word_in(pr.choices, s->value) || !strcmp(s->value, "custom"))
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[platform] profile: '%s' is not offered (choices: "
+		       "%s)",
+		       where, s->value, pr.choices[0] ? pr.choices : "none");
+	plan(op, w, "/sys/firmware/acpi/platform_profile", pr.current,
+	     s->value, 0);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void plan_runtime(struct opp *op, const struct opp_point *pt,
+			 struct pm_writer *w)
+{
+	for (int i = 0; i < pt->n; i++) {
+		const struct opp_setting *s = &pt->v[i];
+		char where[PM_PATH_MAX + 16], path[PM_PATH_MAX + 64];
+		char dev[PM_PATH_MAX];
+		int k = 0;
+
+		if (strcmp(s->section, "runtime_pm"))
+			continue;
+		opp_where(s, where, sizeof(where));
+		if (s->key[0] == '/') {
+			int r = pm_device_resolve(&op->ctx, s->key, dev,
+						  sizeof(dev));
+
+			if (r == -ENOENT)
+				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+				       "%s[runtime_pm] %s: no such device",
+				       where, s->key);
+			if (r < 0)
+				pm_die(&op->t, PM_EXIT_USAGE,
+				       "%s[runtime_pm] %s: not a device "
+				       "inside /sys/devices",
+				       where, s->key);
+			snprintf(path, sizeof(path), "%s/power/control", dev);
+			if (pm_attr_read(&op->ctx, path, dev, sizeof(dev)) < 0)
+				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+				       "%s[runtime_pm] %s: the device has no "
+				       "runtime PM (no power/control)",
+				       where, s->key);
+			plan(op, w, path, dev, s->value, 0);
+			continue;
+		}
+		{
+			char bus[PM_PATH_MAX];
+			DIR *dir;
+			int fd;
+			struct dirent *e;
+			char **names = NULL;
+			int nn = 0;
+
+			snprintf(bus, sizeof(bus), "/sys/bus/%.31s/devices",
+				 s->key);
+			fd = pm_open_dir(&op->ctx, bus);
+			if (fd < 0 || !(dir = fdopendir(fd))) {
+				if (fd >= 0)
+					close(fd);
+				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+				       "%s[runtime_pm] %s: no such bus here "
+				       "(no %s)",
+				       where, s->key, bus);
+			}
+			while ((e = readdir(dir))) {
+				char **nv;
+
+				if (e->d_name[0] == '.')
+					continue;
+				nv = realloc(names, (size_t)(nn + 1) *
+							    sizeof(*names));
+				if (!nv || !(nv[nn] = strdup(e->d_name)))
+					pm_die(&op->t, PM_EXIT_FAIL,
+					       "out of memory");
+				names = nv;
+				nn++;
+			}
+			closedir(dir);
+			qsort(names, (size_t)nn, sizeof(*names), name_cmp);
+			for (int j = 0; j < nn; j++) {
+				char cur[32];
+
+				snprintf(path, sizeof(path),
+					 "%.64s/%.255s/power/control", bus,
+					 names[j]);
+				if (pm_attr_read(&op->ctx, path, cur,
+						 sizeof(cur)) >= 0) {
+					plan(op, w, path, cur, s->value, 0);
+					k++;
+				}
+				free(names[j]);
+			}
+			free(names);
+		}
+		if (!k)
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[runtime_pm] %s: no device of the bus has "
+			       "runtime PM", where, s->key);
+	}
+}
+
+static void plan_sysfs(struct opp *op, const struct opp_point *pt,
+		       struct pm_writer *w)
+{
+	for (int i = 0; i < pt->n; i++) {
+		const struct opp_setting *s = &pt->v[i];
+		char where[PM_PATH_MAX + 16], cur[PM_ATTR_MAX];
+		int fd;
+
+		if (strcmp(s->section, "sysfs"))
+			continue;
+		opp_where(s, where, sizeof(where));
+		/* Resolved inside the root: a link may not leave /sys. */
+		fd = pm_open(&op->ctx, s->key, O_RDONLY);
+		if (fd < 0)
+			pm_die(&op->t, fd == -ENOENT ? PM_EXIT_UNSUPPORTED :
+						       PM_EXIT_FAIL,
+			       "%s[sysfs] %s: cannot read it: %s", where,
+			       s->key, strerror(-fd));
+		close(fd);
+		if (pm_attr_read(&op->ctx, s->key, cur, sizeof(cur)) < 0)
+			pm_die(&op->t, PM_EXIT_FAIL,
+			       "%s[sysfs] %s: cannot read it", where, s->key);
+		pm_writer_plan(w, s->key, cur, s->value,
+			       strchr(cur, '[') ? PM_W_CHOICE : 0, NULL);
+	}
+}
+
+void opp_plan(struct opp *op, const struct opp_point *pt,
+	      struct pm_writer *w)
+{
+	struct cpu_plan cp;
+	struct pm_policy *pol = NULL;
+	int n;
+
+	if (pm_cpus_read(&op->ctx, &cp.cpus) < 0)
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
+	plan_cpu_online(op, pt, &cp);
+	plan_cpus(op, w, &cp.up, "1");
+	plan_smt(op, pt, &cp, w);
+	check_status(op, pt, "amd_pstate", CPU_DIR "/amd_pstate/status");
+	plan_intel(op, pt, w);
+	n = pm_policies_read(&op->ctx, PM_POL_DRIVER | PM_POL_GOVERNOR |
+				       PM_POL_LIMITS | PM_POL_EPP |
+				       PM_POL_BOOST | PM_POL_SPEED, &pol);
+	if (n < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	plan_cpufreq(op, pt, &cp, w, pol, n);
+	plan_boost(op, pt, w, pol, n);
+	free(pol);
+	plan_cpuidle(op, pt, &cp, w);
+	plan_devfreq(op, pt, w);
+	plan_profile(op, pt, w);
+	plan_runtime(op, pt, w);
+	plan_sysfs(op, pt, w);
+	plan_cpus(op, w, &cp.down, "0");
+}

@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Operating point files: /etc/pm/opp.d/NAME.conf, the installed
+ * examples, -f FILE and -s settings.  Every section, key and value is
+ * checked here, with its file and line, before the machine is looked at.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "opp.h"
+
+#define MAX_DEPTH 8
+
+const char *opp_where(const struct opp_setting *s, char *buf, size_t size)
+{
+	if (s->line)
+		snprintf(buf, size, "%s:%u: ", s->file, s->line);
+	else
+		snprintf(buf, size, "-s %s: ", s->file ? s->file : "");
+	return buf;
+}
+
+/* ---------------------------------------------------------------- values */
+
+/* NULL when the value is good, else what is wrong with it. */
+typedef const char *(*check_fn)(const char *v, char *buf, size_t size);
+
+static bool word_ok(const char *s, size_t max)
+{
+	return pm_fset_name_ok(s, max);
+}
+
+static const char *v_any(const char *v, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	return *v ? NULL : "an empty value";
+}
+
+static const char *v_text(const char *v, char *buf, size_t size)
+{
+	(void)v, (void)buf, (void)size;
+	return NULL;
+}
+
+static const char *v_khz(const char *v, char *buf, size_t size)
+{
+	uint64_t khz;
+
+	if (pm_parse_freq_khz(v, &khz) == 0 && khz)
+		return NULL;
+	snprintf(buf, size, "invalid frequency '%s' (kHz, or a number with "
+			    "Hz, kHz, MHz or GHz)", v);
+	return buf;
+}
+
+static const char *v_hz(const char *v, char *buf, size_t size)
+{
+	uint64_t hz;
+
+	if (pm_parse_freq_hz(v, &hz) == 0 && hz)
+		return NULL;
+	snprintf(buf, size, "invalid frequency '%s' (Hz, or a number with "
+			    "Hz, kHz, MHz or GHz)", v);
+	return buf;
+}
+
+static const char *v_governors(const char *v, char *buf, size_t size)
+{
+	char tmp[256], *save = NULL;
+	int n = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	for (char *g = strtok_r(tmp, "|", &save); g;
+	     g = strtok_r(NULL, "|", &save), n++) {
+		while (*g == ' ')
+			g++;
+		for (char *e = g + strlen(g); e > g && e[-1] == ' ';)
+			*--e = '\0';
+		if (!word_ok(g, PM_GOV_NAME_MAX)) {
+			snprintf(buf, size, "invalid governor name '%s'", g);
+			return buf;
+		}
+	}
+	if (!n || v[strlen(v) - 1] == '|' || v[0] == '|' || strstr(v, "||")) {
+		snprintf(buf, size, "invalid governor list '%s' (NAME or "
+				    "NAME|FALLBACK...)", v);
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *v_name(const char *v, char *buf, size_t size)
+{
+	if (word_ok(v, PM_NAME_MAX - 1))
+		return NULL;
+	snprintf(buf, size, "invalid name '%s'", v);
+	return buf;
+}
+
+static const char *v_onoff(const char *v, char *buf, size_t size)
+{
+	bool b;
+
+	if (pm_parse_bool(v, &b) == 0)
+		return NULL;
+	snprintf(buf, size, "'%s' is not on or off", v);
+	return buf;
+}
+
+static const char *v_pct(const char *v, char *buf, size_t size)
+{
+	unsigned p;
+
+	if (pm_parse_pct(v, &p) == 0 && p <= 100)
+		return NULL;
+	snprintf(buf, size, "'%s' is not a percentage from 0 to 100", v);
+	return buf;
+}
+
+static const char *v_us(const char *v, char *buf, size_t size)
+{
+	uint64_t us;
+
+	if (pm_parse_u64(v, &us) == 0 && us <= 2000000000ull)
+		return NULL;
+	snprintf(buf, size, "'%s' is not a latency in microseconds", v);
+	return buf;
+}
+
+static const char *v_int(const char *v, char *buf, size_t size)
+{
+	int64_t x;
+
+	if (pm_parse_s64(v, &x) == 0 && x > -1000000 && x < 1000000)
+		return NULL;
+	snprintf(buf, size, "'%s' is not a whole number", v);
+	return buf;
+}
+
+static const char *v_celsius(const char *v, char *buf, size_t size)
+{
+	char *end;
+	double c = strtod(v, &end);
+
+	if (end != v && !*end && c > -100 && c < 300)
+		return NULL;
+	snprintf(buf, size, "'%s' is not a temperature in degrees Celsius", v);
+	return buf;
+}
+
+static const char *v_cpus(const char *v, char *buf, size_t size)
+{
+	struct pm_cpuset s;
+
+	if (!strcmp(v, "all") || pm_cpulist_parse(v, &s) == 0)
+		return NULL;
+	snprintf(buf, size, "invalid CPU list '%s'", v);
+	return buf;
+}
+
+static const char *one_of(const char *v, const char *const *ok, char *buf,
+			  size_t size)
+{
+	char all[160] = "";
+
+	for (int i = 0; ok[i]; i++) {
+		if (!strcmp(v, ok[i]))
+			return NULL;
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+			 i ? ", " : "", ok[i]);
+	}
+	snprintf(buf, size, "'%s' is not one of %s", v, all);
+	return buf;
+}
+
+static const char *v_onoff_word(const char *v, char *buf, size_t size)
+{
+	static const char *const ok[] = { "on", "off", NULL };
+
+	return one_of(v, ok, buf, size);
+}
+
+static const char *v_ac(const char *v, char *buf, size_t size)
+{
+	static const char *const ok[] = { "online", "offline", NULL };
+
+	return one_of(v, ok, buf, size);
+}
+
+static const char *v_runtime(const char *v, char *buf, size_t size)
+{
+	static const char *const ok[] = { "auto", "on", NULL };
+
+	return one_of(v, ok, buf, size);
+}
+
+static const char *v_intel_status(const char *v, char *buf, size_t size)
+{
+	static const char *const ok[] = { "active", "passive", "off", NULL };
+
+	return one_of(v, ok, buf, size);
+}
+
+static const char *v_amd_status(const char *v, char *buf, size_t size)
+{
+	static const char *const ok[] = { "active", "passive", "guided",
+					  "disable", NULL };
+
+	return one_of(v, ok, buf, size);
+}
+
+static const char *v_epp(const char *v, char *buf, size_t size)
+{
+	uint64_t x;
+
+	if (v[0] >= '0' && v[0] <= '9') {
+		if (pm_parse_u64(v, &x) == 0 && x <= 255)
+			return NULL;
+		snprintf(buf, size, "a raw EPP is 0 to 255, not '%s'", v);
+		return buf;
+	}
+	if (word_ok(v, PM_NAME_MAX - 1))
+		return NULL;
+	snprintf(buf, size, "invalid preference '%s'", v);
+	return buf;
+}
+
+/* Names or indices of idle states, separated by spaces or commas. */
+static const char *v_states(const char *v, char *buf, size_t size)
+{
+	char tmp[256], *save = NULL;
+
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	for (char *s = strtok_r(tmp, " ,", &save); s;
+	     s = strtok_r(NULL, " ,", &save))
+		if (!word_ok(s, PM_NAME_MAX - 1)) {
+			snprintf(buf, size, "invalid idle state name '%s'", s);
+			return buf;
+		}
+	return NULL;
+}
+
+static const char *v_includes(const char *v, char *buf, size_t size)
+{
+	char tmp[256], *save = NULL;
+	int n = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	for (char *s = strtok_r(tmp, ", ", &save); s;
+	     s = strtok_r(NULL, ", ", &save), n++)
+		if (!pm_opp_name_valid(s)) {
+			snprintf(buf, size, "invalid point name '%s' (a name, "
+					    "not a path)", s);
+			return buf;
+		}
+	if (n)
+		return NULL;
+	snprintf(buf, size, "include names no point");
+	return buf;
+}
+
+struct key {
+	const char *section, *key;
+	check_fn check;
+};
+
+static const struct key keys[] = {
+	{ "opp", "description", v_text },
+	{ "opp", "include", v_includes },
+	{ "cpufreq", "governor", v_governors },
+	{ "cpufreq", "min", v_khz },
+	{ "cpufreq", "max", v_khz },
+	{ "cpufreq", "speed", v_khz },
+	{ "cpufreq", "epp", v_epp },
+	{ "cpufreq", "boost", v_onoff },
+	{ "intel_pstate", "min_perf_pct", v_pct },
+	{ "intel_pstate", "max_perf_pct", v_pct },
+	{ "intel_pstate", "no_turbo", v_onoff },
+	{ "intel_pstate", "status", v_intel_status },
+	{ "amd_pstate", "status", v_amd_status },
+	{ "cpuidle", "governor", v_name },
+	{ "cpuidle", "disable", v_states },
+	{ "cpuidle", "max_latency", v_us },
+	{ "cpu", "online", v_cpus },
+	{ "cpu", "smt", v_onoff_word },
+	{ "devfreq", "governor", v_name },
+	{ "devfreq", "min", v_hz },
+	{ "devfreq", "max", v_hz },
+	{ "platform", "profile", v_name },
+	{ "match", "ac", v_ac },
+	{ "match", "battery_below", v_pct },
+	{ "match", "battery_above", v_pct },
+	{ "match", "thermal_above", v_celsius },
+	{ "match", "priority", v_int },
+};
+
+static const char *const sections[] = {
+	"opp", "cpufreq", "intel_pstate", "amd_pstate", "cpuidle", "cpu",
+	"devfreq", "platform", "runtime_pm", "sysfs", "match", NULL,
+};
+
+/* A /sys path of [sysfs]: absolute, under /sys, no "." or ".." parts. */
+static const char *sys_path_ok(const char *k, char *buf, size_t size)
+{
+	char tmp[PM_PATH_MAX], *save = NULL;
+
+	if (strncmp(k, "/sys/", 5) || strlen(k) >= sizeof(tmp)) {
+		snprintf(buf, size, "'%s' is not a path under /sys", k);
+		return buf;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", k);
+	for (char *c = strtok_r(tmp, "/", &save); c;
+	     c = strtok_r(NULL, "/", &save))
+		if (!strcmp(c, "..") || !strcmp(c, ".")) {
+			snprintf(buf, size, "'%s': '.' and '..' are not "
+					    "allowed", k);
+			return buf;
+		}
+	return NULL;
+}
+
+static const char *bus_ok(const char *k, char *buf, size_t size)
+{
+	if (k[0] == '/') {
+		if (strncmp(k, "/sys/devices/", 13)) {
+			snprintf(buf, size, "'%s' is not a device path "
+					    "(/sys/devices/...)", k);
+			return buf;
+		}
+		return sys_path_ok(k, buf, size);
+	}
+	if (word_ok(k, 31))
+		return NULL;
+	snprintf(buf, size, "'%s' is neither a bus name (pci, usb, ...) nor "
+			    "a device path", k);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- points */
+
+static void die_at(struct opp *op, const char *file, unsigned line,
+		   const char *fmt, const char *what)
+{
+	if (line)
+		pm_die(&op->t, PM_EXIT_USAGE, "%s:%u: %s", file, line, what);
+	pm_die(&op->t, PM_EXIT_USAGE, "%s: %s", file, what);
+	(void)fmt;
+}
+
+/* Check one setting; the section header is split into name and arg. */
+static void add(struct opp *op, struct opp_point *pt, const char *file,
+		unsigned line, const char *header, const char *key,
+		const char *value)
+{
+	char sec[64], arg[160], msg[PM_PATH_MAX + 200], err[PM_PATH_MAX + 100];
+	const char *bad = NULL, *sp = strchr(header, ' ');
+	struct opp_setting *s;
+	bool known = false;
+
+	snprintf(sec, sizeof(sec), "%.*s",
+		 (int)(sp ? (size_t)(sp - header) : strlen(header)), header);
+	snprintf(arg, sizeof(arg), "%s", sp ? sp + 1 : "");
+	for (char *a = arg; *a == ' ';)
+		memmove(a, a + 1, strlen(a));
+	if (!header[0]) {
+		snprintf(msg, sizeof(msg), "'%s' is outside any [section]",
+			 key);
+		die_at(op, file, line, NULL, msg);
+	}
+	for (int i = 0; sections[i]; i++)
+		known |= !strcmp(sec, sections[i]);
+	if (!known) {
+		snprintf(msg, sizeof(msg), "unknown section [%s]", sec);
+		die_at(op, file, line, NULL, msg);
+	}
+	if (!strcmp(sec, "cpufreq") && arg[0]) {
+		if (strncmp(arg, "cpus=", 5) || v_cpus(arg + 5, err,
+							 sizeof(err))) {
+			snprintf(msg, sizeof(msg), "[cpufreq %s]: expected "
+				 "[cpufreq cpus=LIST]", arg);
+			die_at(op, file, line, NULL, msg);
+		}
+	} else if (!strcmp(sec, "devfreq")) {
+		if (!arg[0] || strchr(arg, '/') || strchr(arg, ' ') ||
+		    !strcmp(arg, ".") || !strcmp(arg, "..")) {
+			snprintf(msg, sizeof(msg), "[devfreq%s%s]: expected "
+				 "[devfreq NAME] (a name of /sys/class/devfreq)",
+				 arg[0] ? " " : "", arg);
+			die_at(op, file, line, NULL, msg);
+		}
+	} else if (arg[0]) {
+		snprintf(msg, sizeof(msg), "[%s] takes no argument, not '%s'",
+			 sec, arg);
+		die_at(op, file, line, NULL, msg);
+	}
+	if (!strcmp(sec, "sysfs")) {
+		bad = sys_path_ok(key, err, sizeof(err));
+		if (!bad)
+			bad = v_any(value, err, sizeof(err));
+	} else if (!strcmp(sec, "runtime_pm")) {
+		bad = bus_ok(key, err, sizeof(err));
+		if (!bad)
+			bad = v_runtime(value, err, sizeof(err));
+	} else {
+		const struct key *k = NULL;
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strcmp(keys[i].section, sec) &&
+			    !strcmp(keys[i].key, key))
+				k = &keys[i];
+		if (!k && !strcmp(sec, "cpufreq") && strchr(key, '.')) {
+			snprintf(msg, sizeof(msg), "[cpufreq] %s: governor "
+				 "tunables are not supported by this version",
+				 key);
+			die_at(op, file, line, NULL, msg);
+		}
+		if (!k) {
+			snprintf(msg, sizeof(msg), "unknown key '%s' in [%s]",
+				 key, sec);
+			die_at(op, file, line, NULL, msg);
+		}
+		bad = k->check(value, err, sizeof(err));
+	}
+	if (bad) {
+		snprintf(msg, sizeof(msg), "[%s] %s: %s", sec, key, bad);
+		die_at(op, file, line, NULL, msg);
+	}
+	if (strlen(key) >= sizeof(s->key) || strlen(value) >= sizeof(s->value) ||
+	    strlen(arg) >= sizeof(s->arg)) {
+		snprintf(msg, sizeof(msg), "[%s] %.60s: too long", sec, key);
+		die_at(op, file, line, NULL, msg);
+	}
+	/* Later wins: an include's setting is replaced in place. */
+	for (int i = 0; i < pt->n; i++) {
+		s = &pt->v[i];
+		if (!strcmp(s->section, sec) && !strcmp(s->arg, arg) &&
+		    !strcmp(s->key, key))
+			goto fill;
+	}
+	if (pt->n == pt->cap) {
+		int cap = pt->cap ? pt->cap * 2 : 32;
+		void *p = realloc(pt->v, (size_t)cap * sizeof(*pt->v));
+
+		if (!p)
+			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+		pt->v = p;
+		pt->cap = cap;
+	}
+	s = &pt->v[pt->n++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->section, sizeof(s->section), "%s", sec);
+	snprintf(s->arg, sizeof(s->arg), "%s", arg);
+	snprintf(s->key, sizeof(s->key), "%s", key);
+fill:
+	snprintf(s->value, sizeof(s->value), "%s", value);
+	s->file = file;
+	s->line = line;
+}
+
+static const char *keep_file(struct opp *op, struct opp_point *pt,
+			     const char *path)
+{
+	if (pt->nfiles == (int)(sizeof(pt->files) / sizeof(pt->files[0])))
+		pm_die(&op->t, PM_EXIT_USAGE, "%s: more than %d files "
+			       "included", path, pt->nfiles);
+	pt->files[pt->nfiles] = strdup(path);
+	if (!pt->files[pt->nfiles])
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	return pt->files[pt->nfiles++];
+}
+
+struct stack {
+	const char *names[MAX_DEPTH];
+	int n;
+};
+
+static void load_conf(struct opp *op, struct pm_ctx *ctx, const char *path,
+		      const char *shown, struct opp_point *pt,
+		      struct stack *st);
+
+/* Where NAME is: /etc/pm/opp.d under the root, then the examples. */
+static void load_named(struct opp *op, const char *name,
+		       struct opp_point *pt, struct stack *st,
+		       const char *from)
+{
+	char etc[PM_PATH_MAX], inst[PM_PATH_MAX], shown[PM_PATH_MAX];
+	int fd;
+
+	if (!pm_opp_name_valid(name))
+		pm_die(&op->t, PM_EXIT_USAGE, "%s%sinvalid point name '%s' "
+			       "(letters, digits, '_', '-' and '.'; no '/')",
+			       from ? from : "", from ? ": " : "", name);
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->names[i], name))
+			pm_die(&op->t, PM_EXIT_USAGE, "%s: include cycle: "
+				       "%s includes itself",
+				       from ? from : name, name);
+	if (st->n == MAX_DEPTH)
+		pm_die(&op->t, PM_EXIT_USAGE, "%s: includes nested deeper "
+			       "than %d", from ? from : name, MAX_DEPTH);
+	snprintf(etc, sizeof(etc), "/etc/pm/opp.d/%s.conf", name);
+	snprintf(inst, sizeof(inst), "%s/opp.d/%s.conf", PM_DATADIR, name);
+	fd = pm_open(&op->ctx, etc, O_RDONLY);
+	st->names[st->n++] = name;
+	if (fd >= 0 || fd != -ENOENT) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(shown, sizeof(shown), "%s", etc);
+		load_conf(op, &op->ctx, etc, shown, pt, st);
+	} else if (access(inst, F_OK) == 0) {
+		load_conf(op, NULL, inst, inst, pt, st);
+	} else {
+		pm_die(&op->t, PM_EXIT_USAGE, "%s%sno operating point '%s' "
+			       "(looked in /etc/pm/opp.d and %s/opp.d; "
+			       "opp-set --list shows them)",
+			       from ? from : "", from ? ": " : "", name,
+			       PM_DATADIR);
+	}
+	st->n--;
+}
+
+static void load_conf(struct opp *op, struct pm_ctx *ctx, const char *path,
+		      const char *shown, struct opp_point *pt,
+		      struct stack *st)
+{
+	struct pm_conf c;
+	const char *file;
+
+	if (pm_conf_load(ctx, path, &c) < 0) {
+		if (c.errline)
+			pm_die(&op->t, PM_EXIT_USAGE, "%s:%u: %s", shown,
+			       c.errline, c.errmsg);
+		pm_die(&op->t, PM_EXIT_USAGE, "%s: %s", shown, c.errmsg);
+	}
+	file = keep_file(op, pt, shown);
+	/* Includes first, whatever their place: this file wins. */
+	for (int i = 0; i < c.n; i++) {
+		struct pm_conf_line *l = &c.lines[i];
+		char where[PM_PATH_MAX + 16], tmp[256], *save = NULL;
+
+		if (strcmp(l->section, "opp") || strcmp(l->key, "include"))
+			continue;
+		add(op, pt, file, l->lineno, l->section, l->key, l->value);
+		snprintf(where, sizeof(where), "%s:%u", file, l->lineno);
+		snprintf(tmp, sizeof(tmp), "%s", l->value);
+		for (char *s = strtok_r(tmp, ", ", &save); s;
+		     s = strtok_r(NULL, ", ", &save))
+			load_named(op, s, pt, st, where);
+	}
+	for (int i = 0; i < c.n; i++) {
+		struct pm_conf_line *l = &c.lines[i];
+
+		if (!strcmp(l->section, "opp") && !strcmp(l->key, "include"))
+			continue;
+		add(op, pt, file, l->lineno, l->section, l->key, l->value);
+		if (!strcmp(l->section, "opp") &&
+		    !strcmp(l->key, "description") && st->n == 1)
+			snprintf(pt->description, sizeof(pt->description),
+				 "%s", l->value);
+	}
+	pm_conf_free(&c);
+}
+
+void opp_load_name(struct opp *op, const char *name, struct opp_point *pt)
+{
+	struct stack st = { .n = 0 };
+
+	snprintf(pt->name, sizeof(pt->name), "%s", name);
+	load_named(op, name, pt, &st, NULL);
+}
+
+void opp_load_file(struct opp *op, const char *file, struct opp_point *pt)
+{
+	struct stack st = { .n = 1, .names = { "" } };
+	const char *b = strrchr(file, '/');
+	size_t len;
+
+	b = b ? b + 1 : file;
+	len = strlen(b);
+	if (len > 5 && !strcmp(b + len - 5, ".conf"))
+		len -= 5;
+	snprintf(pt->name, sizeof(pt->name), "%.*s", (int)len, b);
+	load_conf(op, NULL, file, file, pt, &st);
+}
+
+void opp_add_inline(struct opp *op, const char *a, struct opp_point *pt)
+{
+	char head[200], key[PM_PATH_MAX], msg[PM_PATH_MAX + 64];
+	const char *eq = strchr(a, '='), *dot, *colon;
+	const char *file = keep_file(op, pt, a);
+	size_t seclen;
+
+	if (!eq)
+		pm_usage_error(&op->t, "-s '%s': expected "
+				       "SECTION[:ARG].KEY=VALUE", a);
+	seclen = strcspn(a, ".:");
+	if (seclen >= 32 || a + seclen >= eq)
+		pm_usage_error(&op->t, "-s '%s': expected "
+				       "SECTION[:ARG].KEY=VALUE", a);
+	colon = a[seclen] == ':' ? a + seclen : NULL;
+	if (colon) {
+		/* The key is after the last '.' before '=': an ARG such as
+		 * ff9a0000.gpu has dots of its own. */
+		dot = NULL;
+		for (const char *q = colon; q < eq; q++)
+			if (*q == '.')
+				dot = q;
+		if (!dot || dot == colon + 1)
+			pm_usage_error(&op->t, "-s '%s': expected "
+					       "SECTION:ARG.KEY=VALUE", a);
+		if (!strncmp(a, "cpufreq", seclen) && seclen == 7)
+			snprintf(head, sizeof(head), "cpufreq cpus=%.*s",
+				 (int)(dot - colon - 1), colon + 1);
+		else
+			snprintf(head, sizeof(head), "%.*s %.*s", (int)seclen,
+				 a, (int)(dot - colon - 1), colon + 1);
+	} else {
+		dot = a + seclen;
+		snprintf(head, sizeof(head), "%.*s", (int)seclen, a);
+	}
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - dot - 1), dot + 1);
+	if (!key[0]) {
+		snprintf(msg, sizeof(msg), "a key is missing before '='");
+		pm_usage_error(&op->t, "-s '%s': %s", a, msg);
+	}
+	if (!strcmp(head, "opp") && !strcmp(key, "include"))
+		pm_usage_error(&op->t, "-s '%s': include is for point files "
+				       "(give the NAME instead)", a);
+	add(op, pt, file, 0, head, key, eq + 1);
+}
+
+void opp_point_free(struct opp_point *pt)
+{
+	free(pt->v);
+	for (int i = 0; i < pt->nfiles; i++)
+		free(pt->files[i]);
+	memset(pt, 0, sizeof(*pt));
+}
