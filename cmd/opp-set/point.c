@@ -346,7 +346,8 @@ static void die_at(struct opp *op, const char *file, unsigned line,
 {
 	if (line)
 		pm_die(&op->t, PM_EXIT_USAGE, "%s:%u: %s", file, line, what);
-	pm_die(&op->t, PM_EXIT_USAGE, "%s: %s", file, what);
+	/* A -s setting is an argument: a usage error. */
+	pm_usage_error(&op->t, "-s '%s': %s", file, what);
 	(void)fmt;
 }
 
@@ -489,6 +490,10 @@ static void load_named(struct opp *op, const char *name,
 	char etc[PM_PATH_MAX], inst[PM_PATH_MAX], shown[PM_PATH_MAX];
 	int fd;
 
+	if (!pm_opp_name_valid(name) && !from)
+		pm_usage_error(&op->t, "invalid point name '%s' (letters, "
+				       "digits, '_', '-' and '.'; no '/')",
+			       name);
 	if (!pm_opp_name_valid(name))
 		pm_die(&op->t, PM_EXIT_USAGE, "%s%sinvalid point name '%s' "
 			       "(letters, digits, '_', '-' and '.'; no '/')",
@@ -512,6 +517,11 @@ static void load_named(struct opp *op, const char *name,
 		load_conf(op, &op->ctx, etc, shown, pt, st);
 	} else if (access(inst, F_OK) == 0) {
 		load_conf(op, NULL, inst, inst, pt, st);
+	} else if (!from) {
+		pm_usage_error(&op->t, "no operating point '%s' (looked in "
+				       "/etc/pm/opp.d and %s/opp.d; opp-set "
+				       "--list shows them)",
+			       name, PM_DATADIR);
 	} else {
 		pm_die(&op->t, PM_EXIT_USAGE, "%s%sno operating point '%s' "
 			       "(looked in /etc/pm/opp.d and %s/opp.d; "

@@ -321,7 +321,7 @@ with_points() {
 	data=$BATS_TEST_TMPDIR/share
 	mkdir -p "$data/opp.d" "$BATS_TEST_TMPDIR/b"
 	(cd "$top" && "${CC:-cc}" -std=gnu11 -D_GNU_SOURCE -Ilib -DPM_DATADIR="\"$data\"" -O0 \
-		-o "$BATS_TEST_TMPDIR/b/opp-set" cmd/opp-set/main.c lib/*.c -lm) ||
+		-o "$BATS_TEST_TMPDIR/b/opp-set" cmd/opp-set/*.c lib/*.c -lm) ||
 		fail "cannot build opp-set"
 	printf '[opp]\ndescription = Example quiet\n' >"$data/opp.d/quiet.conf"
 	printf '[opp]\ndescription = Example fast\n' >"$data/opp.d/fast.conf"
@@ -346,15 +346,19 @@ with_points() {
 
 @test "opp-set with no argument is exit 2" {
 	bad_input opp-set "$(fixture laptop2006)"
-	[ "${stderr_lines[0]}" = "opp-set: nothing to do: use --list" ]
+	[ "${stderr_lines[0]}" = "opp-set: name a point (opp-set --list shows them), or give -f FILE or -s SETTING" ]
 }
 
-@test "opp-set NAME is exit 2 in this version" {
+@test "opp-set NAME with --list, a second NAME, -f or -s is exit 2" {
 	fx=$(with_points 'quiet.conf=[opp]\ndescription = q\n')
-	bad_input opp-set "$fx" quiet
-	[[ ${stderr_lines[0]} == *"unexpected argument 'quiet'"* ]]
 	bad_input opp-set "$fx" --list quiet
 	bad_input opp-set "$fx" quiet --list
+	bad_input opp-set "$fx" quiet other
+	[[ ${stderr_lines[0]} == *"unexpected argument 'other'"* ]]
+	bad_input opp-set "$fx" quiet -f /dev/null
+	bad_input opp-set "$fx" quiet -s cpufreq.governor=powersave
+	bad_input opp-set "$fx" --current
+	[ "${stderr_lines[0]}" = "opp-set: --current is not supported by this version of opp-set" ]
 }
 
 @test "--list -c 1 is exit 2, and so are --wait and the options of a later version" {

@@ -1,0 +1,296 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $so and bats' $stderr, $stderr_lines come from helpers.bash and run
+# opp-set applying points: the example points on every fixture, re-apply,
+# --dry-run and --diff, --show, includes, -s, the write order, refusals
+# that change nothing, malformed files, and a failure at every write
+# rolled back to a byte-identical tree.
+
+load helpers
+
+setup() {
+	load_libs
+}
+
+# A private fixture with the example points in its /etc/pm/opp.d.
+with_examples() { # FIXTURE
+	local fx
+	fx=$(fresh "$1")
+	mkdir -p "$fx/etc/pm/opp.d"
+	cp "$top"/scripts/opp.d/*.conf "$fx/etc/pm/opp.d/"
+	printf '%s\n' "$fx"
+}
+
+# A point file under the fixture's /etc/pm/opp.d.
+point() { # FX NAME TEXT
+	mkdir -p "$1/etc/pm/opp.d"
+	printf '%b' "$3" >"$1/etc/pm/opp.d/$2.conf"
+}
+
+cf=sys/devices/system/cpu/cpufreq
+
+@test "the example points apply on every fixture, and a second run writes nothing" {
+	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll; do
+		for p in performance balanced powersave battery-saver; do
+			fx=$(with_examples "$m")
+			run --separate-stderr "$bin/opp-set" --sysroot "$fx" --diff "$p"
+			[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "$m $p --diff: exit $status: $stderr"
+			[ "$status" -eq 0 ] || continue
+			plan=$output
+			run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J "$p"
+			assert_success
+			n=$(jq '.changed' <<<"$output")
+			[ "$n" -eq "$(grep -c . <<<"$plan" || true)" ] || fail "$m $p: changed $n, diff: $plan"
+			jq -e '[.writes[] | .ok and .read_back == .new] | all' <<<"$output"
+			run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J "$p"
+			assert_success
+			jq -e '.changed == 0 and .writes == []' <<<"$output"
+			run --separate-stderr "$bin/opp-set" --sysroot "$fx" "$p"
+			[ "$stderr" = "opp-set: already at $p" ]
+			[ "$(cat "$fx/run/pmtools/opp.current")" = "$p" ]
+		done
+	done
+}
+
+@test "--diff and -n print the plan and change nothing" {
+	fx=$(with_examples arm-biglittle)
+	before=$(tree_sum "$fx")
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --diff performance
+	assert_success
+	[ "${lines[0]}" = "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor: schedutil -> performance" ]
+	[ "${lines[1]}" = "/sys/devices/system/cpu/cpufreq/policy4/scaling_governor: schedutil -> performance" ]
+	[ "${#lines[@]}" -eq 2 ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n performance
+	assert_success
+	[ "${lines[0]}" = "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor = performance" ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n -J performance
+	jq -e '.name == "performance" and .dry_run and .changed == 2 and (.writes | length) == 2 and .writes[0].ok == null' <<<"$output"
+	[ "$(tree_sum "$fx")" = "$before" ]
+}
+
+# A point that touches every section the hwp-laptop fixture offers.
+full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor = powersave\nepp = power\nmax = 2GHz\nboost = off\n\n[cpufreq cpus=0-1]\nepp = balance_power\n\n[intel_pstate]\nmax_perf_pct = 80\nmin_perf_pct = 20\n\n[cpuidle]\ngovernor = teo\ndisable = C10 C8\nmax_latency = 200\n\n[cpu]\nsmt = on\n\n[platform]\nprofile = low-power\n\n[runtime_pm]\npci = auto\n\n[sysfs]\n/sys/power/mem_sleep = s2idle\n'
+
+@test "a point across every section: each write lands, in order, and reads back" {
+	fx=$(with_examples hwp-laptop)
+	point "$fx" full "$full"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J full
+	assert_success
+	jq -e '.rolled_back == false and .changed > 30 and ([.writes[] | .ok] | all)' <<<"$output"
+	# Order: intel_pstate before cpufreq, cpufreq before cpuidle, raw sysfs last.
+	jq -e '[.writes[].path] | (index("/sys/devices/system/cpu/intel_pstate/max_perf_pct") < index("/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq"))
+		and (index("/sys/devices/system/cpu/cpufreq/policy7/energy_performance_preference") < index("/sys/devices/system/cpu/cpuidle/current_governor"))
+		and (.[-1] == "/sys/power/mem_sleep")' <<<"$output"
+	[ "$(cat "$fx/$cf/policy0/energy_performance_preference")" = balance_power ]
+	[ "$(cat "$fx/$cf/policy2/energy_performance_preference")" = power ]
+	[ "$(cat "$fx/$cf/policy3/scaling_max_freq")" = 2000000 ]
+	[ "$(cat "$fx/sys/devices/system/cpu/intel_pstate/no_turbo")" = 1 ]
+	[ "$(cat "$fx/sys/devices/system/cpu/cpu3/cpuidle/state5/disable")" = 1 ]
+	[ "$(cat "$fx/sys/devices/system/cpu/cpu3/cpuidle/state1/disable")" = 0 ]
+	[ "$(cat "$fx/sys/firmware/acpi/platform_profile")" = low-power ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" full
+	assert_success
+	[ "$stderr" = "opp-set: already at full" ]
+}
+
+@test "a failure at every write is rolled back: the tree is byte-identical" {
+	fault_so
+	fx=$(with_examples hwp-laptop)
+	point "$fx" full "$full"
+	run "$bin/opp-set" --sysroot "$fx" -n -J full
+	n=$(jq '.writes | length' <<<"$output")
+	[ "$n" -gt 30 ]
+	before=$(tree_sum "$fx")
+	for k in $(seq 1 "$n"); do
+		run --separate-stderr env PM_FAULT_WRITE="*/sys/*=EIO@$k" LD_PRELOAD="$so" \
+			"$bin/opp-set" --sysroot "$fx" full
+		[ "$status" -eq 1 ] || [ "$k" -eq 1 ] || fail "write $k: exit $status: $stderr"
+		[[ ${stderr_lines[0]} == "opp-set: cannot write "*"(EIO)" ]] || fail "write $k: $stderr"
+		if [ "$k" -gt 1 ]; then
+			[ "${stderr_lines[1]}" = "opp-set: restored the $((k - 1)) earlier write$([ "$k" -gt 2 ] && echo s): nothing was changed" ] ||
+				fail "write $k: $stderr"
+		fi
+		[ "$(tree_sum "$fx")" = "$before" ] || fail "write $k: the tree changed"
+	done
+}
+
+@test "a failed restore is named file by file" {
+	fault_so
+	fx=$(with_examples arm-biglittle)
+	# The 2nd policy's write fails, then the restore of the 1st fails too.
+	run --separate-stderr env PM_FAULT_WRITE="*/policy4/scaling_governor=EBUSY;*/policy0/scaling_governor=EIO@2" \
+		LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" performance
+	assert_failure 1
+	[[ ${stderr_lines[0]} == *"policy4/scaling_governor"*"(EBUSY)"* ]]
+	[[ $stderr == *"could not restore /sys/devices/system/cpu/cpufreq/policy0/scaling_governor to 'schedutil'"* ]]
+	[[ $stderr == *"1 of 1 earlier writes could not be restored"* ]]
+}
+
+@test "includes: the included file first, this file wins; --show names the line of each" {
+	fx=$(with_examples arm-biglittle)
+	point "$fx" base '[opp]\ndescription = base\n[cpufreq]\ngovernor = powersave\nmax = 1GHz\n'
+	point "$fx" top '[opp]\ninclude = base\ndescription = top\n[cpufreq]\ngovernor = performance\n'
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --show top -J
+	assert_success
+	jq -e '.name == "top" and .description == "top"' <<<"$output"
+	jq -e '[.settings[] | select(.section == "cpufreq") | [.key, .value, .file, .line]] ==
+		[["governor", "performance", "/etc/pm/opp.d/top.conf", 5], ["max", "1GHz", "/etc/pm/opp.d/base.conf", 5]]' <<<"$output"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --show top
+	[[ $output == *"governor = performance	# /etc/pm/opp.d/top.conf:5"* ]]
+	run "$bin/opp-set" --sysroot "$fx" -n top
+	[[ $output == *"policy0/scaling_governor = performance"* ]]
+	[[ $output == *"policy0/scaling_max_freq = 1000000"* ]]
+}
+
+@test "include cycles, missing includes and paths are refused with the file and line" {
+	fx=$(with_examples arm-biglittle)
+	point "$fx" a '[opp]\ninclude = b\n'
+	point "$fx" b '[opp]\ninclude = a\n'
+	refused 2 opp-set "$fx" a
+	[ "${stderr_lines[0]}" = "opp-set: /etc/pm/opp.d/b.conf:2: include cycle: a includes itself" ]
+	point "$fx" c '[opp]\ninclude = nosuch\n'
+	refused 2 opp-set "$fx" c
+	[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/c.conf:2: [opp] include: "* ]] ||
+		[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/c.conf:2: no operating point 'nosuch'"* ]]
+	point "$fx" d '[opp]\ninclude = ../x\n'
+	refused 2 opp-set "$fx" d
+	[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/d.conf:2: [opp] include: invalid point name '../x'"* ]]
+}
+
+@test "-s settings: a point of their own, with ARG for cpus and devfreq names" {
+	fx=$(fresh arm-biglittle)
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J -s cpufreq.governor=powersave -s 'cpufreq:4-5.max=1.2GHz'
+	assert_success
+	jq -e '.name == "custom" and .changed == 3' <<<"$output"
+	[ "$(cat "$fx/$cf/policy4/scaling_max_freq")" = 1200000 ]
+	[ "$(cat "$fx/$cf/policy0/scaling_governor")" = powersave ]
+	bad_input opp-set "$fx" -s cpufreq.governor
+	bad_input opp-set "$fx" -s nosuch.key=1
+	bad_input opp-set "$fx" -s opp.include=x
+}
+
+@test "what this machine does not offer is exit 3 and changes nothing" {
+	fx=$(with_examples arm-biglittle)
+	point "$fx" g '[cpufreq]\ngovernor = nosuch|other\n'
+	refused 3 opp-set "$fx" g
+	[ "${stderr_lines[0]}" = "opp-set: /etc/pm/opp.d/g.conf:2: [cpufreq] governor: none of 'nosuch|other' is available on policy0 (cpus 0-3) (available: userspace powersave performance schedutil)" ]
+	point "$fx" e '[cpufreq]\ngovernor = powersave\nepp = power\n'
+	refused 3 opp-set "$fx" e
+	[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/e.conf:3: cannot set EPP on policy0"* ]]
+	point "$fx" r '[cpufreq]\nmax = 9GHz\n'
+	refused 2 opp-set "$fx" r
+	[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/r.conf:2: max 9 GHz is outside the hardware range of policy0"* ]]
+	point "$fx" d '[devfreq nosuch.gpu]\nmax = 400MHz\n'
+	refused 3 opp-set "$fx" d
+	point "$fx" p '[platform]\nprofile = quiet\n'
+	refused 3 opp-set "$fx" p
+	point "$fx" s '[intel_pstate]\nmax_perf_pct = 50\n'
+	refused 3 opp-set "$fx" s
+	point "$fx" c '[cpu]\nonline = 0-99\n'
+	refused 3 opp-set "$fx" c
+	point "$fx" i '[cpuidle]\ndisable = C99\n'
+	refused 3 opp-set "$fx" i
+}
+
+@test "EPP under the performance governor is refused unless the point switches to powersave" {
+	fx=$(with_examples hwp-laptop)
+	point "$fx" bad '[cpufreq]\ngovernor = performance\nepp = power\n'
+	refused 2 opp-set "$fx" bad
+	[[ ${stderr_lines[0]} == *"bad.conf:3: cannot set EPP 'power' on policy0 (cpus 0): under the performance governor"*"add governor = powersave" ]]
+}
+
+@test "cpu online: CPUs come online first and go offline last" {
+	fx=$(fresh arm-biglittle)
+	echo 0 >"$fx/sys/devices/system/cpu/cpu5/online"
+	echo 0-4 >"$fx/sys/devices/system/cpu/online"
+	point "$fx" o '[cpu]\nonline = 0-3,5\n[cpufreq]\ngovernor = powersave\n'
+	run "$bin/opp-set" --sysroot "$fx" -n o
+	assert_success
+	[ "${lines[0]}" = "/sys/devices/system/cpu/cpu5/online = 1" ]
+	[ "${lines[-1]}" = "/sys/devices/system/cpu/cpu4/online = 0" ]
+}
+
+# 40+ malformed files: exit 2 with the file and line, nothing written.
+@test "malformed point files are exit 2 with the file and line, and nothing is written" {
+	fx=$(with_examples hwp-laptop)
+	bad=(
+		'[cpufreq\ngovernor = x\n'
+		'[]\n'
+		'governor = powersave\n'
+		'[nosuch]\nx = 1\n'
+		'[cpufreq]\nnosuch = 1\n'
+		'[cpufreq]\ngovernor\n'
+		'[cpufreq]\n= powersave\n'
+		'[cpufreq]\ngovernor = \n'
+		'[cpufreq]\ngovernor = a b\n'
+		'[cpufreq]\ngovernor = |powersave\n'
+		'[cpufreq]\ngovernor = powersave|\n'
+		'[cpufreq]\ngovernor = a||b\n'
+		'[cpufreq]\ngovernor = abcdefghijklmnopq\n'
+		'[cpufreq]\nmin = fast\n'
+		'[cpufreq]\nmin = 0\n'
+		'[cpufreq]\nmax = -1GHz\n'
+		'[cpufreq]\nmax = 1.0000001Hz\n'
+		'[cpufreq]\nspeed = 12 parsecs\n'
+		'[cpufreq]\nepp = 256\n'
+		'[cpufreq]\nepp = a/b\n'
+		'[cpufreq]\nboost = maybe\n'
+		'[cpufreq]\nmin = 2GHz\nmax = 1GHz\n'
+		'[cpufreq cpus=x]\ngovernor = powersave\n'
+		'[cpufreq 0-3]\ngovernor = powersave\n'
+		'[cpufreq]\nondemand.up_threshold = 80\n'
+		'[intel_pstate]\nmin_perf_pct = 101\n'
+		'[intel_pstate]\nmax_perf_pct = -5\n'
+		'[intel_pstate]\nno_turbo = 2\n'
+		'[intel_pstate]\nstatus = turbo\n'
+		'[intel_pstate]\nmin_perf_pct = 90\nmax_perf_pct = 10\n'
+		'[amd_pstate]\nstatus = fast\n'
+		'[cpuidle]\ngovernor = a/b\n'
+		'[cpuidle]\nmax_latency = soon\n'
+		'[cpuidle]\ndisable = C1/x\n'
+		'[cpu]\nonline = 3-1\n'
+		'[cpu]\nsmt = forceoff\n'
+		'[devfreq]\nmax = 1GHz\n'
+		'[devfreq a/b]\nmax = 1GHz\n'
+		'[devfreq gpu]\nmax = lots\n'
+		'[platform x]\nprofile = quiet\n'
+		'[platform]\nprofile = \n'
+		'[runtime_pm]\n/etc/passwd = auto\n'
+		'[runtime_pm]\npci = sometimes\n'
+		'[runtime_pm]\n/sys/devices/../../etc = auto\n'
+		'[sysfs]\n/etc/passwd = x\n'
+		'[sysfs]\n/sys/../etc/passwd = x\n'
+		'[sysfs]\nsys/power/state = mem\n'
+		'[sysfs]\n/sys/power/./state = mem\n'
+		'[match]\nac = maybe\n'
+		'[match]\nbattery_below = 200\n'
+		'[match]\nthermal_above = hot\n'
+		'[match]\npriority = high\n'
+		'[opp]\ninclude = \n'
+		'[opp]\nnosuch = 1\n'
+		'[cpufreq]\ngovernor = power\001save\n'
+	)
+	[ "${#bad[@]}" -ge 40 ]
+	for i in "${!bad[@]}"; do
+		point "$fx" bad "${bad[$i]}"
+		before=$(tree_sum "$fx")
+		run --separate-stderr "$bin/opp-set" --sysroot "$fx" bad
+		[ "$status" -eq 2 ] || fail "case $i (${bad[$i]}): exit $status: $stderr"
+		[ -z "$output" ] || fail "case $i: stdout $output"
+		[ "${#stderr_lines[@]}" -eq 1 ] || fail "case $i: $stderr"
+		[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/bad.conf"* ]] || fail "case $i: ${stderr_lines[0]}"
+		[ "$(tree_sum "$fx")" = "$before" ] || fail "case $i: the tree changed"
+	done
+}
+
+@test "the lock: a held /run/opp-set.lock is exit 4, and pmctl shares it" {
+	fx=$(with_examples arm-biglittle)
+	mkdir -p "$fx/run"
+	exec {l}>"$fx/run/opp-set.lock"
+	flock "$l"
+	refused 4 opp-set "$fx" performance
+	[[ ${stderr_lines[0]} == "opp-set: busy: /run/opp-set.lock is held"* ]]
+	refused 4 pmctl "$fx" freq set --governor performance
+	exec {l}>&-
+	run "$bin/opp-set" --sysroot "$fx" performance
+	assert_success
+}
