@@ -14,8 +14,8 @@
 
 #include "opp.h"
 
-#define CURRENT_DIR "/run/pmtools"
-#define CURRENT_FILE CURRENT_DIR "/opp.current"
+#define CURRENT_DIR OPP_CURRENT_DIR
+#define CURRENT_FILE OPP_CURRENT_FILE
 #define MAX_SETS 256
 
 enum {
@@ -32,7 +32,8 @@ static void usage(FILE *f)
 	fputs("Usage: opp-set [options] NAME\n"
 	      "       opp-set [options] -f FILE\n"
 	      "       opp-set [options] -s SECTION[:ARG].KEY=VALUE...\n"
-	      "       opp-set --list | --show NAME | --diff NAME\n"
+	      "       opp-set --list | --show NAME | --diff NAME | --current\n"
+	      "       opp-set --save FILE | --auto\n"
 	      "\n"
 	      "Apply an operating point: every setting of /etc/pm/opp.d/"
 	      "NAME.conf (or of\n"
@@ -53,6 +54,13 @@ static void usage(FILE *f)
 	      "      --show NAME      the resolved settings and the file "
 	      "line of each\n"
 	      "      --list           list the operating points\n"
+	      "      --current        the points the machine is at now "
+	      "(the last applied\n"
+	      "                       first), or custom\n"
+	      "      --save FILE      write the current settings as a point "
+	      "file (-f restores)\n"
+	      "      --auto           apply the highest-priority point whose "
+	      "[match] holds\n"
 	      "      --wait[=SEC]     wait for the writers' lock instead "
 	      "of exit 4\n"
 	      "  -F, --format FMT     human, json or kv\n"
@@ -239,7 +247,9 @@ int main(int argc, char **argv)
 	const char *file = NULL, *name = NULL, *show = NULL, *diff = NULL;
 	struct opp_point pt;
 	struct pm_writer w;
-	bool list = false;
+	bool list = false, current = false, autom = false;
+	const char *save = NULL;
+	char picked[PM_NAME_MAX];
 	int c, nsets = 0, modes, code, changes;
 
 	pm_tool_init(&op.t, "opp-set", usage);
@@ -272,11 +282,14 @@ int main(int argc, char **argv)
 			diff = optarg;
 			continue;
 		case OPT_CURRENT:
+			current = true;
+			continue;
 		case OPT_SAVE:
+			save = optarg;
+			continue;
 		case OPT_AUTO:
-			pm_usage_error(&op.t, "%s is not supported by this "
-					      "version of opp-set",
-				       argv[optind - 1]);
+			autom = true;
+			continue;
 		}
 		if (!pm_tool_opt(&op.t, c, optarg, argv))
 			pm_usage_error(&op.t, "unrecognized option '%s'",
@@ -288,13 +301,17 @@ int main(int argc, char **argv)
 		pm_usage_error(&op.t, "unexpected argument '%s' (one point "
 				      "at a time)",
 			       argv[optind]);
-	modes = list + !!show + !!diff + !!(name || file || nsets);
+	modes = list + !!show + !!diff + current + !!save + autom +
+		!!(name || file || nsets);
 	if (modes == 0)
 		pm_usage_error(&op.t, "name a point (opp-set --list shows "
 				      "them), or give -f FILE or -s SETTING");
 	if (modes > 1 || (name && file))
 		pm_usage_error(&op.t, "give one of NAME, -f FILE, -s, --list, "
-				      "--show and --diff");
+				      "--show, --diff, --current, --save and "
+				      "--auto");
+	if (save && !*save)
+		pm_usage_error(&op.t, "--save: the file name is empty");
 	if ((name || file) && nsets)
 		pm_usage_error(&op.t, "-s settings are a point of their own: "
 				      "not with NAME or -f");
@@ -309,6 +326,14 @@ int main(int argc, char **argv)
 		return code;
 	}
 	memset(&pt, 0, sizeof(pt));
+	if (current || save) {
+		pm_tool_only(&op.t, current ? PM_SEEN_OUTPUT | PM_SEEN_FORMAT : 0,
+			     current ? "opp-set --current" : "opp-set --save");
+		pm_tool_ctx(&op.t, &op.ctx);
+		code = current ? opp_current(&op) : opp_save(&op, save);
+		pm_ctx_close(&op.ctx);
+		return code;
+	}
 	if (show) {
 		pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
 			     "opp-set --show");
@@ -332,6 +357,10 @@ int main(int argc, char **argv)
 	pm_writer_begin(&w, &op.t, &op.ctx, &op.o);
 	w.arg = &op;
 	w.diff = !!diff;
+	if (autom) {
+		opp_auto_pick(&op, picked, sizeof(picked));
+		name = picked;
+	}
 	if (name)
 		opp_load_name(&op, name, &pt);
 	else if (file)

@@ -45,6 +45,16 @@ void opp_point_free(struct opp_point *pt);
 void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w);
 
+/* The point applied last (CLI.md). */
+#define OPP_CURRENT_DIR "/run/pmtools"
+#define OPP_CURRENT_FILE OPP_CURRENT_DIR "/opp.current"
+
+/* --save FILE, --current; --auto picks the name of the point to apply
+ * (exit 3 when no [match] holds). */
+int opp_save(struct opp *op, const char *file);
+int opp_current(struct opp *op);
+void opp_auto_pick(struct opp *op, char *out, size_t size);
+
 /* "FILE:LINE: " (or "-s: ") for messages. */
 const char *opp_where(const struct opp_setting *s, char *buf, size_t size);
 

@@ -3,7 +3,7 @@
  * pmctl's other setters: idle states and the cpuidle governor, CPU
  * hotplug and SMT, the platform profile, devfreq devices and battery
  * charge thresholds.  Each checks everything first, then writes through
- * the shared all-or-nothing path (write.c).
+ * the shared all-or-nothing path (lib/writer.c).
  */
 #include <errno.h>
 #include <stdlib.h>

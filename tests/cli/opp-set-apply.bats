@@ -294,3 +294,72 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	run "$bin/opp-set" --sysroot "$fx" performance
 	assert_success
 }
+
+@test "--save writes a point that -f restores byte for byte" {
+	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll; do
+		fx=$(with_examples "$m")
+		point "$fx" t '[cpufreq]\ngovernor = performance|ondemand\n[cpuidle]\nmax_latency = 100\n'
+		before=$(tree_sum "$fx")
+		run --separate-stderr "$bin/opp-set" --sysroot "$fx" --save "$BATS_TEST_TMPDIR/$m.conf"
+		assert_success
+		[ -z "$output" ]
+		run --separate-stderr "$bin/opp-set" --sysroot "$fx" t
+		[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "$m: exit $status: $stderr"
+		run --separate-stderr "$bin/opp-set" --sysroot "$fx" -f "$BATS_TEST_TMPDIR/$m.conf"
+		assert_success
+		rm -rf "$fx/run/pmtools"
+		[ "$(tree_sum "$fx")" = "$before" ] || fail "$m: not restored"
+	done
+	# The saved file is itself a valid point: --save refuses formats.
+	bad_input opp-set "$fx" --save "$BATS_TEST_TMPDIR/x.conf" -J
+	bad_input opp-set "$fx" --save ''
+}
+
+@test "--save keeps the online CPUs, and -f brings them back" {
+	fx=$(with_examples arm-biglittle)
+	"$bin/opp-set" --sysroot "$fx" --save "$BATS_TEST_TMPDIR/s.conf"
+	grep -qx 'online = 0-5' "$BATS_TEST_TMPDIR/s.conf"
+	# As the kernel has it after CPU 5 went offline.
+	echo 0 >"$fx/sys/devices/system/cpu/cpu5/online"
+	echo 0-4 >"$fx/sys/devices/system/cpu/online"
+	run "$bin/opp-set" --sysroot "$fx" -n -f "$BATS_TEST_TMPDIR/s.conf"
+	assert_success
+	[ "${lines[0]}" = "/sys/devices/system/cpu/cpu5/online = 1" ]
+}
+
+@test "--current: the points whose settings all hold, the last applied first, or custom" {
+	fx=$(with_examples arm-biglittle)
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --current
+	assert_success
+	[ "$output" = balanced ]
+	"$bin/opp-set" --sysroot "$fx" -q powersave
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --current -J
+	jq -e '.current == ["powersave", "battery-saver"] and .last_applied == "powersave" and .custom == false' <<<"$output"
+	"$bin/pmctl" --sysroot "$fx" -q freq set -c 0 --governor performance
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --current
+	[ "$output" = custom ]
+}
+
+@test "--auto: the highest-priority [match] that holds, with hysteresis, exit 3 when none" {
+	fx=$(with_examples hwp-laptop)
+	ps=$fx/sys/class/power_supply
+	point "$fx" normal '[opp]\ninclude = balanced\n[match]\nac = offline\nbattery_above = 30\npriority = 5\n'
+	full=$(cat "$ps/BAT0/energy_full")
+	level() { echo $((full * $1 / 100)) >"$ps/BAT0/energy_now"; }
+	# On AC: no point matches.
+	refused 3 opp-set "$fx" --auto
+	[[ ${stderr_lines[0]} == "opp-set: no operating point's [match] holds now (AC online, battery "* ]]
+	echo 0 >"$ps/ADP1/online"
+	level 20
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
+	assert_success
+	jq -e '.name == "battery-saver"' <<<"$output"
+	# 33 %: above 30, but battery-saver stays within its 5 % margin.
+	level 33
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
+	jq -e '.name == "battery-saver" and .changed == 0' <<<"$output"
+	level 40
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
+	jq -e '.name == "normal"' <<<"$output"
+	[ "$(cat "$fx/run/pmtools/opp.current")" = normal ]
+}

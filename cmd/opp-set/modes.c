@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * opp-set --save (the machine as a point file), --current (the points
+ * the machine is at) and --auto (the point whose [match] holds now).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "opp.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+#define MAX_STATES 16
+/* --auto keeps the point it applied last while its battery conditions
+ * hold within this margin (percent) and its thermal one within 2 °C. */
+#define HYST_PCT 5
+#define HYST_MC 2000
+
+/* ---------------------------------------------------------------- save */
+
+static void save_khz(struct pm_out *o, const char *key, uint64_t khz)
+{
+	if (khz != PM_UNKNOWN)
+		pm_out_printf(o, "%s = %llu\n", key, (unsigned long long)khz);
+}
+
+int opp_save(struct opp *op, const char *file)
+{
+	struct pm_out o;
+	struct pm_cpus cpus;
+	struct pm_policy *pol = NULL;
+	struct pm_cpufreq_global g;
+	struct pm_cpuidle ci;
+	struct pm_profile pr;
+	struct pm_devfreq *df = NULL;
+	char list[1024];
+	int n, r;
+
+	if (pm_cpus_read(&op->ctx, &cpus) < 0)
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
+	r = pm_out_open(&o, PM_FMT_HUMAN, file);
+	if (r < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", file,
+		       strerror(-r), pm_errno_name(-r));
+	pm_out_printf(&o, "# The power settings of this machine, saved by "
+			  "opp-set --save;\n# opp-set -f FILE puts them back.\n"
+			  "[opp]\ndescription = saved\n");
+	pm_cpulist_format(&cpus.online, list, sizeof(list));
+	pm_out_printf(&o, "\n[cpu]\nonline = %s\n", list);
+	if (cpus.smt_control[0] && (!strcmp(cpus.smt_control, "on") ||
+				    !strcmp(cpus.smt_control, "off")))
+		pm_out_printf(&o, "smt = %s\n", cpus.smt_control);
+	if (pm_cpufreq_global_read(&op->ctx, &g) == 0 && g.intel_status[0]) {
+		pm_out_printf(&o, "\n[intel_pstate]\nstatus = %s\n",
+			      g.intel_status);
+		if (g.intel_min_perf_pct >= 0)
+			pm_out_printf(&o, "min_perf_pct = %d\n",
+				      g.intel_min_perf_pct);
+		if (g.intel_max_perf_pct >= 0)
+			pm_out_printf(&o, "max_perf_pct = %d\n",
+				      g.intel_max_perf_pct);
+		if (g.intel_no_turbo >= 0)
+			pm_out_printf(&o, "no_turbo = %s\n",
+				      g.intel_no_turbo ? "on" : "off");
+	}
+	n = pm_policies_read(&op->ctx, PM_POL_DRIVER | PM_POL_GOVERNOR |
+					       PM_POL_LIMITS | PM_POL_EPP |
+					       PM_POL_BOOST | PM_POL_SPEED,
+			     &pol);
+	if (g.boost >= 0)
+		pm_out_printf(&o, "\n[cpufreq]\nboost = %s\n",
+			      g.boost ? "on" : "off");
+	for (int i = 0; i < n; i++) {
+		if (pm_cpuset_empty(&pol[i].affected))
+			continue;
+		pm_cpulist_format(&pol[i].related, list, sizeof(list));
+		pm_out_printf(&o, "\n[cpufreq cpus=%s]\n", list);
+		if (pol[i].governor[0])
+			pm_out_printf(&o, "governor = %s\n", pol[i].governor);
+		save_khz(&o, "min", pol[i].min_khz);
+		save_khz(&o, "max", pol[i].max_khz);
+		if (!strcmp(pol[i].governor, "userspace") &&
+		    pol[i].setspeed[0] >= '0' && pol[i].setspeed[0] <= '9')
+			pm_out_printf(&o, "speed = %s\n", pol[i].setspeed);
+		if (pol[i].epp[0])
+			pm_out_printf(&o, "epp = %s\n", pol[i].epp);
+		if (pol[i].boost >= 0 && g.boost < 0 && g.intel_no_turbo < 0)
+			pm_out_printf(&o, "boost = %s\n",
+				      pol[i].boost ? "on" : "off");
+	}
+	free(pol);
+	if (pm_cpuidle_read(&op->ctx, &ci) == 0 && ci.governor[0]) {
+		struct pm_idle_state st[MAX_STATES];
+		int c = pm_cpuset_next(&cpus.online, 0), k;
+		char dis[256] = "";
+
+		pm_out_printf(&o, "\n[cpuidle]\n");
+		if (ci.governor_writable)
+			pm_out_printf(&o, "governor = %s\n", ci.governor);
+		k = c < 0 ? 0 : pm_idle_states_read_fields(
+					&op->ctx, (unsigned)c, st, MAX_STATES,
+					PM_IDLE_NAMES | PM_IDLE_DISABLE);
+		for (int i = 0; i < k; i++)
+			if (st[i].disabled > 0)
+				snprintf(dis + strlen(dis),
+					 sizeof(dis) - strlen(dis), "%s%u",
+					 dis[0] ? " " : "", st[i].index);
+		/* By index: names such as POLL repeat on some drivers. */
+		if (k)
+			pm_out_printf(&o, "disable = %s\n", dis);
+		/* [cpuidle] disable is one list for every CPU. */
+		for (int x = pm_cpuset_next(&cpus.online, 0); x >= 0 && k;
+		     x = pm_cpuset_next(&cpus.online, (unsigned)x + 1)) {
+			struct pm_idle_state s2[MAX_STATES];
+			int k2 = pm_idle_states_read_fields(
+				&op->ctx, (unsigned)x, s2, MAX_STATES,
+				PM_IDLE_DISABLE);
+
+			for (int i = 0; i < k2 && i < k; i++)
+				if (s2[i].disabled != st[i].disabled) {
+					pm_warn(&op->t, "cpu%d disables other "
+							"idle states than cpu%d: "
+							"saved as cpu%d's",
+						x, c, c);
+					x = -2;
+					break;
+				}
+			if (x == -2)
+				break;
+		}
+	}
+	n = pm_devfreqs_read(&op->ctx, &df);
+	for (int i = 0; i < n; i++) {
+		pm_out_printf(&o, "\n[devfreq %s]\n", df[i].name);
+		if (df[i].governor[0])
+			pm_out_printf(&o, "governor = %s\n", df[i].governor);
+		if (df[i].min_hz != PM_UNKNOWN)
+			pm_out_printf(&o, "min = %lluHz\n",
+				      (unsigned long long)df[i].min_hz);
+		if (df[i].max_hz != PM_UNKNOWN)
+			pm_out_printf(&o, "max = %lluHz\n",
+				      (unsigned long long)df[i].max_hz);
+	}
+	free(df);
+	if (pm_profile_read(&op->ctx, &pr) == 0 && pr.current[0] &&
+	    strcmp(pr.current, "custom"))
+		pm_out_printf(&o, "\n[platform]\nprofile = %s\n", pr.current);
+	r = pm_out_commit(&o);
+	if (r < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", file,
+		       strerror(-r), pm_errno_name(-r));
+	return PM_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- current */
+
+/* 0: the machine is at the point, 1: it is not, 2: it cannot be (the
+ * point does not load or does not fit this machine).  In a child: the
+ * planner dies on the first thing it refuses. */
+static int at_point(struct opp *op, const char *name)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		struct opp_point pt;
+		struct pm_writer w;
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		op->t.dry_run = true;
+		op->ctx.dry_run = true;
+		op->t.fmt = PM_FMT_HUMAN;
+		memset(&pt, 0, sizeof(pt));
+		pm_writer_begin(&w, &op->t, &op->ctx, &op->o);
+		opp_load_name(op, name, &pt);
+		opp_plan(op, &pt, &w);
+		_exit(pm_txn_changes(&w.txn) ? 1 : 0);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 2;
+	if (!WIFEXITED(st))
+		return 2;
+	return WEXITSTATUS(st) > 1 ? 2 : WEXITSTATUS(st);
+}
+
+/* The name in /run/pmtools/opp.current, or "". */
+static void last_applied(struct opp *op, char *buf, size_t size)
+{
+	if (pm_attr_read(&op->ctx, OPP_CURRENT_FILE, buf, size) < 0 ||
+	    !pm_opp_name_valid(buf))
+		buf[0] = '\0';
+}
+
+int opp_current(struct opp *op)
+{
+	struct pm_opp_entry *v;
+	char last[PM_NAME_MAX];
+	struct pm_out *o = &op->o;
+	int n = pm_opp_list(&op->ctx, PM_DATADIR, &v), k = 0;
+	bool *at;
+
+	if (n < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	at = calloc((size_t)n + 1, sizeof(*at));
+	if (!at)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	last_applied(op, last, sizeof(last));
+	fflush(NULL);
+	for (int i = 0; i < n; i++)
+		if (!v[i].error[0] && at_point(op, v[i].name) == 0) {
+			at[i] = true;
+			k++;
+		}
+	pm_tool_out(&op->t, o);
+	if (op->t.fmt == PM_FMT_HUMAN) {
+		/* The last applied first. */
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < n; i++)
+				if (at[i] && (!strcmp(v[i].name, last)) == !pass)
+					pm_out_printf(o, "%s\n", v[i].name);
+		if (!k)
+			pm_out_printf(o, "custom\n");
+	} else {
+		pm_out_obj_begin(o, NULL);
+		pm_out_arr_begin(o, "current", NULL);
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < n; i++)
+				if (at[i] && (!strcmp(v[i].name, last)) == !pass)
+					pm_out_str(o, NULL, v[i].name);
+		pm_out_arr_end(o);
+		pm_out_str_or_null(o, "last_applied", last);
+		pm_out_bool(o, "custom", !k);
+		pm_out_obj_end(o);
+	}
+	pm_tool_out_done(&op->t, o);
+	free(at);
+	free(v);
+	return PM_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- auto */
+
+struct now {
+	int ac;			/* 1 online, 0 offline, -1 no AC adapter */
+	double battery_pct;	/* combined, NAN without a battery */
+	int64_t hottest_mc;	/* PM_UNKNOWN_S64 without a zone */
+};
+
+static void read_now(struct opp *op, struct now *nw)
+{
+	struct pm_supply *s = NULL;
+	struct pm_tzone *z = NULL;
+	double e = 0, ef = 0, c = 0, cf = 0, cap = 0;
+	int n, nb = 0, ncap = 0;
+	bool have_e = true, have_c = true;
+
+	nw->ac = -1;
+	nw->battery_pct = NAN;
+	nw->hottest_mc = PM_UNKNOWN_S64;
+	n = pm_supplies_read(&op->ctx, &s);
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(s[i].type, "Mains") && s[i].online >= 0) {
+			if (nw->ac < 1)
+				nw->ac = s[i].online;
+			continue;
+		}
+		if (strcmp(s[i].type, "Battery"))
+			continue;
+		nb++;
+		if (s[i].energy_now_uwh >= 0 && s[i].energy_full_uwh > 0) {
+			e += (double)s[i].energy_now_uwh;
+			ef += (double)s[i].energy_full_uwh;
+		} else {
+			have_e = false;
+		}
+		if (s[i].charge_now_uah >= 0 && s[i].charge_full_uah > 0) {
+			c += (double)s[i].charge_now_uah;
+			cf += (double)s[i].charge_full_uah;
+		} else {
+			have_c = false;
+		}
+		if (s[i].capacity_pct != PM_UNKNOWN) {
+			cap += (double)s[i].capacity_pct;
+			ncap++;
+		}
+	}
+	free(s);
+	/* Several batteries: their combined energy (CLI.md). */
+	if (nb && have_e)
+		nw->battery_pct = 100.0 * e / ef;
+	else if (nb && have_c)
+		nw->battery_pct = 100.0 * c / cf;
+	else if (ncap)
+		nw->battery_pct = cap / ncap;
+	n = pm_tzones_read(&op->ctx, &z);
+	for (int i = 0; i < n; i++)
+		if (z[i].temp_mc != PM_UNKNOWN_S64 &&
+		    (nw->hottest_mc == PM_UNKNOWN_S64 ||
+		     z[i].temp_mc > nw->hottest_mc))
+			nw->hottest_mc = z[i].temp_mc;
+	free(z);
+}
+
+/* Does the point's [match] hold?  -1: it has none. */
+static int matches(const struct opp_point *pt, const struct now *nw,
+		   bool current, long *prio)
+{
+	int any = 0;
+
+	*prio = 0;
+	for (int i = 0; i < pt->n; i++) {
+		const struct opp_setting *s = &pt->v[i];
+		double pct = 0;
+
+		if (strcmp(s->section, "match"))
+			continue;
+		any = 1;
+		if (!strcmp(s->key, "priority")) {
+			*prio = strtol(s->value, NULL, 10);
+			continue;
+		}
+		if (!strcmp(s->key, "ac")) {
+			if (nw->ac < 0 || nw->ac != !strcmp(s->value, "online"))
+				return 0;
+			continue;
+		}
+		if (!strcmp(s->key, "thermal_above")) {
+			double c = strtod(s->value, NULL) * 1000 -
+				   (current ? HYST_MC : 0);
+
+			if (nw->hottest_mc == PM_UNKNOWN_S64 ||
+			    (double)nw->hottest_mc <= c)
+				return 0;
+			continue;
+		}
+		pct = strtod(s->value, NULL);
+		if (isnan(nw->battery_pct))
+			return 0;
+		if (!strcmp(s->key, "battery_below") &&
+		    nw->battery_pct >= pct + (current ? HYST_PCT : 0))
+			return 0;
+		if (!strcmp(s->key, "battery_above") &&
+		    nw->battery_pct <= pct - (current ? HYST_PCT : 0))
+			return 0;
+	}
+	return any ? 1 : -1;
+}
+
+/* The name of the point to apply, or exit 3. */
+void opp_auto_pick(struct opp *op, char *out, size_t size)
+{
+	struct pm_opp_entry *v;
+	char last[PM_NAME_MAX], why[160];
+	struct now nw;
+	long best = 0;
+	int n = pm_opp_list(&op->ctx, PM_DATADIR, &v), pick = -1;
+
+	if (n < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	read_now(op, &nw);
+	last_applied(op, last, sizeof(last));
+	for (int i = 0; i < n; i++) {
+		struct opp_point pt;
+		long prio;
+		int m;
+
+		if (v[i].error[0])
+			continue;
+		memset(&pt, 0, sizeof(pt));
+		opp_load_name(op, v[i].name, &pt);
+		m = matches(&pt, &nw, !strcmp(v[i].name, last), &prio);
+		opp_point_free(&pt);
+		if (m != 1)
+			continue;
+		/* Higher priority wins; a tie keeps the last applied. */
+		if (pick < 0 || prio > best ||
+		    (prio == best && !strcmp(v[i].name, last))) {
+			pick = i;
+			best = prio;
+		}
+	}
+	if (pick < 0) {
+		char bat[32], hot[32];
+
+		free(v);
+		if (isnan(nw.battery_pct))
+			snprintf(bat, sizeof(bat), "no battery");
+		else
+			snprintf(bat, sizeof(bat), "battery %.0f %%",
+				 nw.battery_pct);
+		if (nw.hottest_mc == PM_UNKNOWN_S64)
+			snprintf(hot, sizeof(hot), "no thermal zone");
+		else
+			snprintf(hot, sizeof(hot), "hottest zone %.1f °C",
+				 (double)nw.hottest_mc / 1000.0);
+		(void)why;
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "no operating point's [match] holds now (AC %s, %s, %s)",
+		       nw.ac < 0 ? "absent" : nw.ac ? "online" : "offline", bat,
+		       hot);
+	}
+	snprintf(out, size, "%s", v[pick].name);
+	free(v);
+}
