@@ -110,6 +110,7 @@ unit-tests: $(UNIT_BIN)
 bench: all
 	bench/cstate-stat
 	bench/pmctl
+	bench/opp-set
 
 # The Debian packages the build and the tests use (apt-get, as root).
 deps:

@@ -742,6 +742,29 @@ static void plan_sysfs(struct opp *op, const struct opp_point *pt,
 	}
 }
 
+/* Only the policy files the point's [cpufreq] keys need. */
+static unsigned policy_fields(const struct opp_point *pt)
+{
+	unsigned f = PM_POL_DRIVER | PM_POL_GOVERNOR;
+
+	for (int i = 0; i < pt->n; i++) {
+		const char *k = pt->v[i].key;
+
+		if (strcmp(pt->v[i].section, "cpufreq"))
+			continue;
+		if (!strcmp(k, "min") || !strcmp(k, "max") ||
+		    !strcmp(k, "speed"))
+			f |= PM_POL_LIMITS;
+		if (!strcmp(k, "speed"))
+			f |= PM_POL_SPEED;
+		if (!strcmp(k, "epp"))
+			f |= PM_POL_EPP;
+		if (!strcmp(k, "boost"))
+			f |= PM_POL_BOOST;
+	}
+	return f;
+}
+
 void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w)
 {
@@ -756,9 +779,7 @@ void opp_plan(struct opp *op, const struct opp_point *pt,
 	plan_smt(op, pt, &cp, w);
 	check_status(op, pt, "amd_pstate", CPU_DIR "/amd_pstate/status");
 	plan_intel(op, pt, w);
-	n = pm_policies_read(&op->ctx, PM_POL_DRIVER | PM_POL_GOVERNOR |
-				       PM_POL_LIMITS | PM_POL_EPP |
-				       PM_POL_BOOST | PM_POL_SPEED, &pol);
+	n = pm_policies_read(&op->ctx, policy_fields(pt), &pol);
 	if (n < 0)
 		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 	plan_cpufreq(op, pt, &cp, w, pol, n);
