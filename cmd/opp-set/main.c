@@ -156,12 +156,14 @@ static int do_show(struct opp *op, const struct opp_point *pt)
 				pm_out_printf(o, "%s[%s]\n", last[0] ? "\n" : "",
 					      sec);
 			snprintf(last, sizeof(last), "%s", sec);
+			/* Comments are whole lines: where it came from
+			 * goes above the setting. */
 			if (s->line)
-				pm_out_printf(o, "%s = %s\t# %s:%u\n", s->key,
-					      s->value, s->file, s->line);
+				pm_out_printf(o, "# %s:%u\n", s->file,
+					      s->line);
 			else
-				pm_out_printf(o, "%s = %s\t# -s\n", s->key,
-					      s->value);
+				pm_out_printf(o, "# -s\n");
+			pm_out_printf(o, "%s = %s\n", s->key, s->value);
 		}
 	} else {
 		pm_out_obj_begin(o, NULL);

@@ -21,8 +21,8 @@ struct opp_point {
 	char description[256];
 	struct opp_setting *v;
 	int n, cap;
-	char *files[32];	/* every file read, for opp_setting.file */
-	int nfiles;
+	char **files;		/* every file read, for opp_setting.file */
+	int nfiles, capfiles;
 };
 
 struct opp {

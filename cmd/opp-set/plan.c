@@ -31,11 +31,29 @@ static const struct opp_setting *get(const struct opp_point *pt,
 	return NULL;
 }
 
+/* A file a point sets twice ([runtime_pm] pci and one PCI device, or a
+ * [sysfs] line): the later setting wins, written once. */
+static bool replan(struct pm_writer *w, const char *path, const char *value)
+{
+	for (int i = 0; i < w->txn.n; i++) {
+		struct pm_write *x = &w->txn.w[i];
+
+		if (strcmp(x->path, path))
+			continue;
+		snprintf(x->val, sizeof(x->val), "%s", value);
+		x->skip = !(x->flags & (PM_W_FORCE | PM_W_NOREAD)) &&
+			  !strcmp(x->old, x->val);
+		return true;
+	}
+	return false;
+}
+
 static void plan(struct opp *op, struct pm_writer *w, const char *path,
 		 const char *old, const char *value, unsigned flags)
 {
-	pm_writer_plan(w, path, old, value, flags, NULL);
 	(void)op;
+	if (!replan(w, path, value))
+		pm_writer_plan(w, path, old, value, flags, NULL);
 }
 
 static bool onoff(const char *v)
@@ -696,9 +714,17 @@ static void plan_runtime(struct opp *op, const struct opp_point *pt,
 			for (int j = 0; j < nn; j++) {
 				char cur[32];
 
-				snprintf(path, sizeof(path),
-					 "%.64s/%.255s/power/control", bus,
+				/* By the device's own path, the one a
+				 * [runtime_pm] path line names. */
+				snprintf(path, sizeof(path), "%.64s/%.255s", bus,
 					 names[j]);
+				if (pm_device_resolve(&op->ctx, path, dev,
+						      sizeof(dev)) < 0) {
+					free(names[j]);
+					continue;
+				}
+				snprintf(path, sizeof(path), "%s/power/control",
+					 dev);
 				if (pm_attr_read(&op->ctx, path, cur,
 						 sizeof(cur)) >= 0) {
 					plan(op, w, path, cur, s->value, 0);
@@ -737,8 +763,11 @@ static void plan_sysfs(struct opp *op, const struct opp_point *pt,
 		if (pm_attr_read(&op->ctx, s->key, cur, sizeof(cur)) < 0)
 			pm_die(&op->t, PM_EXIT_FAIL,
 			       "%s[sysfs] %s: cannot read it", where, s->key);
-		pm_writer_plan(w, s->key, cur, s->value,
-			       strchr(cur, '[') ? PM_W_CHOICE : 0, NULL);
+		/* "[s2idle] deep": the old value is the bracketed one. */
+		if (!replan(w, s->key, s->value))
+			pm_writer_plan(w, s->key, NULL, s->value,
+				       strchr(cur, '[') ? PM_W_CHOICE : 0,
+				       NULL);
 	}
 }
 

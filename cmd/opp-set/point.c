@@ -62,7 +62,7 @@ static const char *v_hz(const char *v, char *buf, size_t size)
 
 	if (pm_parse_freq_hz(v, &hz) == 0 && hz)
 		return NULL;
-	snprintf(buf, size, "invalid frequency '%s' (Hz, or a number with "
+	snprintf(buf, size, "invalid frequency '%s' (kHz, or a number with "
 			    "Hz, kHz, MHz or GHz)", v);
 	return buf;
 }
@@ -464,9 +464,15 @@ fill:
 static const char *keep_file(struct opp *op, struct opp_point *pt,
 			     const char *path)
 {
-	if (pt->nfiles == (int)(sizeof(pt->files) / sizeof(pt->files[0])))
-		pm_die(&op->t, PM_EXIT_USAGE, "%s: more than %d files "
-			       "included", path, pt->nfiles);
+	if (pt->nfiles == pt->capfiles) {
+		int cap = pt->capfiles ? pt->capfiles * 2 : 8;
+		char **f = realloc(pt->files, (size_t)cap * sizeof(*f));
+
+		if (!f)
+			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+		pt->files = f;
+		pt->capfiles = cap;
+	}
 	pt->files[pt->nfiles] = strdup(path);
 	if (!pt->files[pt->nfiles])
 		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
@@ -647,5 +653,6 @@ void opp_point_free(struct opp_point *pt)
 	free(pt->v);
 	for (int i = 0; i < pt->nfiles; i++)
 		free(pt->files[i]);
+	free(pt->files);
 	memset(pt, 0, sizeof(*pt));
 }

@@ -68,7 +68,7 @@ cf=sys/devices/system/cpu/cpufreq
 }
 
 # A point that touches every section the hwp-laptop fixture offers.
-full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor = powersave\nepp = power\nmax = 2GHz\nboost = off\n\n[cpufreq cpus=0-1]\nepp = balance_power\n\n[intel_pstate]\nmax_perf_pct = 80\nmin_perf_pct = 20\n\n[cpuidle]\ngovernor = teo\ndisable = C10 C8\nmax_latency = 200\n\n[cpu]\nsmt = on\n\n[platform]\nprofile = low-power\n\n[runtime_pm]\npci = auto\n\n[sysfs]\n/sys/power/mem_sleep = s2idle\n'
+full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor = powersave\nepp = power\nmax = 2GHz\nboost = off\n\n[cpufreq cpus=0-1]\nepp = balance_power\n\n[intel_pstate]\nmax_perf_pct = 80\nmin_perf_pct = 20\n\n[cpuidle]\ngovernor = teo\ndisable = C10 C8\nmax_latency = 200\n\n[cpu]\nsmt = on\n\n[platform]\nprofile = low-power\n\n[runtime_pm]\npci = auto\n\n[sysfs]\n/sys/power/mem_sleep = deep\n'
 
 @test "a point across every section: each write lands, in order, and reads back" {
 	fx=$(with_examples hwp-laptop)
@@ -135,7 +135,12 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	jq -e '[.settings[] | select(.section == "cpufreq") | [.key, .value, .file, .line]] ==
 		[["governor", "performance", "/etc/pm/opp.d/top.conf", 5], ["max", "1GHz", "/etc/pm/opp.d/base.conf", 5]]' <<<"$output"
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --show top
-	[[ $output == *"governor = performance	# /etc/pm/opp.d/top.conf:5"* ]]
+	[[ $output == *$'# /etc/pm/opp.d/top.conf:5\ngovernor = performance\n'* ]]
+	# It is a point file itself.
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/shown.conf"
+	run "$bin/opp-set" --sysroot "$fx" -n -f "$BATS_TEST_TMPDIR/shown.conf"
+	assert_success
+	[[ $output == *"policy0/scaling_max_freq = 1000000"* ]]
 	run "$bin/opp-set" --sysroot "$fx" -n top
 	[[ $output == *"policy0/scaling_governor = performance"* ]]
 	[[ $output == *"policy0/scaling_max_freq = 1000000"* ]]
@@ -362,4 +367,41 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
 	jq -e '.name == "normal"' <<<"$output"
 	[ "$(cat "$fx/run/pmtools/opp.current")" = normal ]
+}
+
+@test "[sysfs] on a choice file: the bracketed value is the old one, and a rollback puts it back" {
+	fault_so
+	fx=$(with_examples hwp-laptop)
+	point "$fx" m '[sysfs]\n/sys/power/mem_sleep = deep\n[platform]\nprofile = low-power\n'
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --diff m
+	[ "${lines[1]}" = "/sys/power/mem_sleep: s2idle -> deep" ]
+	before=$(tree_sum "$fx")
+	# The profile is written first; the mem_sleep write fails.
+	run --separate-stderr env PM_FAULT_WRITE="*/sys/power/mem_sleep=EINVAL@1" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$fx" m
+	assert_failure 1
+	[ "${stderr_lines[1]}" = "opp-set: restored the 1 earlier write: nothing was changed" ]
+	[ "$(tree_sum "$fx")" = "$before" ]
+}
+
+@test "a file set twice in a point: the later setting wins, written once" {
+	fx=$(with_examples hwp-laptop)
+	dev=/sys/devices/pci0000:00/0000:00:1c.0/0000:02:00.0
+	[ -e "$fx$dev/power/control" ] || skip "the fixture moved its NVMe device"
+	point "$fx" r "[runtime_pm]\npci = auto\n$dev = on\n"
+	run "$bin/opp-set" --sysroot "$fx" -n -J r
+	assert_success
+	jq -e --arg p "$dev/power/control" '[.writes[] | select(.path == $p)] | length <= 1' <<<"$output"
+	run "$bin/opp-set" --sysroot "$fx" r
+	assert_success
+	[ "$(cat "$fx$dev/power/control")" = on ]
+}
+
+@test "-s: more than 32 settings in one run" {
+	fx=$(fresh arm-biglittle)
+	args=()
+	for i in $(seq 1 40); do args+=(-s "cpufreq.max=$((1000 + i))MHz"); done
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n "${args[@]}"
+	assert_success
+	[[ $output == *"policy0/scaling_max_freq = 1040000"* ]]
 }
