@@ -4,6 +4,8 @@
 # copies, the bind mount over /sys/devices/system/cpu for cpupower, and the
 # measurements (median wall time, syscalls, peak RSS).  Sourced with $top,
 # $runs and $cpus set.
+# shellcheck disable=SC2154 # top, runs and cpus are the sourcing script's
+: "${top:?}" "${runs:?}" "${cpus:?}"
 need=()
 command -v cpupower >/dev/null || need+=(linux-cpupower)
 command -v hyperfine >/dev/null || need+=(hyperfine)

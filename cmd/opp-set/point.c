@@ -343,12 +343,16 @@ static const char *bus_ok(const char *k, char *buf, size_t size)
 
 static void die_at(struct opp *op, const char *file, unsigned line,
 		   const char *fmt, const char *what)
+	__attribute__((noreturn));
+
+static void die_at(struct opp *op, const char *file, unsigned line,
+		   const char *fmt, const char *what)
 {
+	(void)fmt;
 	if (line)
 		pm_die(&op->t, PM_EXIT_USAGE, "%s:%u: %s", file, line, what);
 	/* A -s setting is an argument: a usage error. */
 	pm_usage_error(&op->t, "-s '%s': %s", file, what);
-	(void)fmt;
 }
 
 /* Check one setting; the section header is split into name and arg. */
