@@ -138,7 +138,7 @@ static void section_name(const struct opp_setting *s, char *buf,
 static int do_show(struct opp *op, const struct opp_point *pt)
 {
 	struct pm_out *o = &op->o;
-	char sec[200], last[200] = "";
+	char sec[256], last[256] = "";
 
 	pm_tool_out(&op->t, o);
 	if (op->t.fmt == PM_FMT_HUMAN) {

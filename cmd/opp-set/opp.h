@@ -7,7 +7,7 @@
 /* One resolved setting of a point: "[SECTION ARG]" KEY = VALUE. */
 struct opp_setting {
 	char section[64];
-	char arg[128];		/* "cpus=0-3", a devfreq name, or "" */
+	char arg[160];		/* "cpus=0-3", a devfreq name, or "" */
 	char key[PM_PATH_MAX];	/* a path in [sysfs] and [runtime_pm] */
 	char value[256];
 	const char *file;	/* where it was set (owned by the point) */
