@@ -539,6 +539,60 @@ static void test_write(void)
  * before the file is opened.  Nothing here may ever reach the real /sys:
  * the write is only tried once the guard is seen to be armed.
  */
+/* Writes and read-backs open beside the last write: a link that leaves
+ * that folder is resolved again from the root, and stays inside it. */
+static void test_near(void)
+{
+	char link[PM_PATH_MAX], buf[64];
+	struct pm_ctx ctx;
+	int r;
+
+	unsetenv("PM_TEST_GUARD");
+	pm_ctx_open(&ctx, root);
+	mkfile("near/a/x/file", "0\n");
+	mkfile("near/a/y/file", "0\n");
+	mkfile("near/target/file", "0\n");
+	mkfile("etc/near-host", "0\n");
+	mk("near/b", NULL, 0);
+	r = pm_attr_write(&ctx, "/near/a/x/file", "1");
+	is_int(r, 0, "near: a first write");
+	r = pm_attr_write(&ctx, "/near/a/y/file", "2");
+	is_int(r, 0, "near: a second write in the same grandparent");
+	is_str(slurp("near/a/y/file"), "2\n", "near: the second file written");
+	is_str(slurp("near/a/x/file"), "1\n", "near: the first file kept");
+	is_int((int)pm_attr_read_near(&ctx, "/near/a/x/file", buf, sizeof(buf)),
+	       1, "near: a read-back beside the write");
+	is_str(buf, "1", "near: the read-back value");
+	if (!have_openat2()) {
+		skip("no openat2", "near: a relative link out of the folder");
+		skip("no openat2", "near: an absolute link out of the folder");
+		pm_ctx_close(&ctx);
+		return;
+	}
+	/* near/b/l -> ../target: "l/file" beneath near/b leaves it. */
+	snprintf(link, sizeof(link), "%s/near/b/l", root);
+	if (symlink("../target", link) == 0) {
+		r = pm_attr_write(&ctx, "/near/b/l/file", "3");
+		is_int(r, 0, "near: a relative link out of the folder");
+		is_str(slurp("near/target/file"), "3\n",
+		       "near: the link's target written (EXDEV, then the root)");
+	} else {
+		skip("symlink failed", "near: a relative link out of the folder");
+	}
+	/* An absolute link is the root's, never the host's. */
+	snprintf(link, sizeof(link), "%s/near/b/abs", root);
+	if (symlink("/etc", link) == 0) {
+		r = pm_attr_write(&ctx, "/near/b/abs/near-host", "4");
+		is_int(r, 0, "near: an absolute link out of the folder");
+		is_str(slurp("etc/near-host"), "4\n",
+		       "near: an absolute link stays below the root");
+	} else {
+		skip("symlink failed", "near: an absolute link out of the folder");
+	}
+	pm_ctx_close(&ctx);
+	ok(ctx.nearfd == -1, "near: pm_ctx_close closes the cached folder");
+}
+
 static void test_guard(void)
 {
 	struct hook_log h = { 0 };
@@ -801,6 +855,7 @@ int main(void)
 	test_ctx();
 	test_read();
 	test_write();
+	test_near();
 	test_guard();
 	test_list();
 	test_messages();
