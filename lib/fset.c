@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A cpufreq policy change (governor, min, max, speed, EPP), shared by
- * pmctl freq set and opp-set: checked against what the driver offers
- * before anything is written (exit 2 or 3), then planned in an order
- * where no intermediate state has min above max.
+ * A cpufreq policy change (governor, min, max, speed, EPP) and a devfreq
+ * device change (governor, min, max), shared by pmctl and opp-set:
+ * checked against what the driver offers before anything is written
+ * (exit 2 or 3), then planned in an order where no intermediate state
+ * has min above max.
  */
 #include <string.h>
 #include <strings.h>
@@ -232,5 +233,91 @@ void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
 			       gov[0] && strcmp(gov, pol->governor) ?
 				       PM_W_FORCE : 0,
 			       pol);
+	}
+}
+
+/* ---------------------------------------------------------------- devfreq */
+
+char *pm_fmt_hz(uint64_t hz, char *buf, size_t size)
+{
+	if (hz % 1000)
+		snprintf(buf, size, "%llu Hz", (unsigned long long)hz);
+	else
+		pm_fmt_khz(hz / 1000, buf, size);
+	return buf;
+}
+
+/* The lowest and highest of a devfreq available_frequencies list. */
+static bool hz_range(const char *list, uint64_t *lo, uint64_t *hi)
+{
+	char buf[512], *save = NULL;
+	bool any = false;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, " ", &save); t;
+	     t = strtok_r(NULL, " ", &save)) {
+		uint64_t v;
+
+		if (pm_parse_u64(t, &v) < 0)
+			continue;
+		if (!any || v < *lo)
+			*lo = v;
+		if (!any || v > *hi)
+			*hi = v;
+		any = true;
+	}
+	return any;
+}
+
+void pm_devfreq_plan(struct pm_writer *w, const struct pm_devfreq *d,
+		     const char *gov, uint64_t min, uint64_t max,
+		     const char *where)
+{
+	char path[PM_PATH_MAX], a[32], b[32], c[32], v[24], o[24];
+	const char *at = where ? where : "";
+	uint64_t lo = 0, hi = 0;
+
+	if (gov && !pm_word_in(d->available_governors, gov))
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%scannot set governor '%s' on %s: not available "
+		       "(available: %s)",
+		       at, gov, d->name,
+		       d->available_governors[0] ? d->available_governors :
+						   "none");
+	if (hz_range(d->available_frequencies, &lo, &hi)) {
+		const uint64_t f[2] = { min, max };
+
+		for (int i = 0; i < 2; i++) {
+			if (!f[i] || (f[i] >= lo && f[i] <= hi))
+				continue;
+			pm_die(w->t, PM_EXIT_USAGE,
+			       "%s%s%s %s is outside the range of %s: %s - %s",
+			       at, where ? "" : "--", i ? "max" : "min",
+			       pm_fmt_hz(f[i], a, sizeof(a)), d->name,
+			       pm_fmt_hz(lo, b, sizeof(b)),
+			       pm_fmt_hz(hi, c, sizeof(c)));
+		}
+	}
+	if (gov) {
+		snprintf(path, sizeof(path), "/sys/class/devfreq/%s/governor",
+			 d->name);
+		pm_writer_plan(w, path, d->governor, gov, 0, NULL);
+	}
+	/* Raising both: max first; otherwise min first (never min > max). */
+	for (int pass = 0; pass < 2; pass++) {
+		bool max_first = min && max && d->max_hz != PM_UNKNOWN &&
+				 min > d->max_hz;
+		bool do_max = (pass == 0) == max_first;
+		uint64_t want = do_max ? max : min;
+		uint64_t old = do_max ? d->max_hz : d->min_hz;
+
+		if (!want)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/devfreq/%s/%s",
+			 d->name, do_max ? "max_freq" : "min_freq");
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)want);
+		snprintf(o, sizeof(o), "%llu", (unsigned long long)old);
+		pm_writer_plan(w, path, old == PM_UNKNOWN ? NULL : o, v, 0,
+			       NULL);
 	}
 }

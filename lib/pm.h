@@ -1366,5 +1366,14 @@ void pm_fset_check(struct pm_tool *t, const struct pm_fset *f,
 /* The writes in a safe order: governor, the limits, speed, EPP. */
 void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
 		  struct pm_policy *pol, const char *gov);
+/* "1.2 GHz" for a whole number of kHz, else "1234 Hz". */
+char *pm_fmt_hz(uint64_t hz, char *buf, size_t size);
+/* A devfreq device's governor (NULL unchanged), min and max (Hz, 0
+ * unchanged): checked against what it offers (exit 3, or 2 for a value
+ * outside its frequencies), then planned with min never above max.
+ * where: "FILE:LINE: " of a point, which names keys not options. */
+void pm_devfreq_plan(struct pm_writer *w, const struct pm_devfreq *d,
+		     const char *gov, uint64_t min, uint64_t max,
+		     const char *where);
 
 #endif /* PM_H */

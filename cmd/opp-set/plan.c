@@ -542,7 +542,7 @@ static void plan_devfreq(struct opp *op, const struct opp_point *pt,
 
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i], *g, *mn, *mx;
-		char where[PM_PATH_MAX + 16], path[PM_PATH_MAX], v[24], o[24];
+		char where[PM_PATH_MAX + 16];
 		struct pm_devfreq *d = NULL;
 		uint64_t min = 0, max = 0;
 		bool first = true;
@@ -568,45 +568,22 @@ static void plan_devfreq(struct opp *op, const struct opp_point *pt,
 		g = get(pt, "devfreq", s->arg, "governor");
 		mn = get(pt, "devfreq", s->arg, "min");
 		mx = get(pt, "devfreq", s->arg, "max");
-		if (g) {
-			if (!pm_word_in(d->available_governors, g->value))
-				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-				       "%s[devfreq %s] governor: '%s' is not "
-				       "available (available: %s)",
-				       opp_where(g, where, sizeof(where)),
-				       s->arg, g->value,
-				       d->available_governors[0] ?
-					       d->available_governors :
-					       "none");
-			snprintf(path, sizeof(path),
-				 "/sys/class/devfreq/%s/governor", d->name);
-			plan(op, w, path, d->governor, g->value, 0);
-		}
 		if (mn)
 			pm_parse_freq_hz(mn->value, &min);
 		if (mx)
 			pm_parse_freq_hz(mx->value, &max);
-		if (min && max && min > max)
-			pm_die(&op->t, PM_EXIT_USAGE,
-			       "%s[devfreq %s] min %s Hz is above max %s Hz",
-			       opp_where(mn, where, sizeof(where)), s->arg,
-			       mn->value, mx->value);
-		for (int pass = 0; pass < 2; pass++) {
-			bool max_first = min && max &&
-					 d->max_hz != PM_UNKNOWN &&
-					 min > d->max_hz;
-			bool do_max = (pass == 0) == max_first;
-			uint64_t want = do_max ? max : min;
-			uint64_t old = do_max ? d->max_hz : d->min_hz;
+		if (min && max && min > max) {
+			char a[32], b[32];
 
-			if (!want)
-				continue;
-			snprintf(path, sizeof(path), "/sys/class/devfreq/%s/%s",
-				 d->name, do_max ? "max_freq" : "min_freq");
-			snprintf(v, sizeof(v), "%llu", (unsigned long long)want);
-			snprintf(o, sizeof(o), "%llu", (unsigned long long)old);
-			plan(op, w, path, old == PM_UNKNOWN ? NULL : o, v, 0);
+			pm_die(&op->t, PM_EXIT_USAGE,
+			       "%s[devfreq %s] min %s is above max %s",
+			       opp_where(mn, where, sizeof(where)), s->arg,
+			       pm_fmt_hz(min, a, sizeof(a)),
+			       pm_fmt_hz(max, b, sizeof(b)));
 		}
+		/* Named by the line of the first setting it checks. */
+		opp_where(g ? g : mn ? mn : mx, where, sizeof(where));
+		pm_devfreq_plan(w, d, g ? g->value : NULL, min, max, where);
 	}
 	free(df);
 }

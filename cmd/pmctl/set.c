@@ -443,44 +443,14 @@ static uint64_t hz_opt(struct pmctl *p, int o, const char *name)
 	return hz;
 }
 
-/* The lowest and highest of a devfreq available_frequencies list. */
-static bool hz_range(const char *list, uint64_t *lo, uint64_t *hi)
-{
-	char buf[512], *save = NULL;
-	bool any = false;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *t = strtok_r(buf, " ", &save); t;
-	     t = strtok_r(NULL, " ", &save)) {
-		uint64_t v;
-
-		if (pm_parse_u64(t, &v) < 0)
-			continue;
-		if (!any || v < *lo)
-			*lo = v;
-		if (!any || v > *hi)
-			*hi = v;
-		any = true;
-	}
-	return any;
-}
-
-static void fmt_hz(uint64_t hz, char *buf, size_t size)
-{
-	if (hz % 1000)
-		snprintf(buf, size, "%llu Hz", (unsigned long long)hz);
-	else
-		pm_fmt_khz(hz / 1000, buf, size);
-}
-
 int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv)
 {
 	const unsigned opts = PMCTL_BIT(PMCTL_O_GOVERNOR) |
 			      PMCTL_BIT(PMCTL_O_MIN) | PMCTL_BIT(PMCTL_O_MAX);
 	const char *gov = p->opt[PMCTL_O_GOVERNOR];
-	uint64_t min = 0, max = 0, lo = 0, hi = 0;
+	uint64_t min = 0, max = 0;
 	struct pm_devfreq *df, *d = NULL;
-	char a[32], b[32], c[32], path[PM_PATH_MAX], v[24], o[24];
+	char a[32], b[32];
 	struct pm_writer w;
 	int n, code;
 
@@ -502,8 +472,8 @@ int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv)
 	if (p->opt[PMCTL_O_MAX])
 		max = hz_opt(p, PMCTL_O_MAX, "max");
 	if (min && max && min > max) {
-		fmt_hz(min, a, sizeof(a));
-		fmt_hz(max, b, sizeof(b));
+		pm_fmt_hz(min, a, sizeof(a));
+		pm_fmt_hz(max, b, sizeof(b));
 		pm_die(&p->t, PM_EXIT_USAGE, "--min %s is above --max %s", a,
 		       b);
 	}
@@ -515,49 +485,7 @@ int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv)
 	if (!d)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no devfreq device '%s' (see pmctl devfreq)", argv[0]);
-	if (gov && !pm_word_in(d->available_governors, gov))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "cannot set governor '%s' on %s: not available "
-		       "(available: %s)",
-		       gov, d->name,
-		       d->available_governors[0] ? d->available_governors :
-						   "none");
-	if (hz_range(d->available_frequencies, &lo, &hi)) {
-		const uint64_t f[2] = { min, max };
-
-		for (int i = 0; i < 2; i++) {
-			if (!f[i] || (f[i] >= lo && f[i] <= hi))
-				continue;
-			fmt_hz(f[i], a, sizeof(a));
-			fmt_hz(lo, b, sizeof(b));
-			fmt_hz(hi, c, sizeof(c));
-			pm_die(&p->t, PM_EXIT_USAGE,
-			       "--%s %s is outside the range of %s: %s - %s",
-			       i ? "max" : "min", a, d->name, b, c);
-		}
-	}
-	if (gov) {
-		snprintf(path, sizeof(path), "/sys/class/devfreq/%s/governor",
-			 d->name);
-		pmctl_plan(p, &w, path, d->governor, gov, 0, NULL);
-	}
-	/* Raising both: max first; otherwise min first (never min > max). */
-	for (int pass = 0; pass < 2; pass++) {
-		bool max_first = min && max && d->max_hz != PM_UNKNOWN &&
-				 min > d->max_hz;
-		bool do_max = (pass == 0) == max_first;
-		uint64_t want = do_max ? max : min;
-		uint64_t old = do_max ? d->max_hz : d->min_hz;
-
-		if (!want)
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/devfreq/%s/%s",
-			 d->name, do_max ? "max_freq" : "min_freq");
-		snprintf(v, sizeof(v), "%llu", (unsigned long long)want);
-		snprintf(o, sizeof(o), "%llu", (unsigned long long)old);
-		pmctl_plan(p, &w, path, old == PM_UNKNOWN ? NULL : o, v, 0,
-			   NULL);
-	}
+	pm_devfreq_plan(&w, d, gov, min, max, NULL);
 	code = pmctl_write_commit(p, &w);
 	free(df);
 	return code;

@@ -405,3 +405,23 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	assert_success
 	[[ $output == *"policy0/scaling_max_freq = 1040000"* ]]
 }
+
+@test "[devfreq NAME]: checked against the device's governors and frequencies, min never above max" {
+	fx=$(with_examples arm-biglittle)
+	df=sys/class/devfreq/ff9a0000.gpu
+	point "$fx" g '[devfreq ff9a0000.gpu]\ngovernor = simple_ondemand\nmin = 400MHz\nmax = 666MHz\n'
+	run "$bin/opp-set" --sysroot "$fx" g
+	assert_success
+	[ "$(cat "$fx/$df/max_freq")" = 666000000 ]
+	[ "$(cat "$fx/$df/min_freq")" = 400000000 ]
+	[ "$(cat "$fx/$df/governor")" = simple_ondemand ]
+	point "$fx" r '[devfreq ff9a0000.gpu]\nmax = 2GHz\n'
+	refused 2 opp-set "$fx" r
+	[ "${stderr_lines[0]}" = "opp-set: /etc/pm/opp.d/r.conf:2: max 2 GHz is outside the range of ff9a0000.gpu: 200 MHz - 800 MHz" ]
+	point "$fx" n '[devfreq ff9a0000.gpu]\ngovernor = nosuch\n'
+	refused 3 opp-set "$fx" n
+	[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/n.conf:2: cannot set governor 'nosuch' on ff9a0000.gpu: not available"* ]]
+	point "$fx" o '[devfreq ff9a0000.gpu]\nmin = 800MHz\nmax = 200MHz\n'
+	refused 2 opp-set "$fx" o
+	[[ ${stderr_lines[0]} == *"[devfreq ff9a0000.gpu] min 800 MHz is above max 200 MHz" ]]
+}
