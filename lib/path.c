@@ -204,6 +204,14 @@ bool pm_exists(struct pm_ctx *ctx, const char *path)
 	return true;
 }
 
+bool pm_writable(struct pm_ctx *ctx, const char *path)
+{
+	const char *rel = path[0] == '/' ? path + 1 : path;
+
+	return faccessat(ctx->rootfd, rel, W_OK, AT_EACCESS) == 0 ||
+	       errno != EACCES;
+}
+
 bool pm_existsat(int dirfd, const char *name)
 {
 	return faccessat(dirfd, name, F_OK, 0) == 0;

@@ -117,6 +117,8 @@ int pm_open_create(struct pm_ctx *ctx, const char *path, int flags,
 int pm_open_dir(struct pm_ctx *ctx, const char *path);
 bool pm_exists(struct pm_ctx *ctx, const char *path);
 bool pm_existsat(int dirfd, const char *name);
+/* False only when the file exists and we may not write it (EACCES). */
+bool pm_writable(struct pm_ctx *ctx, const char *path);
 
 /*
  * Read a sysfs attribute whole in one read(), strip the trailing newline
@@ -770,6 +772,112 @@ int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
 		   const char *hib_mode, char *reason, size_t size);
 /* The hibernation safety check alone (resume device, swap, space). */
 int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size);
+/* pm_sleep_check without the hibernation safety check (--force). */
+int pm_sleep_offered(struct pm_ctx *ctx, enum pm_sleep_mode m,
+		     const char *hib_mode, char *reason, size_t size);
+/* The selected word of a choice list, or the value itself if one word. */
+void pm_choice_selected(const char *list, char *out, size_t size);
+
+/* The counters of /sys/power/suspend_stats (PM_UNKNOWN when absent). */
+#define PM_SUSPEND_STATS 10
+extern const char *const pm_suspend_stat_names[PM_SUSPEND_STATS];
+struct pm_suspend_stats {
+	uint64_t v[PM_SUSPEND_STATS];
+	char last_failed_dev[128];
+	int64_t last_failed_errno;	/* PM_UNKNOWN_S64 when absent */
+	char last_failed_step[32];
+};
+void pm_suspend_stats_read(struct pm_ctx *ctx, struct pm_suspend_stats *s);
+
+/*
+ * Read /sys/power/wakeup_count, which blocks while wakeup events are in
+ * flight, for at most timeout_s seconds (-ETIMEDOUT then).
+ */
+int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
+			 uint64_t *count);
+
+/* An RTC (/sys/class/rtc/NAME). */
+struct pm_rtc {
+	char name[32];
+	char path[PM_PATH_MAX];		/* /sys/class/rtc/NAME */
+	uint64_t now;			/* since_epoch, PM_UNKNOWN */
+	uint64_t alarm;			/* wakealarm, 0 when none */
+	char wakeup[16];		/* device/power/wakeup, "" absent */
+};
+/* -ENOENT when there is no such RTC or it has no wakealarm. */
+int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r);
+/* Does /etc/adjtime say the RTC keeps local time (third line LOCAL)? */
+bool pm_rtc_local(struct pm_ctx *ctx);
+
+/* The wakeup sources of /sys/class/wakeup, for what moved over a sleep. */
+struct pm_wsrc {
+	char id[32];			/* wakeup3 */
+	char name[PM_NAME_MAX];		/* its name file */
+	uint64_t event_count, wakeup_count;
+};
+/* *out malloc'ed; the count, or -errno. */
+int pm_wakeup_sources_read(struct pm_ctx *ctx, struct pm_wsrc **out);
+/* The action names of IRQ irq in /proc/interrupts into name ("" if none). */
+void pm_irq_name(struct pm_ctx *ctx, unsigned irq, char *name, size_t size);
+
+/* ---------------------------------------------------------------- hooks */
+
+/* pm-utils' hook exit codes (pm-functions NA, NX, DX). */
+#define PM_HOOK_EXIT_NA 254	/* not applicable */
+#define PM_HOOK_EXIT_NX 253	/* not executable */
+#define PM_HOOK_EXIT_DX 252	/* disabled */
+
+enum pm_hook_state {
+	PM_HOOK_RUN,		/* to be run */
+	PM_HOOK_DISABLED,	/* in HOOK_BLACKLIST: counts as 252 */
+	PM_HOOK_NOEXEC,		/* no execute bit: counts as 253 */
+	PM_HOOK_REFUSED,	/* unsafe ownership or mode: not run */
+	PM_HOOK_SKIP,		/* not a regular file */
+};
+
+struct pm_hook {
+	char name[256];			/* the file name, the merge key */
+	char path[PM_PATH_MAX];		/* system path */
+	enum pm_hook_state state;
+	char why[224];			/* PM_HOOK_REFUSED: the reason */
+};
+
+struct pm_hooks {
+	struct pm_hook *h;
+	int n, cap;
+};
+
+/*
+ * The hooks of dirs (system paths; the first folder wins a name clash)
+ * in C-locale name order, without dot files, *~ backups and anything not
+ * a regular file.  Names in blacklist (space separated) are disabled.
+ * As root, a hook or folder not owned by root or writable by group or
+ * others is refused.  Returns the count or -errno.
+ */
+int pm_hooks_list(struct pm_ctx *ctx, const char *const *dirs, int ndirs,
+		  const char *blacklist, struct pm_hooks *hs);
+void pm_hooks_free(struct pm_hooks *hs);
+/* "success", "not applicable", "not executable", "disabled", "failed". */
+const char *pm_hook_result_name(int status);
+
+struct pm_hook_env {
+	const char *mode;	/* PM_MODE */
+	const char *cmdline;	/* PM_CMDLINE */
+	double timeout_s;	/* then the group is killed; <= 0: none */
+	int logfd;		/* stdout and stderr; -1: /dev/null */
+};
+
+struct pm_hook_run {
+	int status;		/* exit code, 128+N for signal N */
+	bool timed_out;
+	int exec_err;		/* errno of a failed exec, 0 */
+	double seconds;
+};
+
+/* Run a hook with args a1 a2 (a2 may be NULL).  0 or -errno (fork). */
+int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
+		 const char *a1, const char *a2, const struct pm_hook_env *e,
+		 struct pm_hook_run *r);
 
 /* ---------------------------------------------------------------- opp */
 

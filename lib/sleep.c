@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/time.h>
 
 #include "pm.h"
 
@@ -221,8 +224,9 @@ int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 	return 0;
 }
 
-int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
-		   const char *hib_mode, char *reason, size_t size)
+static int sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
+		       const char *hib_mode, bool safety, char *reason,
+		       size_t size)
 {
 	struct pm_sleep s;
 	const char *st;
@@ -281,13 +285,14 @@ int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
 				  "hibernation mode '%s' is not offered "
 				  "(disk: %s)",
 				  hib_mode, s.disk[0] ? s.disk : "none");
-		return pm_hibernate_check(ctx, reason, size);
+		return safety ? pm_hibernate_check(ctx, reason, size) : 0;
 	case PM_MODE_SUSPEND_THEN_HIBERNATE:
-		r = pm_sleep_check(ctx, PM_MODE_SUSPEND, NULL, reason, size);
+		r = sleep_check(ctx, PM_MODE_SUSPEND, NULL, safety, reason,
+				size);
 		if (r < 0)
 			return r;
-		r = pm_sleep_check(ctx, PM_MODE_HIBERNATE, hib_mode, reason,
-				   size);
+		r = sleep_check(ctx, PM_MODE_HIBERNATE, hib_mode, safety,
+				reason, size);
 		if (r < 0)
 			return r;
 		if (!pm_exists(ctx, "/sys/class/rtc/rtc0/wakealarm"))
@@ -297,4 +302,226 @@ int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
 		return 0;
 	}
 	return -EINVAL;
+}
+
+int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
+		   const char *hib_mode, char *reason, size_t size)
+{
+	return sleep_check(ctx, m, hib_mode, true, reason, size);
+}
+
+int pm_sleep_offered(struct pm_ctx *ctx, enum pm_sleep_mode m,
+		     const char *hib_mode, char *reason, size_t size)
+{
+	return sleep_check(ctx, m, hib_mode, false, reason, size);
+}
+
+void pm_choice_selected(const char *list, char *out, size_t size)
+{
+	pm_choice_current(list, out, size);
+	if (!out[0] && list[0] && !strpbrk(list, " \t[]"))
+		snprintf(out, size, "%s", list);
+}
+
+const char *const pm_suspend_stat_names[PM_SUSPEND_STATS] = {
+	"success",	       "fail",		     "failed_freeze",
+	"failed_prepare",      "failed_suspend",     "failed_suspend_late",
+	"failed_suspend_noirq", "failed_resume",     "failed_resume_early",
+	"failed_resume_noirq",
+};
+
+void pm_suspend_stats_read(struct pm_ctx *ctx, struct pm_suspend_stats *s)
+{
+	int fd = pm_open_dir(ctx, POWER_DIR "/suspend_stats");
+	int64_t e;
+
+	memset(s, 0, sizeof(*s));
+	s->last_failed_errno = PM_UNKNOWN_S64;
+	for (int i = 0; i < PM_SUSPEND_STATS; i++)
+		s->v[i] = PM_UNKNOWN;
+	if (fd < 0) {
+		pm_err_clear(ctx);
+		return;
+	}
+	for (int i = 0; i < PM_SUSPEND_STATS; i++)
+		s->v[i] = pm_attr_getat_u64(ctx, fd, pm_suspend_stat_names[i]);
+	rd(ctx, fd, "last_failed_dev", s->last_failed_dev,
+	   sizeof(s->last_failed_dev));
+	rd(ctx, fd, "last_failed_step", s->last_failed_step,
+	   sizeof(s->last_failed_step));
+	if (pm_attr_readat_s64(ctx, fd, "last_failed_errno", &e) == 0)
+		s->last_failed_errno = e;
+	close(fd);
+	pm_err_clear(ctx);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
+			 uint64_t *count)
+{
+	static const char path[] = POWER_DIR "/wakeup_count";
+	struct sigaction sa, old;
+	struct itimerval it = { { 0, 0 }, { 0, 0 } }, oldit;
+	char buf[32];
+	ssize_t n;
+	int fd = pm_open(ctx, path, O_RDONLY), e;
+
+	if (fd < 0)
+		return pm_err_set(ctx, "open", path, NULL, -fd, NULL);
+	/* The read blocks while events are in flight: bound it. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm; /* no SA_RESTART: the read gets EINTR */
+	sigaction(SIGALRM, &sa, &old);
+	it.it_value.tv_sec = (time_t)timeout_s;
+	it.it_value.tv_usec =
+		(suseconds_t)((timeout_s - (double)(time_t)timeout_s) * 1e6);
+	if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+		it.it_value.tv_usec = 1;
+	setitimer(ITIMER_REAL, &it, &oldit);
+	n = read(fd, buf, sizeof(buf) - 1);
+	e = errno;
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	close(fd);
+	if (n < 0)
+		return pm_err_set(ctx, "read", path, NULL,
+				  e == EINTR ? ETIMEDOUT : e,
+				  e == EINTR ? "wakeup events kept it busy "
+					       "for %.0f s" :
+					     NULL,
+				  timeout_s);
+	buf[n] = '\0';
+	pm_strip(buf, (size_t)n);
+	if (pm_parse_u64(buf, count) < 0)
+		return pm_err_set(ctx, "parse", path, buf, EINVAL, NULL);
+	return 0;
+}
+
+int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r)
+{
+	char buf[64];
+	ssize_t n;
+
+	memset(r, 0, sizeof(*r));
+	if (!pm_fset_name_ok(name, sizeof(r->name)))
+		return pm_err_set(ctx, "open", name, NULL, ENOENT,
+				  "not an RTC name");
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->path, sizeof(r->path), "/sys/class/rtc/%s", name);
+	snprintf(buf, sizeof(buf), "/sys/class/rtc/%s/wakealarm", name);
+	n = pm_attr_read(ctx, buf, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (!n || pm_parse_u64(buf, &r->alarm) < 0)
+		r->alarm = 0;
+	snprintf(buf, sizeof(buf), "/sys/class/rtc/%s/since_epoch", name);
+	if (pm_attr_read_u64(ctx, buf, &r->now) < 0)
+		r->now = PM_UNKNOWN;
+	snprintf(buf, sizeof(buf), "/sys/class/rtc/%s/device/power/wakeup",
+		 name);
+	if (pm_attr_read(ctx, buf, r->wakeup, sizeof(r->wakeup)) < 0)
+		r->wakeup[0] = '\0';
+	pm_err_clear(ctx);
+	return 0;
+}
+
+bool pm_rtc_local(struct pm_ctx *ctx)
+{
+	char *text = NULL, *line, *save = NULL;
+	bool local = false;
+	int k = 0;
+
+	if (pm_file_read(ctx, "/etc/adjtime", &text) < 0) {
+		pm_err_clear(ctx);
+		return false; /* hwclock's default is UTC */
+	}
+	/* Three lines; a line may be empty, so do not use strtok. */
+	line = text;
+	for (k = 0; k < 2 && line; k++) {
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	if (line) {
+		save = strchr(line, '\n');
+		if (save)
+			*save = '\0';
+		local = !strcmp(line, "LOCAL");
+	}
+	free(text);
+	return local;
+}
+
+int pm_wakeup_sources_read(struct pm_ctx *ctx, struct pm_wsrc **out)
+{
+	static const char dir[] = "/sys/class/wakeup";
+	char **names;
+	int n = pm_list_dir(ctx, dir, &names), k = 0;
+
+	*out = NULL;
+	if (n < 0) {
+		pm_err_clear(ctx);
+		return n;
+	}
+	*out = calloc((size_t)n + 1, sizeof(**out));
+	if (!*out) {
+		pm_list_free(names, n);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		struct pm_wsrc *w = &(*out)[k];
+		char path[PM_PATH_MAX];
+		int fd;
+
+		if (strlen(names[i]) >= sizeof(w->id))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		fd = pm_open_dir(ctx, path);
+		if (fd < 0)
+			continue;
+		snprintf(w->id, sizeof(w->id), "%s", names[i]);
+		rd(ctx, fd, "name", w->name, sizeof(w->name));
+		w->event_count = pm_attr_getat_u64(ctx, fd, "event_count");
+		w->wakeup_count = pm_attr_getat_u64(ctx, fd, "wakeup_count");
+		close(fd);
+		k++;
+	}
+	pm_list_free(names, n);
+	pm_err_clear(ctx);
+	return k;
+}
+
+void pm_irq_name(struct pm_ctx *ctx, unsigned irq, char *name, size_t size)
+{
+	char *text = NULL, label[16];
+	struct pm_irq_row *rows;
+	struct pm_cpuset all;
+	int n;
+
+	name[0] = '\0';
+	if (pm_file_read(ctx, "/proc/interrupts", &text) < 0) {
+		pm_err_clear(ctx);
+		return;
+	}
+	rows = calloc(PM_MAX_IRQ_ROWS, sizeof(*rows));
+	if (!rows) {
+		free(text);
+		return;
+	}
+	memset(&all, 0xff, sizeof(all));
+	n = pm_proc_interrupts_parse(text, &all, NULL, 0, rows,
+				     PM_MAX_IRQ_ROWS);
+	snprintf(label, sizeof(label), "%u", irq);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].label, label)) {
+			snprintf(name, size, "%s", rows[i].desc);
+			break;
+		}
+	free(rows);
+	free(text);
 }

@@ -1,52 +1,271 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pm-suspend: suspend or hibernate the machine.  This build answers
- * whether a mode can be entered (--check, and pm-is-supported).
+ * pm-suspend: suspend or hibernate the machine, with pm-utils' hooks,
+ * the wakeup_count handshake, an RTC wake-up, hibernation safety checks
+ * and the kernel's reason when it refuses.  Also pm-hibernate,
+ * pm-suspend-hybrid and pm-is-supported by argv[0].
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "pm.h"
+#include "ps.h"
 
 enum {
 	OPT_CHECK = PM_OPT_TOOL,
 	OPT_IS_SUSPEND,
 	OPT_IS_HIBERNATE,
 	OPT_IS_HYBRID,
+	OPT_WAKE_AFTER,
+	OPT_WAKE_AT,
+	OPT_RTC,
+	OPT_TEST,
+	OPT_DIAGNOSE,
+	OPT_NO_HOOKS,
+	OPT_HOOK_TIMEOUT,
+	OPT_HIBERNATE_DELAY,
+	OPT_FORCE,
+	OPT_CONFIG,
 };
+
+#define MODES                                                                \
+	"suspend, s2idle, standby, deep, hibernate, hybrid or "              \
+	"suspend-then-hibernate"
 
 static void usage(FILE *f)
 {
-	fputs("Usage: pm-suspend --check [options] [MODE]\n"
+	fputs("Usage: pm-suspend [options] [MODE]\n"
+	      "       pm-hibernate [options]\n"
+	      "       pm-suspend-hybrid [options]\n"
 	      "       pm-is-supported --suspend|--hibernate|--suspend-hybrid\n"
 	      "\n"
-	      "Tell whether MODE can be entered on this machine, and if not, "
-	      "why.\n"
+	      "Suspend or hibernate the machine: run the sleep hooks, make "
+	      "the wakeup_count\n"
+	      "handshake, enter MODE, and on resume run the hooks in "
+	      "reverse and restore\n"
+	      "every file changed.  When the kernel refuses, say why.\n"
 	      "\n"
 	      "Modes: suspend (default), s2idle (freeze), standby (shallow), "
 	      "deep,\n"
 	      "       hibernate, hybrid, suspend-then-hibernate\n"
 	      "\n"
 	      "Options:\n"
-	      "      --check          exit 0 if MODE can be entered, 3 if not "
-	      "(the reason\n"
-	      "                       on stderr unless -q)\n"
-	      "      --sysroot DIR    read /sys and /proc under DIR\n"
-	      "  -q, --quiet          no reason on stderr\n"
-	      "  -v, --verbose        more messages on stderr\n"
-	      "  -h, --help           show this help\n"
-	      "  -V, --version        show the version\n"
+	      "      --check              exit 0 if MODE can be entered, 3 if "
+	      "not (the\n"
+	      "                           reason on stderr unless -q); "
+	      "nothing is changed\n"
+	      "      --wake-after DURATION  set the RTC alarm to wake after "
+	      "DURATION\n"
+	      "      --wake-at TIME       wake at TIME: @EPOCH or ISO 8601 "
+	      "(local time\n"
+	      "                           unless it ends in Z or an offset)\n"
+	      "      --rtc NAME           the RTC for the alarm (default "
+	      "rtc0)\n"
+	      "      --test LEVEL         run the kernel's pm_test up to "
+	      "LEVEL: freezer,\n"
+	      "                           devices, platform, processors, "
+	      "core\n"
+	      "      --diagnose           run each pm_test level in turn "
+	      "(without hooks)\n"
+	      "                           and name the first that fails\n"
+	      "      --no-hooks           do not run the sleep hooks\n"
+	      "      --hook-timeout DURATION  kill a hook after DURATION "
+	      "(default 30 s)\n"
+	      "      --hibernate-delay DURATION  suspend-then-hibernate: "
+	      "hibernate after\n"
+	      "                           DURATION asleep (default 2 h)\n"
+	      "      --force              hibernate without the safety "
+	      "checks; replace\n"
+	      "                           an RTC alarm that is already set\n"
+	      "      --config FILE        read FILE instead of "
+	      "/etc/pm/pm-suspend.conf\n"
+	      "  -n, --dry-run            print every write and hook, change "
+	      "nothing\n"
+	      "      --wait[=SEC]         wait for another pm-suspend instead "
+	      "of exit 4\n"
+	      "  -J, --json               print a report of the cycle as "
+	      "JSON\n"
+	      "  -F, --format FMT         human (default) or json\n"
+	      "  -o, --output FILE        write the report to FILE "
+	      "atomically\n"
+	      "      --sysroot DIR        prefix /sys, /proc, /etc, /run, "
+	      "/var with DIR\n"
+	      "  -q, --quiet              fewer messages on stderr\n"
+	      "  -v, --verbose            the summary on stderr even when it "
+	      "is not a\n"
+	      "                           terminal\n"
+	      "  -h, --help               show this help\n"
+	      "  -V, --version            show the version\n"
 	      "\n"
-	      "Hibernation (hibernate, hybrid) also needs a resume device that "
-	      "is an\n"
-	      "active swap area with room for the image (Active(anon)).\n"
+	      "Hibernation (hibernate, hybrid) needs a resume device that is "
+	      "an active\n"
+	      "swap area with room for the image (Active(anon)).\n"
 	      "\n"
-	      "Exit status: 0 supported, 1 failed, 2 usage error, 3 not "
-	      "supported here.\n"
-	      "See pm-suspend(8).\n",
+	      "Exit status: 0 done (resumed), 1 failed (the sleep was "
+	      "skipped or the\n"
+	      "kernel refused), 2 usage error, 3 not supported here, 4 busy "
+	      "(another\n"
+	      "pm-suspend, or an RTC alarm already set).\n"
+	      "See pm-suspend(8) and pm-suspend.conf(5).\n",
 	      f);
+}
+
+static void on_signal(int sig)
+{
+	ps_signal = sig;
+}
+
+/* @EPOCH, or YYYY-MM-DD[T ]HH:MM[:SS][Z|+HH[:]MM|-HH[:]MM]. */
+static int parse_time(const char *s, int64_t *out)
+{
+	struct tm tm;
+	const char *e;
+	uint64_t v;
+
+	if (s[0] == '@') {
+		if (pm_parse_u64(s + 1, &v) < 0 || v > INT64_MAX / 2)
+			return -EINVAL;
+		*out = (int64_t)v;
+		return 0;
+	}
+	memset(&tm, 0, sizeof(tm));
+	e = strptime(s, "%Y-%m-%d", &tm);
+	if (!e || (*e != 'T' && *e != ' '))
+		return -EINVAL;
+	const char *t = strptime(e + 1, "%H:%M:%S", &tm);
+
+	if (!t)
+		t = strptime(e + 1, "%H:%M", &tm);
+	if (!t)
+		return -EINVAL;
+	if (!*t) {
+		tm.tm_isdst = -1;
+		time_t r = mktime(&tm);
+
+		if (r == (time_t)-1)
+			return -EINVAL;
+		*out = r;
+		return 0;
+	}
+	long off = 0;
+
+	if (!strcmp(t, "Z")) {
+		off = 0;
+	} else if ((*t == '+' || *t == '-') && strlen(t) >= 5) {
+		int hh, mm;
+		char c;
+
+		if (sscanf(t + 1, "%2d:%2d%c", &hh, &mm, &c) != 2 &&
+		    sscanf(t + 1, "%2d%2d%c", &hh, &mm, &c) != 2)
+			return -EINVAL;
+		if (hh > 23 || mm > 59 || hh < 0 || mm < 0 ||
+		    strlen(t) != (t[3] == ':' ? 6u : 5u))
+			return -EINVAL;
+		off = (hh * 3600L + mm * 60L) * (*t == '-' ? -1 : 1);
+	} else {
+		return -EINVAL;
+	}
+	*out = (int64_t)timegm(&tm) - off;
+	return 0;
+}
+
+static double duration_opt(struct pm_tool *t, const char *opt,
+			   const char *arg)
+{
+	uint64_t us;
+
+	if (pm_parse_duration_us(arg, &us) < 0 || us == 0)
+		pm_usage_error(t,
+			       "%s '%s': not a duration above 0 (30, 500ms, "
+			       "2min, 1h)",
+			       opt, arg);
+	return (double)us / 1e6;
+}
+
+static void join_cmdline(struct ps *p, int argc, char **argv)
+{
+	size_t n = 0;
+
+	for (int i = 1; i < argc && n < sizeof(p->cmdline) - 1; i++) {
+		int k = snprintf(p->cmdline + n, sizeof(p->cmdline) - n,
+				 "%s%s", i > 1 ? " " : "", argv[i]);
+
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+	if (n >= sizeof(p->cmdline))
+		p->cmdline[sizeof(p->cmdline) - 1] = '\0';
+}
+
+static int check_only(struct ps *p)
+{
+	char reason[512];
+	int r;
+
+	r = pm_sleep_check(&p->ctx, p->mode, p->hib_mode[0] ? p->hib_mode : NULL,
+			   reason, sizeof(reason));
+	if (r < 0) {
+		if (p->t.verbose >= 0)
+			pm_warn(&p->t, "%s: %s", pm_sleep_mode_name(p->mode),
+				reason);
+		return PM_EXIT_UNSUPPORTED;
+	}
+	if (p->t.verbose > 0)
+		pm_warn(&p->t, "%s can be entered",
+			pm_sleep_mode_name(p->mode));
+	return PM_EXIT_OK;
+}
+
+/* logind runs the machine's sleep: say that we go around its inhibitors. */
+static void logind_note(struct ps *p)
+{
+	if (pm_exists(&p->ctx, "/run/systemd/system") &&
+	    pm_exists(&p->ctx, "/run/systemd/seats"))
+		pm_note(&p->t,
+			"systemd-logind manages sleep on this machine: "
+			"pm-suspend bypasses its inhibitors (systemctl %s "
+			"honours them)",
+			p->mode >= PM_MODE_HIBERNATE ?
+				(p->mode == PM_MODE_HYBRID ? "hybrid-sleep" :
+				 p->mode == PM_MODE_HIBERNATE ?
+							   "hibernate" :
+							   "suspend-then-hibernate") :
+				"suspend");
+	pm_err_clear(&p->ctx);
+}
+
+static void check_test_level(struct ps *p)
+{
+	static const char *const levels[] = { "freezer", "devices",
+					      "platform", "processors",
+					      "core" };
+	struct pm_sleep s;
+	bool known = false;
+
+	for (size_t i = 0; p->test_level && i < 5; i++)
+		known |= !strcmp(p->test_level, levels[i]);
+	if (p->test_level && !known)
+		pm_usage_error(&p->t,
+			       "--test '%s': choose freezer, devices, "
+			       "platform, processors or core",
+			       p->test_level);
+	pm_sleep_read(&p->ctx, &s);
+	if (!s.pm_test[0])
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "%s: /sys/power/pm_test is not offered (the kernel "
+		       "needs CONFIG_PM_DEBUG)",
+		       p->test_level ? "--test" : "--diagnose");
+	if (p->test_level && !pm_word_in(s.pm_test, p->test_level))
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "--test %s is not offered (pm_test: %s)", p->test_level,
+		       s.pm_test);
 }
 
 int main(int argc, char **argv)
@@ -57,98 +276,290 @@ int main(int argc, char **argv)
 		{ "suspend", no_argument, NULL, OPT_IS_SUSPEND },
 		{ "hibernate", no_argument, NULL, OPT_IS_HIBERNATE },
 		{ "suspend-hybrid", no_argument, NULL, OPT_IS_HYBRID },
+		{ "wake-after", required_argument, NULL, OPT_WAKE_AFTER },
+		{ "wake-at", required_argument, NULL, OPT_WAKE_AT },
+		{ "rtc", required_argument, NULL, OPT_RTC },
+		{ "test", required_argument, NULL, OPT_TEST },
+		{ "diagnose", no_argument, NULL, OPT_DIAGNOSE },
+		{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
+		{ "hook-timeout", required_argument, NULL, OPT_HOOK_TIMEOUT },
+		{ "hibernate-delay", required_argument, NULL,
+		  OPT_HIBERNATE_DELAY },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static struct ps p;
 	char *base = basename(argv[0]);
 	bool is_supported = !strcmp(base, "pm-is-supported");
-	const char *mode_arg = NULL;
-	enum pm_sleep_mode mode = PM_MODE_SUSPEND;
-	bool check = is_supported;
-	struct pm_tool t;
-	struct pm_ctx ctx;
-	char reason[512];
-	int c, r;
+	bool set_timeout = false, set_delay = false;
+	const char *mode_arg = NULL, *named_mode = NULL;
+	char reason[512], holder[128];
+	struct sigaction sa;
+	int c, st;
 
-	const char *name = "pm-suspend";
-	const char *named_mode = NULL;
-
+	p.name = "pm-suspend";
+	p.logfd = p.lockfd = -1;
+	p.hook_timeout_s = 30;
+	p.hibernate_delay_s = 7200;
 	if (!strcmp(base, "pm-hibernate")) {
 		named_mode = "hibernate";
-		name = base;
+		p.name = "pm-hibernate";
 	} else if (!strcmp(base, "pm-suspend-hybrid")) {
 		named_mode = "hybrid";
-		name = base;
+		p.name = "pm-suspend-hybrid";
 	} else if (is_supported) {
-		name = base;
+		p.name = "pm-is-supported";
 	}
 	mode_arg = named_mode;
-	pm_tool_init(&t, name, usage);
+	p.check = is_supported;
+	join_cmdline(&p, argc, argv);
+	pm_tool_init(&p.t, p.name, usage);
 	opterr = 0;
 	/* Options may follow MODE, as in pm-utils. */
-	while ((c = getopt_long(argc, argv, ":" PM_SHARED_SHORTOPTS, longopts,
-				NULL)) != -1) {
-		if (pm_tool_opt(&t, c, optarg, argv))
+	while ((c = getopt_long(argc, argv, ":n" PM_SHARED_SHORTOPTS,
+				longopts, NULL)) != -1) {
+		if (pm_tool_opt(&p.t, c, optarg, argv))
 			continue;
 		const char *m = c == OPT_IS_SUSPEND   ? "suspend" :
 				c == OPT_IS_HIBERNATE ? "hibernate" :
 				c == OPT_IS_HYBRID    ? "hybrid" :
 							NULL;
 
-		if (c == OPT_CHECK) {
-			check = true;
-		} else if (m && is_supported) {
-			if (mode_arg && strcmp(mode_arg, m))
-				pm_usage_error(&t, "choose one of --suspend, "
-						   "--hibernate, "
-						   "--suspend-hybrid");
-			mode_arg = m;
-		} else {
-			pm_usage_error(&t, "unrecognized option '%s'",
-				       argv[optind - 1]);
+		switch (c) {
+		case OPT_CHECK:
+			p.check = true;
+			break;
+		case OPT_WAKE_AFTER: {
+			double s = duration_opt(&p.t, "--wake-after", optarg);
+
+			if (s < 1 || s > 366.0 * 86400)
+				pm_usage_error(&p.t,
+					       "--wake-after '%s': from 1 s "
+					       "to a year",
+					       optarg);
+			p.wake_after_s = (uint64_t)(s + 0.999999);
+			break;
+		}
+		case OPT_WAKE_AT:
+			if (parse_time(optarg, &p.wake_at) < 0)
+				pm_usage_error(&p.t,
+					       "--wake-at '%s': not a time "
+					       "(@EPOCH, or 2026-12-03T07:30, "
+					       "with Z or +01:00 for UTC or "
+					       "an offset)",
+					       optarg);
+			if (p.wake_at <= (int64_t)time(NULL))
+				pm_usage_error(&p.t,
+					       "--wake-at '%s' is in the past",
+					       optarg);
+			break;
+		case OPT_RTC:
+			if (!pm_fset_name_ok(optarg, 31))
+				pm_usage_error(&p.t,
+					       "--rtc '%s': an RTC name such "
+					       "as rtc0",
+					       optarg);
+			p.rtc = optarg;
+			break;
+		case OPT_TEST:
+			p.test_level = optarg;
+			break;
+		case OPT_DIAGNOSE:
+			p.diagnose = true;
+			break;
+		case OPT_NO_HOOKS:
+			p.no_hooks = true;
+			break;
+		case OPT_HOOK_TIMEOUT:
+			p.hook_timeout_s =
+				duration_opt(&p.t, "--hook-timeout", optarg);
+			set_timeout = true;
+			break;
+		case OPT_HIBERNATE_DELAY:
+			p.hibernate_delay_s = duration_opt(
+				&p.t, "--hibernate-delay", optarg);
+			if (p.hibernate_delay_s < 1)
+				pm_usage_error(&p.t,
+					       "--hibernate-delay '%s': at "
+					       "least 1 s",
+					       optarg);
+			set_delay = true;
+			break;
+		case OPT_FORCE:
+			p.force = true;
+			break;
+		case OPT_CONFIG:
+			if (!optarg[0])
+				pm_usage_error(&p.t, "--config: empty file "
+						     "name");
+			p.config = optarg;
+			break;
+		case 'n':
+			p.t.dry_run = true;
+			p.t.seen |= PM_SEEN_DRY_RUN;
+			break;
+		default:
+			if (m && is_supported) {
+				if (mode_arg && strcmp(mode_arg, m))
+					pm_usage_error(&p.t,
+						       "choose one of "
+						       "--suspend, "
+						       "--hibernate, "
+						       "--suspend-hybrid");
+				mode_arg = m;
+			} else {
+				pm_usage_error(&p.t,
+					       "unrecognized option '%s'",
+					       argv[optind - 1]);
+			}
 		}
 	}
 	if (optind < argc) {
 		enum pm_sleep_mode a, b;
 
 		if (pm_sleep_mode_parse(argv[optind], &b) < 0)
-			pm_usage_error(&t,
-				       "unknown mode '%s' (choose suspend, "
-				       "s2idle, standby, deep, hibernate, "
-				       "hybrid or suspend-then-hibernate)",
+			pm_usage_error(&p.t, "unknown mode '%s' (choose " MODES
+					     ")",
 				       argv[optind]);
 		/* The same mode twice (pm-hibernate hibernate) is fine. */
 		if (mode_arg && !(pm_sleep_mode_parse(mode_arg, &a) == 0 &&
-				  pm_sleep_mode_parse(argv[optind], &b) == 0 &&
 				  a == b))
-			pm_usage_error(&t, "the mode is given twice ('%s' and "
-					   "'%s')",
+			pm_usage_error(&p.t,
+				       "the mode is given twice ('%s' and "
+				       "'%s')",
 				       mode_arg, argv[optind]);
 		mode_arg = argv[optind++];
 	}
 	if (optind < argc)
-		pm_usage_error(&t, "unexpected argument '%s'", argv[optind]);
-	if (mode_arg && pm_sleep_mode_parse(mode_arg, &mode) < 0)
-		pm_usage_error(&t,
-			       "unknown mode '%s' (choose suspend, s2idle, "
-			       "standby, deep, hibernate, hybrid or "
-			       "suspend-then-hibernate)",
+		pm_usage_error(&p.t, "unexpected argument '%s'", argv[optind]);
+	if (mode_arg && pm_sleep_mode_parse(mode_arg, &p.mode) < 0)
+		pm_usage_error(&p.t, "unknown mode '%s' (choose " MODES ")",
 			       mode_arg);
-	if (!check)
-		pm_usage_error(&t, "this version only checks modes: use "
-				   "--check %s",
-			       pm_sleep_mode_name(mode));
-	pm_tool_only(&t, PM_SEEN_FORMAT, "pm-suspend --check");
-	pm_tool_formats(&t, 1u << PM_FMT_HUMAN);
-	pm_tool_ctx(&t, &ctx);
-	r = pm_sleep_check(&ctx, mode, NULL, reason, sizeof(reason));
-	pm_ctx_close(&ctx);
-	if (r < 0) {
-		if (t.verbose >= 0)
-			pm_warn(&t, "%s: %s", pm_sleep_mode_name(mode),
-				reason);
-		return PM_EXIT_UNSUPPORTED;
+	if (p.wake_after_s && p.wake_at)
+		pm_usage_error(&p.t, "--wake-after and --wake-at: choose one");
+	if (p.mode == PM_MODE_SUSPEND_THEN_HIBERNATE &&
+	    (p.wake_after_s || p.wake_at))
+		pm_usage_error(&p.t, "suspend-then-hibernate sets its own "
+				     "alarm: use --hibernate-delay");
+	if (p.test_level && p.diagnose)
+		pm_usage_error(&p.t, "--test and --diagnose: choose one");
+	if ((p.test_level || p.diagnose) &&
+	    (p.mode >= PM_MODE_SUSPEND_THEN_HIBERNATE))
+		pm_usage_error(&p.t, "--test and --diagnose take one sleep "
+				     "mode, not suspend-then-hibernate");
+	if ((p.test_level || p.diagnose) && (p.wake_after_s || p.wake_at))
+		pm_usage_error(&p.t, "a pm_test run does not sleep: "
+				     "--wake-after and --wake-at do not "
+				     "apply");
+	if (p.check && (p.t.dry_run || p.test_level || p.diagnose ||
+			p.wake_after_s || p.wake_at || p.no_hooks))
+		pm_usage_error(&p.t, "--check only answers whether MODE can "
+				     "be entered: it takes no other action");
+	if (p.check) {
+		pm_tool_only(&p.t, PM_SEEN_FORMAT, "pm-suspend --check");
+		pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN);
 	}
-	if (t.verbose > 0)
-		pm_warn(&t, "%s can be entered", pm_sleep_mode_name(mode));
-	return PM_EXIT_OK;
+	pm_tool_only(&p.t,
+		     PM_SEEN_FORMAT | PM_SEEN_OUTPUT | PM_SEEN_WAIT |
+			     PM_SEEN_DRY_RUN,
+		     p.name);
+	pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
+	if (p.t.output && p.t.fmt != PM_FMT_JSON)
+		pm_usage_error(&p.t, "-o/--output writes the JSON report: add "
+				     "--json");
+	pm_tool_ctx(&p.t, &p.ctx);
+	ps_config(&p, set_timeout, set_delay);
+	if (!p.rtc)
+		p.rtc = "rtc0";
+	if (p.check) {
+		st = check_only(&p);
+		pm_ctx_close(&p.ctx);
+		return st;
+	}
+	/* 1. The mode is offered (exit 3 naming what the kernel offers). */
+	if (pm_sleep_offered(&p.ctx, p.mode, p.hib_mode[0] ? p.hib_mode : NULL,
+			     reason, sizeof(reason)) < 0)
+		pm_die(&p.t, PM_EXIT_UNSUPPORTED, "%s: %s",
+		       pm_sleep_mode_name(p.mode), reason);
+	if (p.test_level || p.diagnose)
+		check_test_level(&p);
+	if (!p.t.dry_run) {
+		if (pm_write_allowed(&p.ctx, "/sys/power/state") < 0)
+			pm_die(&p.t, PM_EXIT_USAGE, "%s", p.ctx.err.hint[0] ?
+							      p.ctx.err.hint :
+							      "PM_TEST_GUARD=1: "
+							      "refusing to "
+							      "write the real "
+							      "/sys");
+		if (!pm_writable(&p.ctx, "/sys/power/state"))
+			pm_die(&p.t, PM_EXIT_FAIL,
+			       "root is needed to write /sys/power/state");
+	}
+	/* 2. The lock. */
+	if (!p.t.dry_run) {
+		p.lockfd = pm_lock_take(&p.ctx, PS_LOCK, p.name, p.t.wait_s,
+					holder, sizeof(holder));
+		if (p.lockfd == -EWOULDBLOCK)
+			pm_die(&p.t, PM_EXIT_BUSY,
+			       "another sleep is in progress (%s%sholds %s); "
+			       "--wait waits for it",
+			       holder[0] ? holder : "",
+			       holder[0] ? " " : "", PS_LOCK);
+		if (p.lockfd < 0) {
+			char buf[700];
+
+			pm_die(&p.t, p.lockfd == -EACCES ? PM_EXIT_FAIL :
+							   PM_EXIT_FAIL,
+			       "cannot take the lock: %s",
+			       pm_err_str(&p.ctx.err, buf, sizeof(buf)));
+		}
+	}
+	/* 3. Hibernation must be able to come back. */
+	if (p.mode >= PM_MODE_HIBERNATE &&
+	    pm_hibernate_check(&p.ctx, reason, sizeof(reason)) < 0) {
+		if (!p.force)
+			pm_die(&p.t, PM_EXIT_UNSUPPORTED,
+			       "%s refused: %s; hibernating now would lose "
+			       "the session (--force skips this check)",
+			       pm_sleep_mode_name(p.mode), reason);
+		pm_warn(&p.t, "hibernating without the safety check "
+			      "(--force): %s",
+			reason);
+	}
+	pm_err_clear(&p.ctx);
+	logind_note(&p);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (!p.t.dry_run) {
+		p.logfd = pm_open_create(&p.ctx, PS_LOG,
+					 O_WRONLY | O_APPEND | O_NOFOLLOW,
+					 0640);
+		if (p.logfd < 0 && p.t.verbose > 0)
+			pm_warn(&p.t, "cannot open %s: %s: hook output is "
+				      "discarded",
+				PS_LOG, strerror(-p.logfd));
+		pm_err_clear(&p.ctx);
+	}
+	st = ps_run(&p);
+	if (!p.t.dry_run && ps_signal && st == PM_EXIT_OK)
+		pm_warn(&p.t, "a signal arrived during the sleep: handled "
+			      "after the resume");
+	ps_report(&p, st);
+	if (p.logfd >= 0)
+		close(p.logfd);
+	pm_lock_release(p.lockfd);
+	pm_hooks_free(&p.hooks);
+	pm_hooks_free(&p.sdhooks);
+	for (int i = 0; i < p.nres; i++) {
+		free(p.res[i].src0);
+		free(p.res[i].src1);
+	}
+	free(p.rec);
+	pm_ctx_close(&p.ctx);
+	return st;
 }

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pm-suspend.conf (KEY=value lines, parsed, never sourced) and the one
+ * setting pm-utils' shell configuration in /etc/pm/config.d may give us:
+ * HOOK_BLACKLIST.  Everything else there is named once as ignored.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ps.h"
+
+static const char *const keys[] = {
+	"HOOK_TIMEOUT",	       "HIBERNATE_MODE", "HIBERNATE_DELAY",
+	"SYSTEMD_SLEEP_HOOKS", "RTC",		 "HOOK_BLACKLIST",
+};
+
+static void add_words(char *list, size_t size, const char *words)
+{
+	char buf[4096], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", words);
+	for (char *w = strtok_r(buf, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		size_t n = strlen(list);
+
+		/* "$HOOK_BLACKLIST foo": the variable is what we have. */
+		if (!strcmp(w, "$HOOK_BLACKLIST") ||
+		    !strcmp(w, "${HOOK_BLACKLIST}") || pm_word_in(list, w))
+			continue;
+		snprintf(list + n, size - n, "%s%s", n ? " " : "", w);
+	}
+}
+
+static void __attribute__((noreturn))
+bad(struct ps *p, const struct pm_conf *c, unsigned line, const char *fmt,
+    const char *a)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, a);
+	pm_die(&p->t, PM_EXIT_USAGE, "%s:%u: %s", c->path, line, msg);
+}
+
+static void conf_file(struct ps *p, bool explicit_timeout,
+		      bool explicit_delay)
+{
+	const char *path = p->config ? p->config : PS_CONF;
+	struct pm_conf c;
+	int r = pm_conf_load(p->config ? NULL : &p->ctx, path, &c);
+
+	if (r == -ENOENT && !p->config) {
+		pm_conf_free(&c);
+		pm_err_clear(&p->ctx);
+		return;
+	}
+	if (r < 0) {
+		if (c.errline)
+			pm_die(&p->t, PM_EXIT_USAGE, "%s:%u: %s", path,
+			       c.errline, c.errmsg);
+		pm_die(&p->t, PM_EXIT_USAGE, "%s: %s", path, c.errmsg);
+	}
+	for (int i = 0; i < c.n; i++) {
+		const struct pm_conf_line *l = &c.lines[i];
+		const char *v = l->value;
+		uint64_t us;
+		bool b;
+		size_t k;
+
+		if (l->section[0])
+			bad(p, &c, l->lineno,
+			    "sections ('[%s]') are not used in "
+			    "pm-suspend.conf: KEY=value lines only",
+			    l->section);
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strcmp(l->key, keys[k]))
+				break;
+		if (k == sizeof(keys) / sizeof(keys[0]))
+			bad(p, &c, l->lineno,
+			    "unknown key '%s' (known: HOOK_TIMEOUT, "
+			    "HIBERNATE_MODE, HIBERNATE_DELAY, "
+			    "SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST)",
+			    l->key);
+		if (!strcmp(l->key, "HOOK_TIMEOUT") ||
+		    !strcmp(l->key, "HIBERNATE_DELAY")) {
+			if (pm_parse_duration_us(v, &us) < 0 || us == 0)
+				bad(p, &c, l->lineno,
+				    "%s: not a duration above 0 (30, 500ms, "
+				    "2min, 1h)",
+				    l->key);
+			if (l->key[1] == 'O' && !explicit_timeout)
+				p->hook_timeout_s = (double)us / 1e6;
+			else if (l->key[1] == 'I' && !explicit_delay)
+				p->hibernate_delay_s = (double)us / 1e6;
+		} else if (!strcmp(l->key, "HIBERNATE_MODE")) {
+			if (strcmp(v, "platform") && strcmp(v, "shutdown") &&
+			    strcmp(v, "reboot"))
+				bad(p, &c, l->lineno,
+				    "HIBERNATE_MODE '%s': choose platform, "
+				    "shutdown or reboot",
+				    v);
+			snprintf(p->hib_mode, sizeof(p->hib_mode), "%s", v);
+		} else if (!strcmp(l->key, "SYSTEMD_SLEEP_HOOKS")) {
+			if (pm_parse_bool(v, &b) < 0)
+				bad(p, &c, l->lineno,
+				    "SYSTEMD_SLEEP_HOOKS '%s': yes or no", v);
+			p->systemd_hooks = b;
+		} else if (!strcmp(l->key, "RTC")) {
+			if (!pm_fset_name_ok(v, 31))
+				bad(p, &c, l->lineno,
+				    "RTC '%s': an RTC name such as rtc0", v);
+			if (!p->rtc)
+				p->rtc = strdup(v);
+		} else {
+			add_words(p->blacklist, sizeof(p->blacklist), v);
+		}
+	}
+	pm_conf_free(&c);
+}
+
+/* One config.d file: shell, read as text; only HOOK_BLACKLIST is used. */
+static void config_d_file(struct ps *p, const char *path, char *ignored,
+			  size_t size)
+{
+	char *text = NULL, *save = NULL;
+
+	if (pm_file_read(&p->ctx, path, &text) < 0) {
+		pm_err_clear(&p->ctx);
+		return;
+	}
+	for (char *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char key[64], *eq, *v;
+		size_t n;
+
+		l += strspn(l, " \t");
+		if (!*l || *l == '#')
+			continue;
+		if (!strncmp(l, "export ", 7))
+			l += 7 + strspn(l + 7, " \t");
+		n = strspn(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw"
+			      "xyz0123456789_");
+		eq = l + n;
+		if (*eq == '+')
+			eq++;
+		if (!n || n >= sizeof(key) || *eq != '=') {
+			add_words(ignored, size, "(shell-code)");
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)n, l);
+		if (strcmp(key, "HOOK_BLACKLIST")) {
+			add_words(ignored, size, key);
+			continue;
+		}
+		v = eq + 1;
+		n = strlen(v);
+		while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+			v[--n] = '\0';
+		if (n >= 2 && (v[0] == '"' || v[0] == '\'') &&
+		    v[n - 1] == v[0]) {
+			v[n - 1] = '\0';
+			v++;
+		}
+		add_words(p->blacklist, sizeof(p->blacklist), v);
+	}
+	free(text);
+}
+
+void ps_config(struct ps *p, bool explicit_timeout, bool explicit_delay)
+{
+	char **names, ignored[1024] = "";
+	int n;
+
+	conf_file(p, explicit_timeout, explicit_delay);
+	n = pm_list_dir(&p->ctx, PS_CONFIG_D, &names);
+	if (n < 0) {
+		pm_err_clear(&p->ctx);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[PM_PATH_MAX];
+
+		if (names[i][0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", PS_CONFIG_D, names[i]);
+		config_d_file(p, path, ignored, sizeof(ignored));
+	}
+	pm_list_free(names, n);
+	if (ignored[0])
+		pm_note(&p->t,
+			"%s is shell configuration for pm-utils, never "
+			"sourced here: only HOOK_BLACKLIST is used; ignored: "
+			"%s",
+			PS_CONFIG_D, ignored);
+}

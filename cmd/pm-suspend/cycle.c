@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sleep cycle: wakeup_count read, pre hooks, RTC alarm, sync, the
+ * mode's writes, the wakeup_count handshake, the state write, then the
+ * resume hooks in reverse and every old value restored.  A failure
+ * before the state write skips the sleep and still runs the resume pass
+ * for the hooks that ran.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ps.h"
+
+volatile sig_atomic_t ps_signal;
+
+static const char *const pm_dirs[] = { "/etc/pm/sleep.d",
+				       "/usr/lib/pm-utils/sleep.d" };
+static const char *const sd_dirs[] = { "/etc/systemd/system-sleep",
+				       "/usr/lib/systemd/system-sleep" };
+
+static double clock_s(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void ps_log(struct ps *p, const char *fmt, ...)
+{
+	char when[40], msg[1024];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+
+	if (p->logfd < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	dprintf(p->logfd, "%s %s[%ld]: %s\n", when, p->name, (long)getpid(),
+		msg);
+}
+
+static void record(struct ps *p, const struct pm_hook *h, const char *phase,
+		   const char *a1, const char *a2, int status,
+		   const char *result, double s, bool timed_out)
+{
+	struct ps_hookrec *r;
+
+	if (p->nrec == p->caprec) {
+		int cap = p->caprec ? p->caprec * 2 : 16;
+		void *n = realloc(p->rec, (size_t)cap * sizeof(*p->rec));
+
+		if (!n)
+			return;
+		p->rec = n;
+		p->caprec = cap;
+	}
+	r = &p->rec[p->nrec++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", h->path);
+	snprintf(r->args, sizeof(r->args), "%s%s%s", a1, a2 ? " " : "",
+		 a2 ? a2 : "");
+	r->phase = phase;
+	r->status = status;
+	r->result = result;
+	r->seconds = s;
+	r->timed_out = timed_out;
+}
+
+/*
+ * Run one hook.  Returns true when the pass may go on: success and
+ * pm-utils' 254/253/252, or a refused hook (named, not run).
+ */
+static bool run_hook(struct ps *p, const struct pm_hook *h,
+		     const char *phase, const char *a1, const char *a2,
+		     const char *mode)
+{
+	struct pm_hook_env e = { mode, p->cmdline, p->hook_timeout_s,
+				 p->logfd };
+	struct pm_hook_run r;
+	char args[64];
+
+	snprintf(args, sizeof(args), "%s%s%s", a1, a2 ? " " : "",
+		 a2 ? a2 : "");
+	if (p->t.dry_run) {
+		if (h->state == PM_HOOK_RUN)
+			printf("hook %s %s\n", h->path, args);
+		return true;
+	}
+	switch (h->state) {
+	case PM_HOOK_DISABLED:
+		ps_log(p, "hook %s %s: disabled by HOOK_BLACKLIST", h->path,
+		       args);
+		record(p, h, phase, a1, a2, PM_HOOK_EXIT_DX, "disabled", 0,
+		       false);
+		return true;
+	case PM_HOOK_NOEXEC:
+		ps_log(p, "hook %s %s: not executable", h->path, args);
+		record(p, h, phase, a1, a2, PM_HOOK_EXIT_NX,
+		       "not executable", 0, false);
+		return true;
+	case PM_HOOK_REFUSED:
+		if (!strcmp(phase, "pre"))
+			pm_warn(&p->t, "refusing to run the hook %s: %s",
+				h->path, h->why);
+		ps_log(p, "hook %s %s: refused: %s", h->path, args, h->why);
+		record(p, h, phase, a1, a2, -1, "refused", 0, false);
+		return true;
+	default:
+		break;
+	}
+	if (pm_hook_exec(&p->ctx, h, a1, a2, &e, &r) < 0) {
+		pm_warn(&p->t, "cannot run the hook %s: %s", h->path,
+			strerror(errno));
+		record(p, h, phase, a1, a2, 126, "failed", 0, false);
+		return false;
+	}
+	const char *res = r.timed_out ? "timed out" :
+			  r.exec_err  ? "could not run" :
+					pm_hook_result_name(r.status);
+
+	ps_log(p, "hook %s %s: %s (exit %d) in %.3f s", h->path, args, res,
+	       r.status, r.seconds);
+	record(p, h, phase, a1, a2, r.status, res, r.seconds, r.timed_out);
+	if (r.timed_out) {
+		pm_warn(&p->t,
+			"the hook %s %s took longer than %.0f s: killed with "
+			"its process group",
+			h->path, args, p->hook_timeout_s);
+		return false;
+	}
+	if (r.exec_err) {
+		pm_warn(&p->t, "cannot run the hook %s: %s", h->path,
+			strerror(r.exec_err));
+		return false;
+	}
+	return r.status == 0 || r.status == PM_HOOK_EXIT_NA ||
+	       r.status == PM_HOOK_EXIT_NX || r.status == PM_HOOK_EXIT_DX;
+}
+
+static void load_hooks(struct ps *p)
+{
+	if (p->no_hooks)
+		return;
+	if (pm_hooks_list(&p->ctx, pm_dirs, 2, p->blacklist, &p->hooks) < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot list the hook folders: %s",
+		       strerror(ENOMEM));
+	if (p->systemd_hooks &&
+	    pm_hooks_list(&p->ctx, sd_dirs, 2, p->blacklist, &p->sdhooks) < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot list the hook folders: %s",
+		       strerror(ENOMEM));
+}
+
+/*
+ * The pre pass.  Returns the number of pm-utils hooks that ran (all of
+ * them on success), and *failed the failed hook's path.
+ */
+static int pre_hooks(struct ps *p, const struct ps_leg *l, const char **failed,
+		     int *sd_ran)
+{
+	const char *mode = pm_sleep_mode_name(l->mode);
+	int i;
+
+	*failed = NULL;
+	*sd_ran = 0;
+	for (i = 0; i < p->hooks.n; i++) {
+		if (!run_hook(p, &p->hooks.h[i], "pre", l->down, l->method,
+			      mode)) {
+			*failed = p->hooks.h[i].path;
+			return i; /* pm-utils: the failed one is not resumed */
+		}
+		if (ps_signal)
+			return i + 1;
+	}
+	for (int k = 0; k < p->sdhooks.n; k++) {
+		if (!run_hook(p, &p->sdhooks.h[k], "pre", "pre", l->verb,
+			      mode)) {
+			*failed = p->sdhooks.h[k].path;
+			*sd_ran = k;
+			return i;
+		}
+		*sd_ran = k + 1;
+		if (ps_signal)
+			break;
+	}
+	return i;
+}
+
+static void post_hooks(struct ps *p, const struct ps_leg *l, int ran,
+		       int sd_ran)
+{
+	const char *mode = pm_sleep_mode_name(l->mode);
+
+	for (int k = sd_ran - 1; k >= 0; k--)
+		run_hook(p, &p->sdhooks.h[k], "post", "post", l->verb, mode);
+	for (int i = ran - 1; i >= 0; i--)
+		run_hook(p, &p->hooks.h[i], "post", l->up, l->method, mode);
+}
+
+/* A write the cycle makes; under --dry-run only printed. */
+static int put(struct ps *p, const char *path, const char *value)
+{
+	if (p->t.dry_run) {
+		printf("%s = %s\n", path, value);
+		return 0;
+	}
+	return pm_attr_write(&p->ctx, path, value);
+}
+
+static void fail_write(struct ps *p, struct ps_result *r)
+{
+	char buf[700];
+
+	r->err = p->ctx.err.err;
+	snprintf(r->error, sizeof(r->error), "%s",
+		 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+}
+
+/* Write path = value, remembering the old choice to restore. */
+static int set_choice(struct ps *p, struct ps_result *r, const char *path,
+		      const char *value)
+{
+	char list[256], cur[64];
+	struct ps_restore *x;
+
+	if (pm_attr_read(&p->ctx, path, list, sizeof(list)) < 0) {
+		fail_write(p, r);
+		return -1;
+	}
+	pm_choice_selected(list, cur, sizeof(cur));
+	if (!strcmp(cur, value))
+		return 0;
+	if (put(p, path, value) < 0) {
+		fail_write(p, r);
+		return -1;
+	}
+	x = &p->restore[p->nrestore++];
+	snprintf(x->path, sizeof(x->path), "%s", path);
+	snprintf(x->old, sizeof(x->old), "%s", cur);
+	return 0;
+}
+
+static void restore_all(struct ps *p)
+{
+	while (p->nrestore > 0) {
+		struct ps_restore *x = &p->restore[--p->nrestore];
+		char buf[700];
+
+		if (!x->old[0])
+			continue;
+		if (put(p, x->path, x->old) < 0) {
+			pm_warn(&p->t, "could not restore %s to '%s': %s",
+				x->path, x->old,
+				pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+			ps_log(p, "could not restore %s to '%s'", x->path,
+			       x->old);
+		}
+	}
+}
+
+static void alarm_path(const struct ps *p, char *buf, size_t size)
+{
+	snprintf(buf, size, "/sys/class/rtc/%s/wakealarm", p->rtc);
+}
+
+static int set_alarm(struct ps *p, struct ps_result *r, uint64_t when)
+{
+	char path[96], v[32];
+
+	alarm_path(p, path, sizeof(path));
+	if (p->replaced_alarm && put(p, path, "0") < 0) {
+		fail_write(p, r);
+		return -1;
+	}
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)when);
+	if (put(p, path, v) < 0) {
+		fail_write(p, r);
+		return -1;
+	}
+	r->alarm = when;
+	ps_log(p, "RTC %s alarm set for %s (RTC seconds)", p->rtc, v);
+	return 0;
+}
+
+static void clear_alarm(struct ps *p, const struct ps_result *r)
+{
+	struct pm_rtc rtc;
+	char path[96];
+
+	if (!r->alarm)
+		return;
+	alarm_path(p, path, sizeof(path));
+	if (p->t.dry_run) {
+		printf("%s = 0\n", path);
+		return;
+	}
+	/* The kernel disables an alarm that fired; one still set is ours. */
+	if (pm_rtc_read(&p->ctx, p->rtc, &rtc) == 0 && rtc.alarm == 0)
+		return;
+	if (pm_attr_write(&p->ctx, path, "0") < 0) {
+		char buf[700];
+
+		pm_warn(&p->t, "could not clear the RTC alarm: %s",
+			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	}
+}
+
+/* The reason suspend_stats gives for a failed transition. */
+static void kernel_reason(struct ps_result *r)
+{
+	const struct pm_suspend_stats *a = &r->before, *b = &r->after;
+
+	r->failure[0] = '\0';
+	if (a->v[1] == PM_UNKNOWN || b->v[1] == PM_UNKNOWN ||
+	    b->v[1] <= a->v[1])
+		return;
+	if (b->last_failed_dev[0] && b->last_failed_errno != PM_UNKNOWN_S64)
+		snprintf(r->failure, sizeof(r->failure),
+			 "device %s failed to %s: %lld (%s)",
+			 b->last_failed_dev,
+			 b->last_failed_step[0] ? b->last_failed_step :
+						  "suspend",
+			 (long long)b->last_failed_errno,
+			 pm_errno_name((int)-b->last_failed_errno));
+	else if (b->last_failed_step[0] &&
+		 b->last_failed_errno != PM_UNKNOWN_S64)
+		snprintf(r->failure, sizeof(r->failure),
+			 "the %s step failed: %lld (%s)", b->last_failed_step,
+			 (long long)b->last_failed_errno,
+			 pm_errno_name((int)-b->last_failed_errno));
+}
+
+static void wake_reason(struct ps *p, struct ps_result *r)
+{
+	uint64_t irq;
+
+	r->wake_irq = -1;
+	r->wake_irq_name[0] = '\0';
+	if (pm_attr_read_u64(&p->ctx, "/sys/power/pm_wakeup_irq", &irq) ==
+		    0 &&
+	    irq < 1u << 30) {
+		r->wake_irq = (int64_t)irq;
+		pm_irq_name(&p->ctx, (unsigned)irq, r->wake_irq_name,
+			    sizeof(r->wake_irq_name));
+	}
+	pm_err_clear(&p->ctx);
+	r->nsrc1 = pm_wakeup_sources_read(&p->ctx, &r->src1);
+}
+
+static const char *sig_name(int s)
+{
+	return s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" :
+	       s == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+/*
+ * One leg.  Returns the exit status; r holds what happened.
+ */
+static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
+{
+	double t0 = clock_s(CLOCK_MONOTONIC), b0, m0, b1, m1, t1;
+	const char *failed;
+	uint64_t wc = 0;
+	bool have_wc = false;
+	int ran, sd_ran, e, status = PM_EXIT_OK;
+	char v[32];
+
+	memset(r, 0, sizeof(*r));
+	r->leg = l;
+	r->wake_irq = -1;
+	pm_suspend_stats_read(&p->ctx, &r->before);
+	r->nsrc0 = pm_wakeup_sources_read(&p->ctx, &r->src0);
+	e = pm_wakeup_count_read(&p->ctx, PS_WAKEUP_COUNT_TIMEOUT_S, &wc);
+	if (e == 0) {
+		have_wc = true;
+	} else if (e != -ENOENT) {
+		char buf[700];
+
+		snprintf(r->error, sizeof(r->error),
+			 "cannot read the wakeup count: %s",
+			 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+		r->err = -e;
+		return PM_EXIT_FAIL;
+	} else if (p->t.verbose > 0) {
+		pm_warn(&p->t, "no /sys/power/wakeup_count: sleeping without "
+			       "the wakeup event handshake");
+	}
+	pm_err_clear(&p->ctx);
+	ps_log(p, "%s: running the %s hooks", pm_sleep_mode_name(l->mode),
+	       l->down);
+	ran = pre_hooks(p, l, &failed, &sd_ran);
+	if (failed) {
+		snprintf(r->error, sizeof(r->error),
+			 "the hook %s failed: the sleep was skipped", failed);
+		status = PM_EXIT_FAIL;
+		goto resume;
+	}
+	if (ps_signal)
+		goto interrupted;
+	if (l->alarm && set_alarm(p, r, l->alarm) < 0) {
+		status = PM_EXIT_FAIL;
+		goto resume;
+	}
+	if (!p->t.dry_run)
+		sync();
+	if (p->test_level &&
+	    set_choice(p, r, "/sys/power/pm_test", p->test_level) < 0) {
+		status = PM_EXIT_FAIL;
+		goto resume;
+	}
+	if (l->disk && set_choice(p, r, "/sys/power/disk", l->disk) < 0) {
+		status = PM_EXIT_FAIL;
+		goto resume;
+	}
+	if (l->mem_sleep &&
+	    set_choice(p, r, "/sys/power/mem_sleep", l->mem_sleep) < 0) {
+		status = PM_EXIT_FAIL;
+		goto resume;
+	}
+	if (ps_signal)
+		goto interrupted;
+	if (have_wc) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)wc);
+		if (put(p, "/sys/power/wakeup_count", v) < 0) {
+			char buf[700];
+
+			r->err = p->ctx.err.err;
+			if (r->err == EINVAL)
+				snprintf(r->error, sizeof(r->error),
+					 "wakeup event during preparation: "
+					 "the kernel refused the wakeup count "
+					 "%s (EINVAL), so the sleep was "
+					 "skipped",
+					 v);
+			else
+				snprintf(r->error, sizeof(r->error), "%s",
+					 pm_err_str(&p->ctx.err, buf,
+						    sizeof(buf)));
+			status = PM_EXIT_FAIL;
+			goto resume;
+		}
+	}
+	/* From here a signal waits for the resume. */
+	ps_log(p, "%s: writing '%s' to /sys/power/state",
+	       pm_sleep_mode_name(l->mode), l->state);
+	r->prepare_s = clock_s(CLOCK_MONOTONIC) - t0;
+	b0 = clock_s(CLOCK_BOOTTIME);
+	m0 = clock_s(CLOCK_MONOTONIC);
+	r->attempted = true;
+	if (put(p, "/sys/power/state", l->state) < 0) {
+		fail_write(p, r);
+		status = PM_EXIT_FAIL;
+	} else {
+		r->entered = true;
+	}
+	b1 = clock_s(CLOCK_BOOTTIME);
+	m1 = clock_s(CLOCK_MONOTONIC);
+	r->kernel_s = m1 - m0;
+	r->asleep_s = (b1 - b0) - (m1 - m0);
+	if (r->asleep_s < 0)
+		r->asleep_s = 0;
+	if (!p->t.dry_run)
+		wake_reason(p, r);
+	if (r->entered)
+		ps_log(p, "%s: back after %.3f s (asleep %.3f s)",
+		       pm_sleep_mode_name(l->mode), b1 - b0, r->asleep_s);
+	goto resume;
+
+interrupted:
+	snprintf(r->error, sizeof(r->error),
+		 "interrupted by %s before the sleep: nothing was entered",
+		 sig_name(ps_signal));
+	status = PM_EXIT_FAIL;
+resume:
+	t1 = clock_s(CLOCK_MONOTONIC);
+	post_hooks(p, l, ran, sd_ran);
+	clear_alarm(p, r);
+	restore_all(p);
+	pm_suspend_stats_read(&p->ctx, &r->after);
+	if (r->attempted && !r->entered)
+		kernel_reason(r);
+	if (r->error[0])
+		ps_log(p, "%s: %s%s%s", pm_sleep_mode_name(l->mode), r->error,
+		       r->failure[0] ? "; " : "", r->failure);
+	r->resume_s = clock_s(CLOCK_MONOTONIC) - t1;
+	return status;
+}
+
+/* The writes of a mode (CLI.md table). */
+static void leg_for(struct ps *p, enum pm_sleep_mode m, struct ps_leg *l)
+{
+	struct pm_sleep s;
+
+	pm_sleep_read(&p->ctx, &s);
+	memset(l, 0, sizeof(*l));
+	l->mode = m;
+	l->state = "mem";
+	l->down = "suspend";
+	l->up = "resume";
+	l->method = "suspend";
+	l->verb = "suspend";
+	switch (m) {
+	case PM_MODE_DEEP:
+		l->mem_sleep = "deep";
+		break;
+	case PM_MODE_S2IDLE:
+		if (pm_word_in(s.state, "mem") &&
+		    pm_word_in(s.mem_sleep, "s2idle"))
+			l->mem_sleep = "s2idle";
+		else
+			l->state = "freeze";
+		break;
+	case PM_MODE_STANDBY:
+		if (pm_word_in(s.state, "standby"))
+			l->state = "standby";
+		else
+			l->mem_sleep = "shallow";
+		break;
+	case PM_MODE_HIBERNATE:
+		l->state = "disk";
+		l->disk = p->hib_mode[0]	       ? p->hib_mode :
+			  pm_word_in(s.disk, "platform") ? "platform" :
+							   "shutdown";
+		l->down = "hibernate";
+		l->up = "thaw";
+		l->method = "hibernate";
+		l->verb = "hibernate";
+		break;
+	case PM_MODE_HYBRID:
+		l->state = "disk";
+		l->disk = "suspend";
+		l->down = "hibernate";
+		l->up = "thaw";
+		l->method = "suspend_hybrid";
+		l->verb = "hybrid-sleep";
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t rtc_value(struct ps *p, const struct pm_rtc *rtc,
+			  uint64_t after_s)
+{
+	if (p->wake_at) {
+		time_t t = (time_t)p->wake_at;
+		struct tm tm;
+
+		if (pm_rtc_local(&p->ctx) && localtime_r(&t, &tm))
+			return (uint64_t)(p->wake_at + tm.tm_gmtoff);
+		return (uint64_t)p->wake_at;
+	}
+	if (!after_s)
+		return 0;
+	if (rtc->now != PM_UNKNOWN)
+		return rtc->now + after_s;
+	return (uint64_t)time(NULL) + after_s;
+}
+
+/* The RTC checks before anything runs: exit 3 or 4 here. */
+static void check_rtc(struct ps *p, struct pm_rtc *rtc)
+{
+	int r = pm_rtc_read(&p->ctx, p->rtc, rtc);
+
+	if (r < 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no RTC alarm to wake up with: "
+		       "/sys/class/rtc/%s/wakealarm: %s",
+		       p->rtc, strerror(-r));
+	if (rtc->alarm && (rtc->now == PM_UNKNOWN || rtc->alarm > rtc->now)) {
+		if (!p->force)
+			pm_die(&p->t, PM_EXIT_BUSY,
+			       "the RTC %s already has an alarm set (at %llu, "
+			       "RTC seconds): someone else's wake-up time; "
+			       "--force replaces it",
+			       p->rtc, (unsigned long long)rtc->alarm);
+		p->replaced_alarm = true;
+		pm_warn(&p->t, "replacing the RTC alarm set for %llu (--force)",
+			(unsigned long long)rtc->alarm);
+	}
+	if (strcmp(rtc->wakeup, "enabled"))
+		pm_warn(&p->t,
+			"the RTC alarm may not wake the machine: "
+			"/sys/class/rtc/%s/device/power/wakeup is %s",
+			p->rtc, rtc->wakeup[0] ? rtc->wakeup : "missing");
+}
+
+static const char *const test_levels[] = { "freezer", "devices", "platform",
+					   "processors", "core" };
+
+static int diagnose(struct ps *p, struct ps_leg *l)
+{
+	struct pm_sleep s;
+	int nlev = l->state[0] == 'f' || (l->mem_sleep &&
+					  !strcmp(l->mem_sleep, "s2idle")) ?
+			   3 :
+			   5;
+
+	pm_sleep_read(&p->ctx, &s);
+	for (int i = 0; i < nlev; i++) {
+		int st;
+
+		if (!pm_word_in(s.pm_test, test_levels[i]))
+			continue;
+		p->test_level = test_levels[i];
+		st = run_leg(p, l, &p->res[0]);
+		p->nres = 1;
+		if (st != PM_EXIT_OK) {
+			const struct ps_result *r = &p->res[0];
+
+			pm_warn(&p->t, "pm_test %s: failed: %s%s%s",
+				test_levels[i], r->error,
+				r->failure[0] ? "; " : "", r->failure);
+			return st;
+		}
+		if (!p->t.dry_run)
+			pm_note(&p->t, "pm_test %s: passed", test_levels[i]);
+	}
+	return PM_EXIT_OK;
+}
+
+int ps_run(struct ps *p)
+{
+	struct ps_leg *legs = p->legs;
+	struct pm_rtc rtc = { 0 };
+	int st;
+
+	if (!p->diagnose)
+		load_hooks(p);
+	if (p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE) {
+		leg_for(p, PM_MODE_SUSPEND, &legs[0]);
+		leg_for(p, PM_MODE_HIBERNATE, &legs[1]);
+		check_rtc(p, &rtc);
+		legs[0].alarm = rtc_value(p, &rtc,
+					  (uint64_t)(p->hibernate_delay_s + 0.5));
+	} else {
+		leg_for(p, p->mode, &legs[0]);
+		if (p->wake_after_s || p->wake_at) {
+			check_rtc(p, &rtc);
+			legs[0].alarm = rtc_value(p, &rtc, p->wake_after_s);
+		}
+	}
+	if (p->diagnose)
+		return diagnose(p, &legs[0]);
+	st = run_leg(p, &legs[0], &p->res[0]);
+	p->nres = 1;
+	if (st != PM_EXIT_OK || p->mode != PM_MODE_SUSPEND_THEN_HIBERNATE ||
+	    p->t.dry_run) {
+		if (p->t.dry_run && p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE) {
+			printf("# on a wake by the alarm:\n");
+			st = run_leg(p, &legs[1], &p->res[1]);
+			p->nres = 2;
+		}
+		return st;
+	}
+	/* Woken by our alarm (or within the slack of it): hibernate. */
+	if (pm_rtc_read(&p->ctx, p->rtc, &rtc) == 0 &&
+	    rtc.now != PM_UNKNOWN &&
+	    rtc.now + PS_ALARM_SLACK_S >= legs[0].alarm) {
+		p->res[0].alarm_woke = true;
+		ps_log(p, "suspend-then-hibernate: woken by the alarm: "
+			  "hibernating");
+		p->replaced_alarm = false;
+		st = run_leg(p, &legs[1], &p->res[1]);
+		p->nres = 2;
+	} else {
+		ps_log(p, "suspend-then-hibernate: woken before the alarm: "
+			  "staying up");
+	}
+	pm_err_clear(&p->ctx);
+	return st;
+}

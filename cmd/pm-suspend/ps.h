@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef PM_SUSPEND_H
+#define PM_SUSPEND_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pm.h"
+
+#define PS_LOCK "/run/pm-suspend.lock"
+#define PS_CONF "/etc/pm/pm-suspend.conf"
+#define PS_CONFIG_D "/etc/pm/config.d"
+#define PS_LOG "/var/log/pm-suspend.log"
+/* wakeup_count blocks while events are in flight: give up after this. */
+#define PS_WAKEUP_COUNT_TIMEOUT_S 10.0
+/* suspend-then-hibernate: a wake this close to the alarm is the alarm's. */
+#define PS_ALARM_SLACK_S 2
+#define PS_MAX_RESTORE 8
+
+/* One sleep: suspend-then-hibernate has two. */
+struct ps_leg {
+	enum pm_sleep_mode mode;	/* suspend .. hybrid */
+	const char *state;		/* the word for /sys/power/state */
+	const char *mem_sleep;		/* NULL: as the kernel has it */
+	const char *disk;		/* NULL: not hibernation */
+	const char *down, *up, *method;	/* pm-utils hook args */
+	const char *verb;		/* systemd's system-sleep verb */
+	uint64_t alarm;			/* RTC value to set, 0 none */
+};
+
+struct ps_hookrec {
+	char path[PM_PATH_MAX];
+	const char *phase;		/* "pre", "post" */
+	char args[48];
+	int status;			/* -1: not run (refused) */
+	const char *result;
+	double seconds;
+	bool timed_out;
+};
+
+struct ps_restore {
+	char path[64];
+	char old[64];
+};
+
+/* What one leg did, for the report. */
+struct ps_result {
+	const struct ps_leg *leg;
+	bool entered;			/* the state write returned 0 */
+	bool attempted;			/* the state write was made */
+	int err;			/* errno of the failure, 0 */
+	char error[PM_PATH_MAX + 768];		/* what failed, "" */
+	char failure[256];		/* the kernel's suspend_stats reason */
+	double prepare_s, kernel_s, asleep_s, resume_s;
+	struct pm_suspend_stats before, after;
+	struct pm_wsrc *src0, *src1;
+	int nsrc0, nsrc1;
+	int64_t wake_irq;		/* -1 none */
+	char wake_irq_name[64];
+	uint64_t alarm;
+	bool alarm_woke;		/* suspend-then-hibernate */
+};
+
+struct ps {
+	struct pm_tool t;
+	struct pm_ctx ctx;
+	const char *name;
+	enum pm_sleep_mode mode;
+	bool check, force, no_hooks, diagnose;
+	const char *test_level;
+	const char *rtc;
+	uint64_t wake_after_s;		/* 0: not asked */
+	int64_t wake_at;		/* epoch, 0: not asked */
+	double hook_timeout_s;
+	double hibernate_delay_s;
+	char hib_mode[32];		/* HIBERNATE_MODE, "" default */
+	bool systemd_hooks;
+	char blacklist[4096];
+	const char *config;		/* --config FILE */
+	char cmdline[1024];		/* PM_CMDLINE */
+	int logfd, lockfd;
+	struct pm_hooks hooks, sdhooks;
+	struct ps_hookrec *rec;
+	int nrec, caprec;
+	struct ps_restore restore[PS_MAX_RESTORE];
+	int nrestore;
+	struct ps_leg legs[2];
+	struct ps_result res[2];
+	int nres;
+	bool replaced_alarm;
+};
+
+extern volatile sig_atomic_t ps_signal;
+
+/* config.c */
+void ps_config(struct ps *p, bool explicit_timeout, bool explicit_delay);
+/* cycle.c */
+int ps_run(struct ps *p);
+void ps_log(struct ps *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* report.c */
+void ps_report(struct ps *p, int status);
+
+#endif
