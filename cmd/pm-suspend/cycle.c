@@ -7,6 +7,7 @@
  * for the hooks that ran.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -648,6 +649,18 @@ int ps_run(struct ps *p)
 			check_rtc(p, &rtc);
 			legs[0].alarm = rtc_value(p, &rtc, p->wake_after_s);
 		}
+	}
+	/* The checks that may refuse (exit 3, 4) are done: now the log. */
+	if (!p->t.dry_run) {
+		p->logfd = pm_open_create(&p->ctx, PS_LOG,
+					  O_WRONLY | O_APPEND | O_NOFOLLOW,
+					  0640);
+		if (p->logfd < 0 && p->t.verbose > 0)
+			pm_warn(&p->t,
+				"cannot open %s: %s: hook output is "
+				"discarded",
+				PS_LOG, strerror(-p->logfd));
+		pm_err_clear(&p->ctx);
 	}
 	if (p->diagnose)
 		return diagnose(p, &legs[0]);

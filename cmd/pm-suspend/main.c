@@ -535,16 +535,6 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (!p.t.dry_run) {
-		p.logfd = pm_open_create(&p.ctx, PS_LOG,
-					 O_WRONLY | O_APPEND | O_NOFOLLOW,
-					 0640);
-		if (p.logfd < 0 && p.t.verbose > 0)
-			pm_warn(&p.t, "cannot open %s: %s: hook output is "
-				      "discarded",
-				PS_LOG, strerror(-p.logfd));
-		pm_err_clear(&p.ctx);
-	}
 	st = ps_run(&p);
 	if (!p.t.dry_run && ps_signal && st == PM_EXIT_OK)
 		pm_warn(&p.t, "a signal arrived during the sleep: handled "

@@ -1,0 +1,686 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $so and bats' $stderr, $stderr_lines come from helpers.bash and run
+# pm-suspend's cycle on fixture trees (plain files for /sys/power): hooks in
+# the pm-utils contract, their safety rules, the config files, the lock,
+# the wakeup_count handshake, the RTC alarm, every failure path with its
+# restores, suspend-then-hibernate, pm_test, the report.
+
+load helpers
+
+setup() {
+	load_libs
+}
+
+# A fresh hwp-laptop (s2idle selected, deep offered; resume device with
+# room) with both hook folders and /var/log.
+sleepfx() {
+	local fx
+	fx=$(fresh "${1:-hwp-laptop}")
+	mkdir -p "$fx/etc/pm/sleep.d" "$fx/usr/lib/pm-utils/sleep.d" "$fx/var/log" "$fx/etc/pm/config.d"
+	# The resume device names the active swap partition: hibernation is safe.
+	if [ -f "$fx/sys/power/resume" ] && grep -q nvme0n1p3 "$fx/proc/swaps"; then
+		mkdir -p "$fx/sys/class/block/nvme0n1p3"
+		echo 259:3 >"$fx/sys/class/block/nvme0n1p3/dev"
+	fi
+	printf '%s\n' "$fx"
+}
+
+# hook FX DIR NAME [EXIT [BODY]]: a hook that logs "NAME $1 $2 PM_MODE".
+hook() {
+	local f="$1$2/$3"
+	{
+		echo '#!/bin/sh'
+		echo "echo \"$3 \$1 \$2 \$PM_MODE\" >>\"\$PM_SYSROOT/hooks.log\""
+		[ -z "${5:-}" ] || echo "$5"
+		echo "exit ${4:-0}"
+	} >"$f"
+	chmod 755 "$f"
+}
+
+# Plain files keep the last word written: give FX the kernel's lists again.
+repower() {
+	local f
+	for f in state mem_sleep disk pm_test; do
+		cp "$(fixture "${2:-hwp-laptop}")/sys/power/$f" "$1/sys/power/$f"
+	done
+}
+
+hooklog() { cat "$1/hooks.log" 2>/dev/null; }
+
+ps() { # FX ARG...: run pm-suspend on FX
+	local fx=$1
+	shift
+	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" "$@"
+}
+
+@test "the cycle: hooks merged by name (/etc wins), C order, reversed on resume" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10etc
+	hook "$fx" /usr/lib/pm-utils/sleep.d 10etc 0 'echo "lib copy ran" >>"$PM_SYSROOT/hooks.log"'
+	hook "$fx" /usr/lib/pm-utils/sleep.d 00lib
+	hook "$fx" /usr/lib/pm-utils/sleep.d Zupper
+	hook "$fx" /etc/pm/sleep.d _under
+	hook "$fx" /etc/pm/sleep.d a-lower
+	ps "$fx" deep
+	assert_success
+	[ -z "$output" ]
+	diff - <(hooklog "$fx") <<'EOF'
+00lib suspend suspend deep
+10etc suspend suspend deep
+Zupper suspend suspend deep
+_under suspend suspend deep
+a-lower suspend suspend deep
+a-lower resume suspend deep
+_under resume suspend deep
+Zupper resume suspend deep
+10etc resume suspend deep
+00lib resume suspend deep
+EOF
+	[ "$(cat "$fx/sys/power/state")" = mem ]
+	# mem_sleep was s2idle: deep for the sleep, s2idle again after.
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+}
+
+@test "hook arguments of every mode (CLI.md table)" {
+	for pair in "suspend:suspend suspend:resume suspend" "s2idle:suspend suspend:resume suspend" \
+		"deep:suspend suspend:resume suspend" "hibernate:hibernate hibernate:thaw hibernate" \
+		"hybrid:hibernate suspend_hybrid:thaw suspend_hybrid"; do
+		IFS=: read -r mode down up <<<"$pair"
+		fx=$(sleepfx)
+		hook "$fx" /etc/pm/sleep.d 50rec
+		ps "$fx" "$mode"
+		[ "$status" -eq 0 ] || fail "$mode: $status $stderr"
+		[ "$(hooklog "$fx")" = "50rec $down $mode"$'\n'"50rec $up $mode" ] || fail "$mode: $(hooklog "$fx")"
+	done
+}
+
+@test "the writes of each mode, in order, and the restores (dry run)" {
+	fx=$(sleepfx)
+	before=$(tree_sum "$fx")
+	hook "$fx" /etc/pm/sleep.d 10a
+	ps "$fx" -n deep
+	assert_success
+	wc=$(cat "$fx/sys/power/wakeup_count")
+	diff - <(printf '%s\n' "${lines[@]}") <<EOF
+hook /etc/pm/sleep.d/10a suspend suspend
+/sys/power/mem_sleep = deep
+/sys/power/wakeup_count = $wc
+/sys/power/state = mem
+hook /etc/pm/sleep.d/10a resume suspend
+/sys/power/mem_sleep = s2idle
+EOF
+	ps "$fx" -n s2idle
+	assert_success
+	[ "${lines[*]}" = "hook /etc/pm/sleep.d/10a suspend suspend /sys/power/wakeup_count = $wc /sys/power/state = mem hook /etc/pm/sleep.d/10a resume suspend" ]
+	ps "$fx" -n hibernate
+	assert_success
+	assert_line "/sys/power/state = disk"
+	refute_line --partial "/sys/power/disk ="
+	ps "$fx" -n hybrid
+	assert_line "/sys/power/disk = suspend"
+	assert_line "/sys/power/disk = platform"
+	ps "$fx" -n --test devices deep
+	assert_line "/sys/power/pm_test = devices"
+	assert_line "/sys/power/pm_test = none"
+	ps "$fx" -n --wake-after 90 deep
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $(($(cat "$fx/sys/class/rtc/rtc0/since_epoch") + 90))"
+	assert_line "/sys/class/rtc/rtc0/wakealarm = 0"
+	rm "$fx/etc/pm/sleep.d/10a"
+	[ "$(tree_sum "$fx")" = "$before" ] || fail "a dry run changed the tree"
+	[ ! -e "$fx/hooks.log" ]
+	# standby: state standby where offered, else mem_sleep shallow.
+	echo "freeze standby mem" >"$fx/sys/power/state"
+	ps "$fx" -n standby
+	assert_line "/sys/power/state = standby"
+	echo "s2idle shallow [deep]" >"$fx/sys/power/mem_sleep"
+	echo "freeze mem" >"$fx/sys/power/state"
+	ps "$fx" -n standby
+	assert_line "/sys/power/mem_sleep = shallow"
+	assert_line "/sys/power/mem_sleep = deep"
+}
+
+@test "hook exit 254, 253, 252 go on; any other status stops, skips the sleep, resumes the hooks that ran" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10na 254
+	hook "$fx" /etc/pm/sleep.d 11nx 253
+	hook "$fx" /etc/pm/sleep.d 12dx 252
+	hook "$fx" /etc/pm/sleep.d 20fail 1
+	hook "$fx" /etc/pm/sleep.d 30after
+	state=$(cat "$fx/sys/power/state")
+	ps "$fx" -J deep
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pm-suspend: the hook /etc/pm/sleep.d/20fail failed: the sleep was skipped" ]
+	diff - <(hooklog "$fx") <<'EOF'
+10na suspend suspend deep
+11nx suspend suspend deep
+12dx suspend suspend deep
+20fail suspend suspend deep
+12dx resume suspend deep
+11nx resume suspend deep
+10na resume suspend deep
+EOF
+	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+	[ "$(jq -r '[.hooks[] | "\(.phase):\(.status):\(.result)"] | join(" ")' <<<"$output")" = \
+		"pre:254:not applicable pre:253:not executable pre:252:disabled pre:1:failed post:252:disabled post:253:not executable post:254:not applicable" ]
+	[ "$(jq -r '.legs[0].entered' <<<"$output")" = false ]
+	[ "$(jq -r '.status' <<<"$output")" = 1 ]
+	grep -q "hook /etc/pm/sleep.d/20fail suspend suspend: failed (exit 1) in " "$fx/var/log/pm-suspend.log"
+}
+
+@test "a hook that hangs is killed with its process group after --hook-timeout" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10hang 0 '(sleep 60; echo orphan >>"$PM_SYSROOT/hooks.log") & sleep 60'
+	start=$SECONDS
+	ps "$fx" --hook-timeout 300ms deep
+	assert_failure 1
+	((SECONDS - start < 20))
+	[[ $stderr == *"the hook /etc/pm/sleep.d/10hang suspend suspend took longer than 0 s: killed with its process group"* ]] ||
+		[[ $stderr == *"took longer than"*"killed with its process group"* ]]
+	[[ $stderr == *"pm-suspend: the hook /etc/pm/sleep.d/10hang failed: the sleep was skipped"* ]]
+	# Nothing of its group lives on.
+	! pgrep -f "sleep 60; echo orphan" >/dev/null
+	# HOOK_TIMEOUT in the config does the same; the option wins.
+	echo "HOOK_TIMEOUT=200ms" >"$fx/etc/pm/pm-suspend.conf"
+	ps "$fx" deep
+	assert_failure 1
+	[[ $stderr == *"took longer than"* ]]
+}
+
+@test "a hook's environment is clean: fixed PATH, PM_MODE, PM_CMDLINE, PM_SYSROOT, stdin /dev/null" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10env 0 'env | sort >"$PM_SYSROOT/env.$1"; if read -r x; then echo "stdin: $x" >>"$PM_SYSROOT/env.$1"; fi'
+	run --separate-stderr env FOO=bar LD_LIBRARY_PATH=/nonexistent "$bin/pm-suspend" --sysroot "$fx" --hook-timeout 10 deep <<<"typed"
+	assert_success
+	e=$fx/env.suspend
+	grep -qx "PM_MODE=deep" "$e"
+	grep -qx "PM_SYSROOT=$fx" "$e"
+	grep -qx "PM_CMDLINE=--sysroot $fx --hook-timeout 10 deep" "$e"
+	grep -qx "PATH=$(cd "$bin" && pwd -P):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$e"
+	! grep -q "^FOO=\|^LD_" "$e"
+	! grep -q "^stdin:" "$e"
+}
+
+@test "hook output and a line per hook go to /var/log/pm-suspend.log" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10talk 0 'echo "out of $1"; echo "err of $1" >&2'
+	ps "$fx" deep
+	assert_success
+	[ -z "$output" ]
+	log=$fx/var/log/pm-suspend.log
+	grep -qx "out of suspend" "$log"
+	grep -qx "err of resume" "$log"
+	grep -Eq '^[0-9T:+-]+ pm-suspend\[[0-9]+\]: hook /etc/pm/sleep.d/10talk suspend suspend: success \(exit 0\) in [0-9.]+ s$' "$log"
+	grep -Eq 'hook /etc/pm/sleep.d/10talk resume suspend: success \(exit 0\)' "$log"
+	grep -q "deep: writing 'mem' to /sys/power/state" "$log"
+}
+
+@test "as root, a hook or folder that others could change is refused, not run" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10ok
+	hook "$fx" /etc/pm/sleep.d 20world
+	chmod o+w "$fx/etc/pm/sleep.d/20world"
+	hook "$fx" /etc/pm/sleep.d 30group
+	chmod g+w "$fx/etc/pm/sleep.d/30group"
+	hook "$fx" /etc/pm/sleep.d 40nobody
+	chown nobody "$fx/etc/pm/sleep.d/40nobody"
+	ps "$fx" deep
+	assert_success
+	[ "$(hooklog "$fx")" = $'10ok suspend suspend deep\n10ok resume suspend deep' ]
+	[[ $stderr == *"pm-suspend: refusing to run the hook /etc/pm/sleep.d/20world: it is not owned by root or is writable by group or others (mode 0757, uid 0)"* ]]
+	[[ $stderr == *"refusing to run the hook /etc/pm/sleep.d/30group"* ]]
+	[[ $stderr == *"refusing to run the hook /etc/pm/sleep.d/40nobody"*"uid 65534)"* ]]
+	# A folder writable by others: none of its hooks run.
+	fx=$(sleepfx)
+	hook "$fx" /usr/lib/pm-utils/sleep.d 10lib
+	chmod 777 "$fx/usr/lib/pm-utils/sleep.d"
+	ps "$fx" deep
+	assert_success
+	[ -z "$(hooklog "$fx")" ]
+	[[ $stderr == *"refusing to run the hook /usr/lib/pm-utils/sleep.d/10lib: its folder /usr/lib/pm-utils/sleep.d is not owned by root or is writable by group or others"* ]]
+}
+
+@test "dot files, *~ backups and folders are not hooks; no execute bit is 253, not executable" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d .hidden
+	hook "$fx" /etc/pm/sleep.d 10edit~
+	mkdir "$fx/etc/pm/sleep.d/20dir"
+	hook "$fx" /etc/pm/sleep.d 30noexec
+	chmod 644 "$fx/etc/pm/sleep.d/30noexec"
+	hook "$fx" /etc/pm/sleep.d 40ok
+	ps "$fx" -J deep
+	assert_success
+	[ "$(hooklog "$fx")" = $'40ok suspend suspend deep\n40ok resume suspend deep' ]
+	[ "$(jq -r '[.hooks[] | select(.phase == "pre") | "\(.path)=\(.status)"] | join(" ")' <<<"$output")" = \
+		"/etc/pm/sleep.d/30noexec=253 /etc/pm/sleep.d/40ok=0" ]
+}
+
+@test "a hook linked outside the system root is refused" {
+	fx=$(sleepfx)
+	out=$BATS_TEST_TMPDIR/outside
+	printf '#!/bin/sh\necho outside >>"%s"\n' "$BATS_TEST_TMPDIR/ran" >"$out"
+	chmod 755 "$out"
+	ln -s "$out" "$fx/etc/pm/sleep.d/10out"
+	ln -s ../../../../"$out" "$fx/etc/pm/sleep.d/11rel"
+	ps "$fx" deep
+	assert_success
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	[[ $stderr == *"refusing to run the hook /etc/pm/sleep.d/10out"* ]]
+	[[ $stderr == *"refusing to run the hook /etc/pm/sleep.d/11rel"* ]]
+}
+
+@test "HOOK_BLACKLIST from /etc/pm/config.d (never sourced) and pm-suspend.conf disables hooks" {
+	fx=$(sleepfx)
+	for h in 10a 20b 30c 40d; do hook "$fx" /etc/pm/sleep.d "$h"; done
+	cat >"$fx/etc/pm/config.d/50local" <<EOF
+# pm-utils shell configuration
+HOOK_BLACKLIST="10a"
+export HOOK_BLACKLIST="\$HOOK_BLACKLIST 20b"
+SLEEP_MODULE=kernel
+touch $BATS_TEST_TMPDIR/sourced
+\$(touch $BATS_TEST_TMPDIR/sourced2)
+EOF
+	echo 'HOOK_BLACKLIST="30c"' >"$fx/etc/pm/pm-suspend.conf"
+	ps "$fx" -J deep
+	assert_success
+	[ "$(hooklog "$fx")" = $'40d suspend suspend deep\n40d resume suspend deep' ]
+	[ "$(jq -r '[.hooks[] | select(.phase == "pre") | .result] | join(",")' <<<"$output")" = "disabled,disabled,disabled,success" ]
+	[ ! -e "$BATS_TEST_TMPDIR/sourced" ] && [ ! -e "$BATS_TEST_TMPDIR/sourced2" ]
+	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/config.d is shell configuration for pm-utils, never sourced here: only HOOK_BLACKLIST is used; ignored: SLEEP_MODULE (shell-code)" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	grep -q "hook /etc/pm/sleep.d/10a suspend suspend: disabled by HOOK_BLACKLIST" "$fx/var/log/pm-suspend.log"
+}
+
+@test "--no-hooks runs none" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a
+	ps "$fx" --no-hooks deep
+	assert_success
+	[ ! -e "$fx/hooks.log" ]
+	[ "$(cat "$fx/sys/power/state")" = mem ]
+}
+
+@test "systemd system-sleep hooks run with pre|post VERB when SYSTEMD_SLEEP_HOOKS=yes" {
+	fx=$(sleepfx)
+	mkdir -p "$fx/usr/lib/systemd/system-sleep"
+	hook "$fx" /etc/pm/sleep.d 10pm
+	hook "$fx" /usr/lib/systemd/system-sleep sd
+	ps "$fx" deep
+	assert_success
+	[ "$(hooklog "$fx")" = $'10pm suspend suspend deep\n10pm resume suspend deep' ]
+	fx=$(sleepfx)
+	mkdir -p "$fx/usr/lib/systemd/system-sleep"
+	hook "$fx" /etc/pm/sleep.d 10pm
+	hook "$fx" /usr/lib/systemd/system-sleep sd
+	echo "SYSTEMD_SLEEP_HOOKS=yes" >"$fx/etc/pm/pm-suspend.conf"
+	ps "$fx" hibernate
+	assert_success
+	diff - <(hooklog "$fx") <<'EOF'
+10pm hibernate hibernate hibernate
+sd pre hibernate hibernate
+sd post hibernate hibernate
+10pm thaw hibernate hibernate
+EOF
+}
+
+@test "pm-suspend.conf: unknown keys and bad values are exit 2 with FILE:LINE, nothing run" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a
+	c=$fx/etc/pm/pm-suspend.conf
+	while IFS='|' read -r text msg; do
+		printf '# comment\n\n%s\n' "$text" >"$c"
+		bad=$(tree_sum "$fx")
+		ps "$fx" deep
+		[ "$status" -eq 2 ] || fail "$text: $status"
+		[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/pm-suspend.conf:3: $msg" ] || fail "$text: $stderr"
+		[ "$(tree_sum "$fx")" = "$bad" ]
+		[ ! -e "$fx/hooks.log" ]
+	done <<'EOF'
+SLEEP_MODE=deep|unknown key 'SLEEP_MODE' (known: HOOK_TIMEOUT, HIBERNATE_MODE, HIBERNATE_DELAY, SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST)
+HOOK_TIMEOUT=soon|HOOK_TIMEOUT: not a duration above 0 (30, 500ms, 2min, 1h)
+HOOK_TIMEOUT=0|HOOK_TIMEOUT: not a duration above 0 (30, 500ms, 2min, 1h)
+HIBERNATE_DELAY=-5|HIBERNATE_DELAY: not a duration above 0 (30, 500ms, 2min, 1h)
+HIBERNATE_MODE=suspend|HIBERNATE_MODE 'suspend': choose platform, shutdown or reboot
+SYSTEMD_SLEEP_HOOKS=maybe|SYSTEMD_SLEEP_HOOKS 'maybe': yes or no
+RTC=../rtc0|RTC '../rtc0': an RTC name such as rtc0
+EOF
+	printf '[main]\nRTC=rtc0\n' >"$c"
+	ps "$fx" deep
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/pm-suspend.conf:2: sections ('[main]') are not used in pm-suspend.conf: KEY=value lines only" ]
+	rm "$c"
+	# --config FILE is read instead, never prefixed; a missing one is exit 2.
+	printf 'HIBERNATE_MODE=shutdown\n' >"$BATS_TEST_TMPDIR/my.conf"
+	ps "$fx" --config "$BATS_TEST_TMPDIR/my.conf" -n hibernate
+	assert_success
+	assert_line "/sys/power/disk = shutdown"
+	ps "$fx" --config "$BATS_TEST_TMPDIR/none.conf" -n deep
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "pm-suspend: $BATS_TEST_TMPDIR/none.conf: No such file or directory" ]
+}
+
+@test "the lock: a second pm-suspend is exit 4 naming the holder; --wait waits" {
+	fx=$(sleepfx)
+	mkdir -p "$fx/run"
+	hook "$fx" /etc/pm/sleep.d 10a
+	echo "4242 pm-suspend" >"$fx/run/pm-suspend.lock"
+	flock "$fx/run/pm-suspend.lock" sleep 3 &
+	holder=$!
+	sleep 0.3
+	before=$(tree_sum "$fx")
+	ps "$fx" deep
+	assert_failure 4
+	[ "${stderr_lines[0]}" = "pm-suspend: another sleep is in progress (4242 pm-suspend holds /run/pm-suspend.lock); --wait waits for it" ]
+	ps "$fx" --wait=0.5 deep
+	assert_failure 4
+	[ "$(tree_sum "$fx")" = "$before" ]
+	[ ! -e "$fx/hooks.log" ]
+	ps "$fx" --wait deep
+	assert_success
+	wait "$holder"
+	[ -s "$fx/hooks.log" ]
+}
+
+@test "a wakeup event during preparation (wakeup_count refused): no sleep, resume hooks, restores, exit 1" {
+	fault_so
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a
+	state=$(cat "$fx/sys/power/state")
+	ms=$(cat "$fx/sys/power/mem_sleep")
+	run --separate-stderr env PM_FAULT_WRITE="*/sys/power/wakeup_count=EINVAL" LD_PRELOAD="$so" \
+		"$bin/pm-suspend" --sysroot "$fx" deep
+	assert_failure 1
+	wc=$(cat "$fx/sys/power/wakeup_count")
+	[ "${stderr_lines[0]}" = "pm-suspend: wakeup event during preparation: the kernel refused the wakeup count $wc (EINVAL), so the sleep was skipped" ]
+	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n10a resume suspend deep' ]
+	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+	# mem_sleep went to deep and back to the selected s2idle.
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ] || [ "$ms" = "$(cat "$fx/sys/power/mem_sleep")" ]
+}
+
+@test "the state write refused (EBUSY): the kernel's reason from suspend_stats, hooks resumed, exit 1" {
+	fault_so
+	fx=$(sleepfx)
+	# The kernel counts the failure while the state write fails: a hook
+	# plays that part on the plain files.
+	hook "$fx" /etc/pm/sleep.d 10a 0 'if [ "$1" = suspend ]; then s=$PM_SYSROOT/sys/power/suspend_stats; echo 1 >$s/fail; echo 1 >$s/failed_suspend; echo 0000:00:14.0 >$s/last_failed_dev; echo -16 >$s/last_failed_errno; echo suspend >$s/last_failed_step; fi'
+	run --separate-stderr env PM_FAULT_WRITE="*/sys/power/state=EBUSY" LD_PRELOAD="$so" \
+		"$bin/pm-suspend" --sysroot "$fx" -J deep
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pm-suspend: cannot write 'mem' to /sys/power/state: Device or resource busy (EBUSY); device 0000:00:14.0 failed to suspend: -16 (EBUSY)" ]
+	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n10a resume suspend deep' ]
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	[ "$(jq -c '.legs[0] | [.entered, .errno, .failure, .last_failed.dev, .last_failed.errno, .suspend_stats.fail, .suspend_stats.failed_suspend]' <<<"$output")" = \
+		'[false,"EBUSY","device 0000:00:14.0 failed to suspend: -16 (EBUSY)","0000:00:14.0",-16,1,1]' ]
+}
+
+@test "a failed write at each step names file and errno, and restores mem_sleep, disk, pm_test and the alarm" {
+	fault_so
+	n=0
+	for spec in "mem_sleep:deep" "pm_test:deep" "wakealarm:deep" "wakeup_count:deep" "state:deep" "disk:hybrid" "state:hybrid"; do
+		f=${spec%%:*} mode=${spec##*:}
+		# pm_test runs do not sleep, so take no alarm; the others do.
+		opts=(--wake-after 60)
+		[ "$f" != pm_test ] || opts=(--test core)
+		for e in EIO EINVAL EACCES EPERM ENODEV ENOSPC EAGAIN; do
+			fx=$(sleepfx)
+			hook "$fx" /etc/pm/sleep.d 10a
+			ref=$(sleepfx)
+			before=$(cd "$fx" && sha1sum sys/power/mem_sleep sys/power/disk sys/power/pm_test sys/class/rtc/rtc0/wakealarm)
+			run --separate-stderr env PM_FAULT_WRITE="*/$f=$e" LD_PRELOAD="$so" \
+				"$bin/pm-suspend" --sysroot "$fx" "${opts[@]}" "$mode"
+			[ "$status" -eq 1 ] || fail "$f $e: exit $status: $stderr"
+			[[ ${stderr_lines[0]} == *"/$f"*"($e)"* ]] ||
+				[[ $f$e == wakeup_countEINVAL && ${stderr_lines[0]} == *"wakeup event during preparation"* ]] ||
+				fail "$f $e: $stderr"
+			if [ "$mode" = deep ]; then want=$'10a suspend suspend deep\n10a resume suspend deep'
+			else want=$'10a hibernate suspend_hybrid hybrid\n10a thaw suspend_hybrid hybrid'
+			fi
+			[ "$(hooklog "$fx")" = "$want" ] || fail "$f $e: hooks $(hooklog "$fx")"
+			# The selections are back (a plain file holds the word written).
+			for x in mem_sleep disk pm_test; do
+				want=$(sed -E 's/.*\[([^]]*)\].*/\1/' "$ref/sys/power/$x")
+				got=$(cat "$fx/sys/power/$x")
+				[ "$got" = "$want" ] || [ "$(cd "$fx" && sha1sum "sys/power/$x")" = "$(grep " sys/power/$x$" <<<"$before")" ] ||
+					fail "$f $e: $x is '$got', want '$want'"
+			done
+			a=$(cat "$fx/sys/class/rtc/rtc0/wakealarm")
+			[ -z "$a" ] || [ "$a" = 0 ] || fail "$f $e: the alarm is left at $a"
+			n=$((n + 1))
+		done
+	done
+	echo "# $n fault scenarios" >&3
+	[ "$n" -eq 49 ]
+}
+
+@test "RTC: --wake-after sets since_epoch + N and clears it after; --wake-at @EPOCH and ISO 8601" {
+	fx=$(sleepfx)
+	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	hook "$fx" /etc/pm/sleep.d 10a 0 '[ "$1" = resume ] && cat "$PM_SYSROOT/sys/class/rtc/rtc0/wakealarm" >>"$PM_SYSROOT/hooks.log"'
+	ps "$fx" -J --wake-after 10min deep
+	assert_success
+	[ "$(jq -r '.legs[0].alarm' <<<"$output")" = $((now + 600)) ]
+	[ "$(sed -n 3p "$fx/hooks.log")" = $((now + 600)) ]
+	[ "$(cat "$fx/sys/class/rtc/rtc0/wakealarm")" = 0 ]
+	repower "$fx"
+	at=$(($(date +%s) + 3600))
+	ps "$fx" -n --wake-at "@$at" deep
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $at"
+	iso=$(date -u -d "@$at" +%Y-%m-%dT%H:%M:%SZ)
+	ps "$fx" -n --wake-at "$iso" deep
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $at"
+	iso=$(TZ=UTC-2 date -d "@$at" +%Y-%m-%dT%H:%M:%S+02:00)
+	ps "$fx" -n --wake-at "$iso" deep
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $at"
+	# Local time without an offset, in the caller's zone.
+	loc=$(TZ=UTC+5 date -d "@$at" '+%Y-%m-%d %H:%M:%S')
+	run --separate-stderr env TZ=UTC+5 "$bin/pm-suspend" --sysroot "$fx" -n --wake-at "$loc" deep
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $at"
+	# An RTC in local time (/etc/adjtime LOCAL): the alarm is in its terms.
+	printf '0.0 0 0.0\n0\nLOCAL\n' >"$fx/etc/adjtime"
+	run --separate-stderr env TZ=UTC-3 "$bin/pm-suspend" --sysroot "$fx" -n --wake-at "@$at" deep
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $((at + 3 * 3600))"
+}
+
+@test "RTC: an alarm already set is exit 4 (someone else's), --force replaces it; wakeup disabled warns" {
+	fx=$(sleepfx)
+	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	echo $((now + 5000)) >"$fx/sys/class/rtc/rtc0/wakealarm"
+	hook "$fx" /etc/pm/sleep.d 10a
+	before=$(tree_sum "$fx")
+	ps "$fx" --wake-after 60 deep
+	assert_failure 4
+	[ "${stderr_lines[0]}" = "pm-suspend: the RTC rtc0 already has an alarm set (at $((now + 5000)), RTC seconds): someone else's wake-up time; --force replaces it" ]
+	[ "$(tree_sum "$fx")" = "$before" ]
+	ps "$fx" -n --force --wake-after 60 deep
+	assert_success
+	[ "${stderr_lines[0]}" = "pm-suspend: replacing the RTC alarm set for $((now + 5000)) (--force)" ]
+	assert_line "/sys/class/rtc/rtc0/wakealarm = 0"
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $((now + 60))"
+	# An alarm in the past is no one's.
+	echo $((now - 10)) >"$fx/sys/class/rtc/rtc0/wakealarm"
+	ps "$fx" -n --wake-after 60 deep
+	assert_success
+	echo disabled >"$fx/sys/devices/platform/rtc_cmos/power/wakeup"
+	ps "$fx" -n --wake-after 60 deep
+	assert_success
+	[ "${stderr_lines[0]}" = "pm-suspend: the RTC alarm may not wake the machine: /sys/class/rtc/rtc0/device/power/wakeup is disabled" ]
+	ps "$fx" -n --rtc rtc7 --wake-after 60 deep
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "pm-suspend: no RTC alarm to wake up with: /sys/class/rtc/rtc7/wakealarm: No such file or directory" ]
+}
+
+@test "bad wake times and durations are exit 2" {
+	fx=$(sleepfx)
+	for a in "--wake-after 0" "--wake-after -5" "--wake-after soon" "--wake-after 5days" "--wake-after 400d" \
+		"--wake-at @0" "--wake-at @1" "--wake-at yesterday" "--wake-at 2026-13-01T00:00" "--wake-at 2030-01-01T25:00" \
+		"--wake-at 2030-01-01" "--wake-at 2030-01-01T10:00+25:00" "--wake-at 2030-01-01T10:00Q" \
+		"--hook-timeout 0" "--hook-timeout x" "--hibernate-delay 0" "--rtc ../rtc0" "--rtc rtc0/x" "--test bogus" \
+		"--wake-after 60 --wake-at @9999999999" "--test core --diagnose" "-o $BATS_TEST_TMPDIR/r.json" "-F kv" "-c 0"; do
+		# shellcheck disable=SC2086
+		bad_input pm-suspend "$fx" $a deep
+	done
+	bad_input pm-suspend "$fx" --wake-after 60 suspend-then-hibernate
+	bad_input pm-suspend "$fx" --test core suspend-then-hibernate
+}
+
+@test "hibernation refused without a safe resume device (exit 3); --force goes on and says so" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a
+	echo 0:0 >"$fx/sys/power/resume"
+	before=$(tree_sum "$fx")
+	for m in hibernate hybrid suspend-then-hibernate; do
+		ps "$fx" "$m"
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "pm-suspend: $m refused: no resume device: /sys/power/resume is 0:0, so the image could never be restored (set resume= on the kernel command line); hibernating now would lose the session (--force skips this check)" ] ||
+			fail "$m: $stderr"
+	done
+	[ "$(tree_sum "$fx")" = "$before" ]
+	ps "$fx" --force hibernate
+	assert_success
+	[[ ${stderr_lines[0]} == "pm-suspend: hibernating without the safety check (--force): no resume device"* ]]
+	[ "$(cat "$fx/sys/power/state")" = disk ]
+}
+
+@test "a mode the kernel does not offer is exit 3 naming what it offers, nothing run" {
+	fx=$(sleepfx vm-haltpoll)
+	hook "$fx" /etc/pm/sleep.d 10a
+	before=$(tree_sum "$fx")
+	ps "$fx" deep
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "pm-suspend: deep: deep sleep (S3) is not offered (state: freeze; mem_sleep: none)" ]
+	ps "$fx" hibernate
+	assert_failure 3
+	[ "$(tree_sum "$fx")" = "$before" ]
+	ps "$fx" s2idle
+	assert_success
+	[ "$(cat "$fx/sys/power/state")" = freeze ]
+}
+
+@test "--test LEVEL writes pm_test and restores none; a level not offered is exit 3" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a 0 'cat "$PM_SYSROOT/sys/power/pm_test" >>"$PM_SYSROOT/hooks.log"'
+	ps "$fx" --test platform deep
+	assert_success
+	[ "$(cat "$fx/sys/power/pm_test")" = none ]
+	[ "$(cat "$fx/sys/power/state")" = mem ]
+	repower "$fx"
+	echo "[none] freezer devices" >"$fx/sys/power/pm_test"
+	ps "$fx" --test core deep
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "pm-suspend: --test core is not offered (pm_test: [none] freezer devices)" ]
+	rm "$fx/sys/power/pm_test"
+	ps "$fx" --test devices deep
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "pm-suspend: --test: /sys/power/pm_test is not offered (the kernel needs CONFIG_PM_DEBUG)" ]
+}
+
+@test "--diagnose walks the levels (three for s2idle) and names the first that fails" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a
+	ps "$fx" -n --diagnose deep
+	assert_success
+	[ "$(grep -c '^/sys/power/pm_test = ' <<<"$output")" -eq 10 ]
+	[ "$(grep '^/sys/power/pm_test = [a-z]*$' <<<"$output" | grep -v none | cut -d' ' -f3 | paste -sd' ')" = "freezer devices platform processors core" ]
+	refute_line --partial "hook "
+	ps "$fx" -n --diagnose s2idle
+	[ "$(grep '^/sys/power/pm_test = ' <<<"$output" | grep -v none | cut -d' ' -f3 | paste -sd' ')" = "freezer devices platform" ]
+	fault_so
+	run --separate-stderr env PM_FAULT_WRITE="*/sys/power/state=EBUSY@3" LD_PRELOAD="$so" \
+		"$bin/pm-suspend" --sysroot "$fx" --diagnose deep
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pm-suspend: pm_test freezer: passed" ]
+	[ "${stderr_lines[1]}" = "pm-suspend: pm_test devices: passed" ]
+	[[ ${stderr_lines[2]} == "pm-suspend: pm_test platform: failed: cannot write 'mem' to /sys/power/state: Device or resource busy (EBUSY)" ]]
+	[ "$(cat "$fx/sys/power/pm_test")" = none ]
+	[ ! -e "$fx/hooks.log" ]
+}
+
+@test "suspend-then-hibernate: hibernates after a wake by its alarm, stays up after any other wake" {
+	fx=$(sleepfx)
+	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	hook "$fx" /etc/pm/sleep.d 10a
+	ps "$fx" -J --hibernate-delay 30min suspend-then-hibernate
+	assert_success
+	[ "$(jq -c '[.legs | length, .[0].alarm, .[0].alarm_woke]' <<<"$output")" = "[1,$((now + 1800)),false]" ]
+	[ "$(hooklog "$fx")" = $'10a suspend suspend suspend\n10a resume suspend suspend' ]
+	# The alarm fires: the RTC reads the alarm time on the way up.
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a 0 'r=$PM_SYSROOT/sys/class/rtc/rtc0; [ "$1" = resume ] && cat $r/wakealarm >$r/since_epoch'
+	echo "HIBERNATE_DELAY=1h" >"$fx/etc/pm/pm-suspend.conf"
+	ps "$fx" -J suspend-then-hibernate
+	assert_success
+	[ "$(jq -c '[.legs | length, .[0].alarm, .[0].alarm_woke, .[1].mode, .[1].entered]' <<<"$output")" = "[2,$((now + 3600)),true,\"hibernate\",true]" ]
+	diff - <(hooklog "$fx") <<'EOF'
+10a suspend suspend suspend
+10a resume suspend suspend
+10a hibernate hibernate hibernate
+10a thaw hibernate hibernate
+EOF
+	[ "$(cat "$fx/sys/power/state")" = disk ]
+}
+
+@test "the report: wake IRQ with its name, wakeup sources that moved, suspend_stats deltas" {
+	fx=$(sleepfx)
+	echo 123 >"$fx/sys/power/pm_wakeup_irq"
+	src=$(cd "$fx/sys/class/wakeup" && ls | head -1)
+	[ -n "$src" ] || skip "no wakeup source in the fixture"
+	name=$(cat "$fx/sys/class/wakeup/$src/name")
+	hook "$fx" /etc/pm/sleep.d 10a 0 'if [ "$1" = resume ]; then d=$PM_SYSROOT/sys/class/wakeup/'"$src"'; echo $(($(cat $d/wakeup_count) + 2)) >$d/wakeup_count; s=$PM_SYSROOT/sys/power/suspend_stats; echo $(($(cat $s/success) + 1)) >$s/success; fi'
+	ps "$fx" -J deep
+	assert_success
+	# The counts are read when the sleep returns, before the resume hooks:
+	# this hook's bump is seen by the next cycle.
+	repower "$fx"
+	ps "$fx" -J -v deep
+	assert_success
+	[ "$(jq -c '.legs[0].wake | [.irq, .irq_name]' <<<"$output")" = '[123,"xhci_hcd"]' ]
+	[ "$(jq -c '.legs[0].suspend_stats.success' <<<"$output")" = 1 ]
+	[[ $stderr == *"woken by IRQ 123 (xhci_hcd)"* ]]
+	[ "$(jq -r '.legs[0] | [.prepare_s, .kernel_s, .asleep_s, .resume_s] | map(type) | join(",")' <<<"$output")" = number,number,number,number ]
+	[ "$(jq -r '.mode, .dry_run, .test' <<<"$output" | paste -sd,)" = "deep,false,null" ]
+	: "$name"
+}
+
+@test "SIGTERM before the state write aborts: resume hooks, restores, exit 1, no sleep" {
+	fx=$(sleepfx)
+	state=$(cat "$fx/sys/power/state")
+	hook "$fx" /etc/pm/sleep.d 10term 0 '[ "$1" = suspend ] && kill -TERM $PPID'
+	hook "$fx" /etc/pm/sleep.d 20later
+	ps "$fx" deep
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pm-suspend: interrupted by SIGTERM before the sleep: nothing was entered" ]
+	[ "$(hooklog "$fx")" = $'10term suspend suspend deep\n10term resume suspend deep' ]
+	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+}
+
+@test "a user who is not root is told so, exit 1, nothing run" {
+	d=$(nobody_bin)
+	fx=$(nobody_copy hwp-laptop)
+	mkdir -p "$fx/etc/pm/sleep.d"
+	hook "$fx" /etc/pm/sleep.d 10a
+	run --separate-stderr runuser -u nobody -- "$d/pm-suspend" --sysroot "$fx" deep
+	rm -rf "$d"
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pm-suspend: root is needed to write /sys/power/state" ]
+	[ ! -e "$fx/hooks.log" ]
+	rm -rf "$fx"
+}
+
+@test "PM_TEST_GUARD=1 refuses the real root before any hook runs" {
+	fault_so
+	# Belt and braces: should the guard fail, the shim fails every write.
+	run --separate-stderr env PM_FAULT_WRITE="/sys/*=EIO" LD_PRELOAD="$so" \
+		"$bin/pm-suspend" --no-hooks deep
+	[ "$status" -eq 2 ] || [ "$status" -eq 3 ] || fail "exit $status: $stderr"
+	[ "$status" -eq 3 ] || [[ $stderr == *"PM_TEST_GUARD"* ]]
+}
+
+@test "when logind manages sleep, pm-suspend says it bypasses its inhibitors" {
+	fx=$(sleepfx)
+	mkdir -p "$fx/run/systemd/system" "$fx/run/systemd/seats"
+	ps "$fx" -n hibernate
+	assert_success
+	[ "${stderr_lines[0]}" = "pm-suspend: systemd-logind manages sleep on this machine: pm-suspend bypasses its inhibitors (systemctl hibernate honours them)" ]
+	ps "$fx" -q -n deep
+	[ -z "$stderr" ]
+}
