@@ -375,6 +375,8 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 	int ran, sd_ran, e, status = PM_EXIT_OK;
 	char v[32];
 
+	free(r->src0); /* a --diagnose level before this one */
+	free(r->src1);
 	memset(r, 0, sizeof(*r));
 	r->leg = l;
 	r->wake_irq = -1;

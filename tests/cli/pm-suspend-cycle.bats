@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2016 # hook bodies are single-quoted on purpose: they expand in the hook
 # shellcheck disable=SC2154 # $bin, $so and bats' $stderr, $stderr_lines come from helpers.bash and run
 # pm-suspend's cycle on fixture trees (plain files for /sys/power): hooks in
 # the pm-utils contract, their safety rules, the config files, the lock,
@@ -178,7 +179,7 @@ EOF
 		[[ $stderr == *"took longer than"*"killed with its process group"* ]]
 	[[ $stderr == *"pm-suspend: the hook /etc/pm/sleep.d/10hang failed: the sleep was skipped"* ]]
 	# Nothing of its group lives on.
-	! pgrep -f "sleep 60; echo orphan" >/dev/null
+	if pgrep -f "sleep 60; echo orphan" >/dev/null; then fail "the hook's child lives on"; fi
 	# HOOK_TIMEOUT in the config does the same; the option wins.
 	echo "HOOK_TIMEOUT=200ms" >"$fx/etc/pm/pm-suspend.conf"
 	ps "$fx" deep
@@ -196,8 +197,7 @@ EOF
 	grep -qx "PM_SYSROOT=$fx" "$e"
 	grep -qx "PM_CMDLINE=--sysroot $fx --hook-timeout 10 deep" "$e"
 	grep -qx "PATH=$(cd "$bin" && pwd -P):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$e"
-	! grep -q "^FOO=\|^LD_" "$e"
-	! grep -q "^stdin:" "$e"
+	if grep -q "^FOO=\|^LD_\|^stdin:" "$e"; then fail "$(cat "$e")"; fi
 }
 
 @test "hook output and a line per hook go to /var/log/pm-suspend.log" {
@@ -622,8 +622,9 @@ EOF
 @test "the report: wake IRQ with its name, wakeup sources that moved, suspend_stats deltas" {
 	fx=$(sleepfx)
 	echo 123 >"$fx/sys/power/pm_wakeup_irq"
-	src=$(cd "$fx/sys/class/wakeup" && ls | head -1)
-	[ -n "$src" ] || skip "no wakeup source in the fixture"
+	srcs=("$fx"/sys/class/wakeup/*)
+	[ -e "${srcs[0]}" ] || skip "no wakeup source in the fixture"
+	src=${srcs[0]##*/}
 	name=$(cat "$fx/sys/class/wakeup/$src/name")
 	hook "$fx" /etc/pm/sleep.d 10a 0 'if [ "$1" = resume ]; then d=$PM_SYSROOT/sys/class/wakeup/'"$src"'; echo $(($(cat $d/wakeup_count) + 2)) >$d/wakeup_count; s=$PM_SYSROOT/sys/power/suspend_stats; echo $(($(cat $s/success) + 1)) >$s/success; fi'
 	ps "$fx" -J deep
