@@ -541,8 +541,7 @@ static void leg_for(struct ps *p, enum pm_sleep_mode m, struct ps_leg *l)
 	case PM_MODE_HYBRID:
 		l->state = "disk";
 		l->disk = "suspend";
-		l->down = "hibernate";
-		l->up = "thaw";
+		/* Debian's pm-utils passes suspend/resume here (the golden). */
 		l->method = "suspend_hybrid";
 		l->verb = "hybrid-sleep";
 		break;

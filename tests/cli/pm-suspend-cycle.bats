@@ -85,7 +85,7 @@ EOF
 @test "hook arguments of every mode (CLI.md table)" {
 	for pair in "suspend:suspend suspend:resume suspend" "s2idle:suspend suspend:resume suspend" \
 		"deep:suspend suspend:resume suspend" "hibernate:hibernate hibernate:thaw hibernate" \
-		"hybrid:hibernate suspend_hybrid:thaw suspend_hybrid"; do
+		"hybrid:suspend suspend_hybrid:resume suspend_hybrid"; do
 		IFS=: read -r mode down up <<<"$pair"
 		fx=$(sleepfx)
 		hook "$fx" /etc/pm/sleep.d 50rec
@@ -433,7 +433,7 @@ EOF
 				[[ $f$e == wakeup_countEINVAL && ${stderr_lines[0]} == *"wakeup event during preparation"* ]] ||
 				fail "$f $e: $stderr"
 			if [ "$mode" = deep ]; then want=$'10a suspend suspend deep\n10a resume suspend deep'
-			else want=$'10a hibernate suspend_hybrid hybrid\n10a thaw suspend_hybrid hybrid'
+			else want=$'10a suspend suspend_hybrid hybrid\n10a resume suspend_hybrid hybrid'
 			fi
 			[ "$(hooklog "$fx")" = "$want" ] || fail "$f $e: hooks $(hooklog "$fx")"
 			# The selections are back (a plain file holds the word written).
