@@ -28,7 +28,7 @@ ours() { # SCENARIO: run pm-suspend under the name pm-utils uses, on $fx
 	echo 259:3 >"$fx/sys/class/block/nvme0n1p3/dev"
 	printf 'freeze mem disk\n' >"$fx/sys/power/state"
 	printf 's2idle [deep]\n' >"$fx/sys/power/mem_sleep"
-	make_hooks "$fx" "$([ "$1" = fail ] && echo fail || true)"
+	if [ "$1" = fail ]; then make_hooks "$fx" fail; else make_hooks "$fx"; fi
 	[ "$1" != hibernate ] || name=pm-hibernate
 	[ "$1" != suspend-hybrid ] || name=pm-suspend-hybrid
 	d=$BATS_TEST_TMPDIR/bin
