@@ -111,6 +111,7 @@ bench: all
 	bench/cstate-stat
 	bench/pmctl
 	bench/opp-set
+	bench/pm-suspend
 
 # The Debian packages the build and the tests use (apt-get, as root).
 deps:

@@ -357,6 +357,18 @@ static void wake_reason(struct ps *p, struct ps_result *r)
 	r->nsrc1 = pm_wakeup_sources_read(&p->ctx, &r->src1);
 }
 
+static bool kernel_syncs(struct ps *p, const struct ps_leg *l)
+{
+	uint64_t v;
+	bool yes = l->disk ||
+		   (pm_attr_read_u64(&p->ctx, "/sys/power/sync_on_suspend",
+				     &v) == 0 &&
+		    v == 1);
+
+	pm_err_clear(&p->ctx);
+	return yes;
+}
+
 static const char *sig_name(int s)
 {
 	return s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" :
@@ -413,7 +425,11 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 		status = PM_EXIT_FAIL;
 		goto resume;
 	}
-	if (!p->t.dry_run)
+	/*
+	 * The kernel syncs on entry when sync_on_suspend is 1 (and always
+	 * before hibernating): a sync of ours would only flush twice.
+	 */
+	if (!p->t.dry_run && !kernel_syncs(p, l))
 		sync();
 	if (p->test_level &&
 	    set_choice(p, r, "/sys/power/pm_test", p->test_level) < 0) {
