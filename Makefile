@@ -139,6 +139,8 @@ install: all
 	@set -e; for m in $(MAN); do s=$${m##*.}; \
 	  install -d $(DESTDIR)$(MANDIR)/man$$s; \
 	  install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	@set -e; for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do \
+	  ln -sf pm-suspend.8 $(DESTDIR)$(MANDIR)/man8/$$n.8; done
 	install -d $(DESTDIR)$(DATADIR)/opp.d
 	@set -e; for f in scripts/opp.d/*.conf; do [ -e "$$f" ] || continue; \
 	  install -m 0644 $$f $(DESTDIR)$(DATADIR)/opp.d/; done
@@ -150,6 +152,8 @@ uninstall:
 	  $(DESTDIR)$(SBINDIR)/pm-suspend-hybrid
 	@for m in $(MAN); do s=$${m##*.}; \
 	  rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,pm-hibernate.8 \
+	  pm-suspend-hybrid.8 pm-is-supported.8)
 	rm -rf $(DESTDIR)$(DATADIR)
 
 # The kernel cache in build/cache survives clean.

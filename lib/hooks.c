@@ -343,8 +343,6 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 	}
 	if (pfd >= 0)
 		close(pfd);
-	/* Whatever the hook left running in its group goes with it. */
-	kill(-pid, SIGKILL);
 	do
 		got = read(fds[0], &ee, sizeof(ee));
 	while (got < 0 && errno == EINTR);

@@ -791,7 +791,8 @@ void pm_suspend_stats_read(struct pm_ctx *ctx, struct pm_suspend_stats *s);
 
 /*
  * Read /sys/power/wakeup_count, which blocks while wakeup events are in
- * flight, for at most timeout_s seconds (-ETIMEDOUT then).
+ * flight, for at most timeout_s seconds (-ETIMEDOUT then; -EINTR for
+ * any other signal).
  */
 int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
 			 uint64_t *count);

@@ -355,9 +355,12 @@ void pm_suspend_stats_read(struct pm_ctx *ctx, struct pm_suspend_stats *s)
 	pm_err_clear(ctx);
 }
 
+static volatile sig_atomic_t alarm_fired;
+
 static void on_alarm(int sig)
 {
 	(void)sig;
+	alarm_fired = 1;
 }
 
 int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
@@ -382,12 +385,15 @@ int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
 	if (!it.it_value.tv_sec && !it.it_value.tv_usec)
 		it.it_value.tv_usec = 1;
 	setitimer(ITIMER_REAL, &it, &oldit);
+	alarm_fired = 0;
 	n = read(fd, buf, sizeof(buf) - 1);
 	e = errno;
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	sigaction(SIGALRM, &old, NULL);
 	close(fd);
+	if (n < 0 && e == EINTR && !alarm_fired)
+		return -EINTR; /* another signal: the caller's to handle */
 	if (n < 0)
 		return pm_err_set(ctx, "read", path, NULL,
 				  e == EINTR ? ETIMEDOUT : e,

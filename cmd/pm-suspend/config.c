@@ -89,6 +89,10 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 				    "%s: not a duration above 0 (30, 500ms, "
 				    "2min, 1h)",
 				    l->key);
+			if (l->key[1] == 'I' && us < 1000000)
+				bad(p, &c, l->lineno,
+				    "%s: at least 1 s (the RTC counts seconds)",
+				    l->key);
 			if (l->key[1] == 'O' && !explicit_timeout)
 				p->hook_timeout_s = (double)us / 1e6;
 			else if (l->key[1] == 'I' && !explicit_delay)
@@ -110,8 +114,7 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 			if (!pm_fset_name_ok(v, 31))
 				bad(p, &c, l->lineno,
 				    "RTC '%s': an RTC name such as rtc0", v);
-			if (!p->rtc)
-				p->rtc = strdup(v);
+			snprintf(p->conf_rtc, sizeof(p->conf_rtc), "%s", v);
 		} else {
 			add_words(p->blacklist, sizeof(p->blacklist), v);
 		}

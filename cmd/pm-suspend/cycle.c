@@ -183,12 +183,8 @@ static int pre_hooks(struct ps *p, const struct ps_leg *l, const char **failed,
 			return i + 1;
 	}
 	for (int k = 0; k < p->sdhooks.n; k++) {
-		if (!run_hook(p, &p->sdhooks.h[k], "pre", "pre", l->verb,
-			      mode)) {
-			*failed = p->sdhooks.h[k].path;
-			*sd_ran = k;
-			return i;
-		}
+		/* As systemd-sleep: a failed system-sleep hook is logged only. */
+		run_hook(p, &p->sdhooks.h[k], "pre", "pre", l->verb, mode);
 		*sd_ran = k + 1;
 		if (ps_signal)
 			break;
@@ -259,6 +255,7 @@ static void restore_all(struct ps *p)
 		if (!x->old[0])
 			continue;
 		if (put(p, x->path, x->old) < 0) {
+			p->not_restored++;
 			pm_warn(&p->t, "could not restore %s to '%s': %s",
 				x->path, x->old,
 				pm_err_str(&p->ctx.err, buf, sizeof(buf)));
@@ -397,6 +394,12 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 	e = pm_wakeup_count_read(&p->ctx, PS_WAKEUP_COUNT_TIMEOUT_S, &wc);
 	if (e == 0) {
 		have_wc = true;
+	} else if (e == -EINTR) {
+		snprintf(r->error, sizeof(r->error),
+			 "interrupted by %s before the sleep: nothing was "
+			 "entered",
+			 sig_name(ps_signal));
+		return PM_EXIT_FAIL;
 	} else if (e != -ENOENT) {
 		char buf[700];
 
@@ -504,6 +507,8 @@ resume:
 	post_hooks(p, l, ran, sd_ran);
 	clear_alarm(p, r);
 	restore_all(p);
+	if (p->not_restored && status == PM_EXIT_OK)
+		status = PM_EXIT_FAIL; /* named by restore_all */
 	pm_suspend_stats_read(&p->ctx, &r->after);
 	if (r->attempted && !r->entered)
 		kernel_reason(r);
@@ -618,12 +623,18 @@ static const char *const test_levels[] = { "freezer", "devices", "platform",
 static int diagnose(struct ps *p, struct ps_leg *l)
 {
 	struct pm_sleep s;
-	int nlev = l->state[0] == 'f' || (l->mem_sleep &&
-					  !strcmp(l->mem_sleep, "s2idle")) ?
-			   3 :
-			   5;
+	char cur[32];
+	int nlev;
 
 	pm_sleep_read(&p->ctx, &s);
+	pm_choice_selected(s.mem_sleep, cur, sizeof(cur));
+	/* Suspend-to-idle, written or as selected, stops at platform. */
+	nlev = !strcmp(l->state, "freeze") ||
+			       (l->mem_sleep ? !strcmp(l->mem_sleep, "s2idle") :
+					       !strcmp(l->state, "mem") &&
+						       !strcmp(cur, "s2idle")) ?
+		       3 :
+		       5;
 	for (int i = 0; i < nlev; i++) {
 		int st;
 
@@ -657,6 +668,7 @@ int ps_run(struct ps *p)
 	if (p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE) {
 		leg_for(p, PM_MODE_SUSPEND, &legs[0]);
 		leg_for(p, PM_MODE_HIBERNATE, &legs[1]);
+		legs[0].verb = legs[1].verb = "suspend-then-hibernate";
 		check_rtc(p, &rtc);
 		legs[0].alarm = rtc_value(p, &rtc,
 					  (uint64_t)(p->hibernate_delay_s + 0.5));

@@ -466,13 +466,16 @@ int main(int argc, char **argv)
 			     PM_SEEN_DRY_RUN,
 		     p.name);
 	pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
+	if (p.t.dry_run && p.t.fmt == PM_FMT_JSON)
+		pm_usage_error(&p.t, "--dry-run prints the writes and hooks, "
+				     "not a report: drop --json");
 	if (p.t.output && p.t.fmt != PM_FMT_JSON)
 		pm_usage_error(&p.t, "-o/--output writes the JSON report: add "
 				     "--json");
 	pm_tool_ctx(&p.t, &p.ctx);
 	ps_config(&p, set_timeout, set_delay);
 	if (!p.rtc)
-		p.rtc = "rtc0";
+		p.rtc = p.conf_rtc[0] ? p.conf_rtc : "rtc0";
 	if (p.check) {
 		st = check_only(&p);
 		pm_ctx_close(&p.ctx);
@@ -483,6 +486,16 @@ int main(int argc, char **argv)
 			     reason, sizeof(reason)) < 0)
 		pm_die(&p.t, PM_EXIT_UNSUPPORTED, "%s: %s",
 		       pm_sleep_mode_name(p.mode), reason);
+	if (p.hib_mode[0] && p.mode >= PM_MODE_HIBERNATE &&
+	    p.mode != PM_MODE_HYBRID) {
+		struct pm_sleep s;
+
+		pm_sleep_read(&p.ctx, &s);
+		if (!pm_word_in(s.disk, p.hib_mode))
+			pm_die(&p.t, PM_EXIT_UNSUPPORTED,
+			       "HIBERNATE_MODE=%s is not offered (disk: %s)",
+			       p.hib_mode, s.disk[0] ? s.disk : "none");
+	}
 	if (p.test_level || p.diagnose)
 		check_test_level(&p);
 	if (!p.t.dry_run) {
@@ -510,9 +523,7 @@ int main(int argc, char **argv)
 		if (p.lockfd < 0) {
 			char buf[700];
 
-			pm_die(&p.t, p.lockfd == -EACCES ? PM_EXIT_FAIL :
-							   PM_EXIT_FAIL,
-			       "cannot take the lock: %s",
+			pm_die(&p.t, PM_EXIT_FAIL, "cannot take the lock: %s",
 			       pm_err_str(&p.ctx.err, buf, sizeof(buf)));
 		}
 	}

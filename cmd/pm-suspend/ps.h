@@ -70,6 +70,7 @@ struct ps {
 	bool check, force, no_hooks, diagnose;
 	const char *test_level;
 	const char *rtc;
+	char conf_rtc[32];		/* RTC= of the config, the last wins */
 	uint64_t wake_after_s;		/* 0: not asked */
 	int64_t wake_at;		/* epoch, 0: not asked */
 	double hook_timeout_s;
@@ -89,6 +90,7 @@ struct ps {
 	struct ps_result res[2];
 	int nres;
 	bool replaced_alarm;
+	int not_restored;		/* files left changed */
 };
 
 extern volatile sig_atomic_t ps_signal;

@@ -53,11 +53,12 @@ static void json_leg(struct pm_out *o, const struct ps_result *r)
 		pm_out_null(o, "errno");
 	pm_out_str_or_null(o, "step", r->after.last_failed_step);
 	pm_out_obj_end(o);
-	pm_out_double(o, "prepare_s", r->prepare_s, 6);
 	if (r->attempted) {
+		pm_out_double(o, "prepare_s", r->prepare_s, 6);
 		pm_out_double(o, "kernel_s", r->kernel_s, 6);
 		pm_out_double(o, "asleep_s", r->asleep_s, 6);
 	} else {
+		pm_out_null(o, "prepare_s");
 		pm_out_null(o, "kernel_s");
 		pm_out_null(o, "asleep_s");
 	}
@@ -203,9 +204,11 @@ void ps_report(struct ps *p, int status)
 			/* The error itself always goes to stderr. */
 			if (p->ctx.real_root)
 				syslog(LOG_ERR, "%s", line);
-			pm_warn(&p->t, "%s", line);
+			if (!p->diagnose) /* diagnose named it already */
+				pm_warn(&p->t, "%s", line);
 		}
-		summary(p, r, tty);
+		if (!p->t.dry_run)
+			summary(p, r, tty);
 	}
 	if (p->t.fmt == PM_FMT_JSON)
 		json(p, status);

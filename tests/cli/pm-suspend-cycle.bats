@@ -348,6 +348,29 @@ EOF
 	assert_failure 2
 	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/pm-suspend.conf:2: sections ('[main]') are not used in pm-suspend.conf: KEY=value lines only" ]
 	rm "$c"
+	printf 'HIBERNATE_DELAY=500ms\n' >"$c"
+	ps "$fx" -n suspend-then-hibernate
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/pm-suspend.conf:1: HIBERNATE_DELAY: at least 1 s (the RTC counts seconds)" ]
+	# A disk mode the kernel does not offer is exit 3.
+	printf 'HIBERNATE_MODE=reboot\n' >"$c"
+	echo "[platform] shutdown" >"$fx/sys/power/disk"
+	ps "$fx" -n hibernate
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "pm-suspend: hibernate: hibernation mode 'reboot' is not offered (disk: [platform] shutdown)" ]
+	printf 'HIBERNATE_MODE=platform\n' >"$c"
+	echo "[shutdown] reboot" >"$fx/sys/power/disk"
+	ps "$fx" -n hibernate
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "pm-suspend: HIBERNATE_MODE=platform is not offered (disk: [shutdown] reboot)" ]
+	# RTC=: the last line wins, --rtc over both.
+	printf 'RTC=rtc5\nRTC=rtc0\n' >"$c"
+	ps "$fx" -n --wake-after 60 deep
+	assert_success
+	ps "$fx" -n --rtc rtc3 --wake-after 60 deep
+	assert_failure 3
+	rm "$c"
+	repower "$fx"
 	# --config FILE is read instead, never prefixed; a missing one is exit 2.
 	printf 'HIBERNATE_MODE=shutdown\n' >"$BATS_TEST_TMPDIR/my.conf"
 	ps "$fx" --config "$BATS_TEST_TMPDIR/my.conf" -n hibernate
@@ -452,6 +475,16 @@ EOF
 	[ "$n" -eq 49 ]
 }
 
+@test "a value that cannot be restored after the sleep is named, exit 1" {
+	fault_so
+	fx=$(sleepfx)
+	run --separate-stderr env PM_FAULT_WRITE="*/sys/power/mem_sleep=EIO@2" LD_PRELOAD="$so" \
+		"$bin/pm-suspend" --sysroot "$fx" deep
+	assert_failure 1
+	[[ $stderr == *"pm-suspend: could not restore /sys/power/mem_sleep to 's2idle': cannot write 's2idle' to /sys/power/mem_sleep: Input/output error (EIO)"* ]]
+	[ "$(cat "$fx/sys/power/state")" = mem ]
+}
+
 @test "RTC: --wake-after sets since_epoch + N and clears it after; --wake-at @EPOCH and ISO 8601" {
 	fx=$(sleepfx)
 	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
@@ -519,6 +552,8 @@ EOF
 		# shellcheck disable=SC2086
 		bad_input pm-suspend "$fx" $a deep
 	done
+	bad_input pm-suspend "$fx" -n -J deep
+	[ "${stderr_lines[0]}" = "pm-suspend: --dry-run prints the writes and hooks, not a report: drop --json" ]
 	bad_input pm-suspend "$fx" --wake-after 60 suspend-then-hibernate
 	bad_input pm-suspend "$fx" --test core suspend-then-hibernate
 }
