@@ -12,6 +12,11 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <sys/time.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <linux/fs.h>
+#include <linux/fiemap.h>
 
 #include "pm.h"
 
@@ -153,9 +158,63 @@ static uint64_t meminfo_kib(const char *text, const char *key)
 	return PM_UNKNOWN;
 }
 
+/*
+ * A swap file is the image's home only if it lives on the resume device
+ * and resume_offset is the page of its first block (FIEMAP), as the
+ * kernel's swap-file resume reads it.  A file we cannot open or map (no
+ * FIEMAP on this file system) is not held against it.
+ */
+static bool swap_file_mismatch(struct pm_ctx *ctx, const char *file,
+			       const char *resume, uint64_t off, char *why,
+			       size_t size)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent fe[1];
+	} m;
+	struct stat st;
+	char dev[32];
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = pm_open(ctx, file, O_RDONLY);
+	bool bad = false;
+
+	if (fd < 0) {
+		pm_err_clear(ctx);
+		return false;
+	}
+	if (fstat(fd, &st) == 0) {
+		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev),
+			 minor(st.st_dev));
+		if (strcmp(dev, resume)) {
+			snprintf(why, size,
+				 "the swap file %s is on device %s, not on the "
+				 "resume device %s",
+				 file, dev, resume);
+			bad = true;
+		}
+	}
+	memset(&m, 0, sizeof(m));
+	m.fm.fm_length = ~0ULL;
+	m.fm.fm_flags = FIEMAP_FLAG_SYNC;
+	m.fm.fm_extent_count = 1;
+	if (!bad && page > 0 && ioctl(fd, FS_IOC_FIEMAP, &m.fm) == 0 &&
+	    m.fm.fm_mapped_extents >= 1 && m.fe[0].fe_logical == 0 &&
+	    m.fe[0].fe_physical / (uint64_t)page != off) {
+		snprintf(why, size,
+			 "resume_offset %llu does not match the swap file %s, "
+			 "whose first page is %llu",
+			 (unsigned long long)off, file,
+			 (unsigned long long)(m.fe[0].fe_physical /
+					      (uint64_t)page));
+		bad = true;
+	}
+	close(fd);
+	return bad;
+}
+
 int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 {
-	char resume[32], *swaps = NULL, *meminfo = NULL;
+	char resume[32], *swaps = NULL, *meminfo = NULL, why[384] = "";
 	uint64_t need, best_free = 0;
 	bool found = false;
 
@@ -193,6 +252,9 @@ int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 					     &off) < 0 ||
 			    off == 0)
 				continue;
+			if (swap_file_mismatch(ctx, name, resume, off, why,
+					       sizeof(why)))
+				continue;
 		} else {
 			continue;
 		}
@@ -202,6 +264,8 @@ int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 	}
 	free(swaps);
 	pm_err_clear(ctx);
+	if (!found && why[0])
+		return no(reason, size, "%s", why);
 	if (!found)
 		return no(reason, size,
 			  "the resume device %s is not an active swap area in "

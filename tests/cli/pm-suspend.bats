@@ -447,6 +447,30 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 	[[ $stderr == *"not enough free swap"* ]]
 }
 
+@test "hibernation: a swap file must be on the resume device at resume_offset (FIEMAP)" {
+	fx=$(copy_of laptop2006 swapfile2)
+	dd if=/dev/zero of="$fx/swapfile" bs=64k count=16 status=none
+	sync "$fx/swapfile"
+	dev=$(stat -c '%Hd:%Ld' "$fx/swapfile")
+	set_swaps "$fx" "$(swapline /swapfile file 4194300 0)"
+	echo 8:1 >"$fx/sys/power/resume"
+	echo 34816 >"$fx/sys/power/resume_offset"
+	check "$fx" hibernate
+	assert_failure 3
+	[ "$stderr" = "pm-suspend: hibernate: the swap file /swapfile is on device $dev, not on the resume device 8:1" ]
+	echo "$dev" >"$fx/sys/power/resume"
+	command -v filefrag >/dev/null || skip "no filefrag to find the first block"
+	first=$(filefrag -v -b4096 "$fx/swapfile" 2>/dev/null | awk '$1 == "0:" { sub(/\.\..*/, "", $4); print $4; exit }')
+	[ -n "$first" ] || skip "no FIEMAP on the test file system"
+	echo $((first + 1)) >"$fx/sys/power/resume_offset"
+	check "$fx" hibernate
+	assert_failure 3
+	[ "$stderr" = "pm-suspend: hibernate: resume_offset $((first + 1)) does not match the swap file /swapfile, whose first page is $first" ]
+	echo "$first" >"$fx/sys/power/resume_offset"
+	check "$fx" hibernate
+	assert_success
+}
+
 @test "hibernation: the disk modes (platform or shutdown; suspend for hybrid)" {
 	fx=$(hib_ok)
 	d=$fx/sys/power/disk
