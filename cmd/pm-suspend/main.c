@@ -204,11 +204,30 @@ static void join_cmdline(struct ps *p, int argc, char **argv)
 		p->cmdline[sizeof(p->cmdline) - 1] = '\0';
 }
 
+/* A configured HIBERNATE_MODE must be offered as it is (no fallback). */
+static void check_hib_mode(struct ps *p)
+{
+	struct pm_sleep s;
+
+	if (!p->hib_mode[0] || p->mode < PM_MODE_HIBERNATE ||
+	    p->mode == PM_MODE_HYBRID)
+		return;
+	pm_sleep_read(&p->ctx, &s);
+	if (!pm_word_in(s.disk, p->hib_mode)) {
+		if (p->check && p->t.verbose < 0)
+			exit(PM_EXIT_UNSUPPORTED);
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "HIBERNATE_MODE=%s is not offered (disk: %s)",
+		       p->hib_mode, s.disk[0] ? s.disk : "none");
+	}
+}
+
 static int check_only(struct ps *p)
 {
 	char reason[512];
 	int r;
 
+	check_hib_mode(p);
 	r = pm_sleep_check(&p->ctx, p->mode, p->hib_mode[0] ? p->hib_mode : NULL,
 			   reason, sizeof(reason));
 	if (r < 0) {
@@ -486,16 +505,7 @@ int main(int argc, char **argv)
 			     reason, sizeof(reason)) < 0)
 		pm_die(&p.t, PM_EXIT_UNSUPPORTED, "%s: %s",
 		       pm_sleep_mode_name(p.mode), reason);
-	if (p.hib_mode[0] && p.mode >= PM_MODE_HIBERNATE &&
-	    p.mode != PM_MODE_HYBRID) {
-		struct pm_sleep s;
-
-		pm_sleep_read(&p.ctx, &s);
-		if (!pm_word_in(s.disk, p.hib_mode))
-			pm_die(&p.t, PM_EXIT_UNSUPPORTED,
-			       "HIBERNATE_MODE=%s is not offered (disk: %s)",
-			       p.hib_mode, s.disk[0] ? s.disk : "none");
-	}
+	check_hib_mode(&p);
 	if (p.test_level || p.diagnose)
 		check_test_level(&p);
 	if (!p.t.dry_run) {

@@ -363,6 +363,12 @@ EOF
 	ps "$fx" -n hibernate
 	assert_failure 3
 	[ "${stderr_lines[0]}" = "pm-suspend: HIBERNATE_MODE=platform is not offered (disk: [shutdown] reboot)" ]
+	ps "$fx" --check hibernate
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "pm-suspend: HIBERNATE_MODE=platform is not offered (disk: [shutdown] reboot)" ]
+	ps "$fx" --check -q hibernate
+	assert_failure 3
+	[ -z "$stderr" ]
 	# RTC=: the last line wins, --rtc over both.
 	printf 'RTC=rtc5\nRTC=rtc0\n' >"$c"
 	ps "$fx" -n --wake-after 60 deep
