@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $top come from helpers.bash
+# The documents stay true to the binaries: every option a tool's --help
+# lists (pmctl: every subcommand's too) is in its man page, every option
+# the man page's OPTIONS section defines is in --help; the man pages are
+# lint-clean; make install puts exactly the documented files in DESTDIR
+# and make uninstall removes exactly those.
+
+load helpers
+
+setup() {
+	load_libs
+}
+
+help_opts() { # TOOL: the options --help names
+	local t=$1 s
+	{
+		"$bin/$t" --help
+		if [ "$t" = pmctl ]; then
+			for s in status freq "freq set" boost idle cpu smt latency device "device set" supply \
+				"supply set" thermal profile devfreq "devfreq set" domains powercap sleep dump; do
+				# shellcheck disable=SC2086 # a subcommand of two words
+				"$bin/pmctl" $s --help 2>/dev/null || true
+			done
+		fi
+	} | grep -oE '(^|[][ ,|=(])--?[a-zA-Z][a-zA-Z0-9-]*' | sed -E 's/^[][ ,|=(]//' | sort -u
+}
+man_text() { sed -E 's/\\-/-/g; s/\\f[BIRP]//g; s/\\&//g' "$1"; }
+# The options the OPTIONS section defines: the item line after each .TP.
+man_defined() {
+	man_text "$1" | awk '/^\.SH/ { on = ($2 ~ /OPTIONS/) } on && item { print } { item = on && /^\.TP/ }' |
+		grep -oE '(^|[ "])--?[a-zA-Z][a-zA-Z0-9-]*' | sed -E 's/^[ "]//' | sort -u
+}
+
+@test "every --help option is in the man page, and every option the man page defines is in --help" {
+	for t in pmctl pm-suspend opp-set cstate-stat; do
+		m=$top/man/$t.8
+		[ -f "$m" ] || fail "no $m"
+		h=$(help_opts "$t")
+		[ "$(wc -l <<<"$h")" -ge 8 ] || fail "$t: only $(wc -l <<<"$h") options found in --help"
+		for o in $h; do
+			man_text "$m" | grep -qE -- "(^|[^a-zA-Z0-9-])$o([^a-zA-Z0-9-]|$)" || fail "$t: $o is not in $m"
+		done
+		d=$(man_defined "$m")
+		[ -n "$d" ] || fail "$t: no option defined in OPTIONS"
+		extra=$(comm -13 <(printf '%s\n' "$h") <(printf '%s\n' "$d"))
+		[ -z "$extra" ] || fail "$t: the man page defines what --help does not name: $extra"
+	done
+}
+
+@test "pm-suspend's config keys are the ones pm-suspend.conf(5) documents" {
+	for k in HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST; do
+		man_text "$top/man/pm-suspend.conf.5" | grep -q "\b$k\b" || fail "$k is not in pm-suspend.conf.5"
+	done
+	fx=$(fresh hwp-laptop)
+	mkdir -p "$fx/etc/pm"
+	echo "NO_SUCH_KEY=1" >"$fx/etc/pm/pm-suspend.conf"
+	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" -n
+	assert_failure 2
+	known=$(sed -n 's/.*(known: \(.*\))$/\1/p' <<<"${stderr_lines[0]}" | tr -d ,)
+	[ "$known" = "HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST" ] || fail "$known"
+}
+
+@test "the man pages are mandoc -Tlint clean" {
+	command -v mandoc >/dev/null || skip "no mandoc"
+	for m in "$top"/man/*.[578]; do
+		run mandoc -Tlint -W warning "$m"
+		[ -z "$output" ] || fail "$m: $output"
+	done
+}
+
+@test "make install puts the tools, links, man pages and examples in DESTDIR; uninstall removes exactly them" {
+	d=$BATS_TEST_TMPDIR/dest
+	run make -s -C "$top" install DESTDIR="$d" PREFIX=/usr
+	assert_success
+	[ -x "$d/usr/bin/pmctl" ] && [ -x "$d/usr/bin/cstate-stat" ]
+	[ -x "$d/usr/sbin/pm-suspend" ] && [ -x "$d/usr/sbin/opp-set" ]
+	for n in pm-hibernate pm-suspend-hybrid; do
+		[ "$(readlink "$d/usr/sbin/$n")" = pm-suspend ] || fail "$n"
+	done
+	[ "$(readlink "$d/usr/bin/pm-is-supported")" = ../sbin/pm-suspend ]
+	for m in "$top"/man/*.[578]; do
+		s=${m##*.}
+		[ -f "$d/usr/share/man/man$s/${m##*/}" ] || fail "${m##*/} not installed"
+	done
+	for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do
+		[ "$(readlink "$d/usr/share/man/man8/$n.8")" = pm-suspend.8 ] || fail "$n.8"
+	done
+	for f in "$top"/scripts/opp.d/*.conf; do
+		[ -f "$d/usr/share/pmtools/opp.d/${f##*/}" ] || fail "${f##*/}"
+	done
+	# Nothing under /etc: examples go to share, configuration is the admin's.
+	[ ! -e "$d/etc" ]
+	# The installed pm-is-supported works by its name.
+	run "$d/usr/bin/pm-is-supported" --sysroot "$(fixture laptop2006)" --suspend
+	assert_success
+	run make -s -C "$top" uninstall DESTDIR="$d" PREFIX=/usr
+	assert_success
+	left=$(find "$d" ! -type d)
+	[ -z "$left" ] || fail "left after uninstall: $left"
+}
