@@ -60,7 +60,7 @@ static void usage(FILE *f)
 	      "nothing\n"
 	      "      --wait[=SEC]     wait for the writers' lock instead of "
 	      "exit 4\n"
-	      "  -F, --format FMT     human, json or kv\n"
+	      "  -F, --format FMT     human, json or kv (status: also prom)\n"
 	      "  -J, --json           same as --format json\n"
 	      "  -o, --output FILE    write the report to FILE atomically\n"
 	      "      --sysroot DIR    read and write /sys, /proc, /dev under "
@@ -89,9 +89,11 @@ static const struct {
 	  "One screen of power management: cpufreq policies, intel_pstate /\n"
 	  "amd_pstate, cpuidle, CPUs and SMT, sleep states, platform profile,\n"
 	  "power supplies, thermal zones and devfreq devices.  A section the\n"
-	  "kernel lacks says 'not available'.\n"
+	  "kernel lacks says 'not available'.  -F prom gives the metrics of\n"
+	  "policies, CPUs, sleeps, supplies, thermal zones and devfreq for\n"
+	  "node_exporter's textfile collector (with -o FILE).\n"
 	  "\n"
-	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
+	  "Options: -F/--format human|json|kv|prom, -J, -o FILE, --sysroot DIR.\n" },
 	{ "freq", cmd_freq,
 	  "Usage: pmctl [options] freq [show]\n"
 	  "       pmctl [options] freq set [-c LIST] [--governor G] [--min F]\n"
@@ -374,7 +376,10 @@ int main(int argc, char **argv)
 			return PM_EXIT_OK;
 		}
 		pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
-					      1u << PM_FMT_KV);
+					      1u << PM_FMT_KV |
+					      (strcmp(name, "status") ?
+						       0u :
+						       1u << PM_FMT_PROM));
 		pm_tool_ctx(&p.t, &p.ctx);
 		p.ctx.dry_run = p.t.dry_run;
 		return commands[i].fn(&p, nargs ? nargs - 1 : 0,

@@ -3,6 +3,7 @@
  * pmctl status: one screen of power management.  Every section says
  * "not available" when the kernel does not offer it.
  */
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,6 +554,158 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 	pm_out_obj_end(o);
 }
 
+/*
+ * The Prometheus exposition (node_exporter's textfile collector): what a
+ * fleet graphs, in base units; a value the kernel does not give has no
+ * sample.
+ */
+static void prom_gauge(struct pm_out *o, const char *name, const char *help)
+{
+	pm_out_prom_meta(o, name, "gauge", help);
+}
+
+static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
+		     const struct pm_sleep *s, const struct pm_supply *sup,
+		     int nsup, const struct pm_tzone *tz, int ntz,
+		     const struct pm_devfreq *df, int ndf)
+{
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} freqs[] = {
+		{ "pm_cpufreq_frequency_hertz",
+		  "Current frequency of the policy (scaling_cur_freq).",
+		  offsetof(struct pm_policy, cur_khz) },
+		{ "pm_cpufreq_min_hertz", "Lower limit of the policy.",
+		  offsetof(struct pm_policy, min_khz) },
+		{ "pm_cpufreq_max_hertz", "Upper limit of the policy.",
+		  offsetof(struct pm_policy, max_khz) },
+		{ "pm_cpufreq_hardware_min_hertz",
+		  "Lowest frequency of the hardware (cpuinfo_min_freq).",
+		  offsetof(struct pm_policy, cpuinfo_min_khz) },
+		{ "pm_cpufreq_hardware_max_hertz",
+		  "Highest frequency of the hardware (cpuinfo_max_freq).",
+		  offsetof(struct pm_policy, cpuinfo_max_khz) },
+	};
+	struct pm_out *o = &p->o;
+	char id[32], zone[32];
+
+	prom_gauge(o, "pm_cpufreq_policy_info",
+		   "A cpufreq policy: driver, governor and EPP, value 1.");
+	for (int i = 0; i < npol; i++) {
+		snprintf(id, sizeof(id), "%u", pol[i].id);
+		const char *l[] = { "policy", id,
+				    "driver", pol[i].driver,
+				    "governor", pol[i].governor,
+				    "epp", pol[i].epp, NULL };
+
+		pm_out_prom_sample(o, "pm_cpufreq_policy_info", l, 1);
+	}
+	for (size_t k = 0; k < sizeof(freqs) / sizeof(freqs[0]); k++) {
+		prom_gauge(o, freqs[k].name, freqs[k].help);
+		for (int i = 0; i < npol; i++) {
+			uint64_t v;
+
+			memcpy(&v, (const char *)&pol[i] + freqs[k].off,
+			       sizeof(v));
+			if (v == PM_UNKNOWN)
+				continue;
+			snprintf(id, sizeof(id), "%u", pol[i].id);
+			const char *l[] = { "policy", id, NULL };
+
+			pm_out_prom_sample(o, freqs[k].name, l,
+					   (double)v * 1000.0);
+		}
+	}
+	prom_gauge(o, "pm_cpus_online", "CPUs online.");
+	pm_out_prom_sample(o, "pm_cpus_online", NULL,
+			   pm_cpuset_count(&p->cpus.online));
+	prom_gauge(o, "pm_cpus_present", "CPUs present.");
+	pm_out_prom_sample(o, "pm_cpus_present", NULL,
+			   pm_cpuset_count(&p->cpus.present));
+	if (s->success != PM_UNKNOWN) {
+		pm_out_prom_meta(o, "pm_suspend_success_total", "counter",
+				 "System sleeps that succeeded since boot.");
+		pm_out_prom_sample_u64(o, "pm_suspend_success_total", NULL,
+				       s->success);
+	}
+	if (s->fail != PM_UNKNOWN) {
+		pm_out_prom_meta(o, "pm_suspend_fail_total", "counter",
+				 "System sleeps that failed since boot.");
+		pm_out_prom_sample_u64(o, "pm_suspend_fail_total", NULL,
+				       s->fail);
+	}
+	prom_gauge(o, "pm_power_supply_info",
+		   "A power supply: type, status and model, value 1.");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name,
+				    "type", sup[i].type,
+				    "status", sup[i].status,
+				    "model", sup[i].model, NULL };
+
+		pm_out_prom_sample(o, "pm_power_supply_info", l, 1);
+	}
+	prom_gauge(o, "pm_power_supply_online",
+		   "1 when the supply (an AC adapter) is online.");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].online >= 0)
+			pm_out_prom_sample(o, "pm_power_supply_online", l,
+					   sup[i].online);
+	}
+	prom_gauge(o, "pm_power_supply_capacity_ratio",
+		   "Battery capacity, 0 to 1.");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].capacity_pct != PM_UNKNOWN)
+			pm_out_prom_sample(o, "pm_power_supply_capacity_ratio",
+					   l, (double)sup[i].capacity_pct / 100);
+	}
+	prom_gauge(o, "pm_power_supply_power_watts",
+		   "Power drawn from or into the battery (power_now).");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].power_uw != PM_UNKNOWN_S64)
+			pm_out_prom_sample(o, "pm_power_supply_power_watts", l,
+					   (double)sup[i].power_uw / 1e6);
+	}
+	prom_gauge(o, "pm_power_supply_energy_joules",
+		   "Energy left in the battery (energy_now).");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].energy_now_uwh != PM_UNKNOWN_S64)
+			pm_out_prom_sample(o, "pm_power_supply_energy_joules",
+					   l,
+					   (double)sup[i].energy_now_uwh *
+						   3.6e-3);
+	}
+	prom_gauge(o, "pm_thermal_zone_temperature_celsius",
+		   "Temperature of the thermal zone.");
+	for (int i = 0; i < ntz; i++) {
+		snprintf(zone, sizeof(zone), "%u", tz[i].id);
+		const char *l[] = { "zone", zone, "type", tz[i].type, NULL };
+
+		if (tz[i].temp_mc != PM_UNKNOWN_S64)
+			pm_out_prom_sample(o,
+					   "pm_thermal_zone_temperature_celsius",
+					   l, (double)tz[i].temp_mc / 1000);
+	}
+	prom_gauge(o, "pm_devfreq_frequency_hertz",
+		   "Current frequency of the devfreq device.");
+	for (int i = 0; i < ndf; i++) {
+		const char *l[] = { "device", df[i].name,
+				    "governor", df[i].governor, NULL };
+
+		if (df[i].cur_hz != PM_UNKNOWN)
+			pm_out_prom_sample(o, "pm_devfreq_frequency_hertz", l,
+					   (double)df[i].cur_hz);
+	}
+}
+
 int cmd_status(struct pmctl *p, int argc, char **argv)
 {
 	struct pm_policy *pol;
@@ -583,7 +736,9 @@ int cmd_status(struct pmctl *p, int argc, char **argv)
 		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 
 	pm_tool_out(&p->t, &p->o);
-	if (p->t.fmt != PM_FMT_HUMAN) {
+	if (p->t.fmt == PM_FMT_PROM) {
+		prom_all(p, pol, npol, &s, sup, nsup, tz, ntz, df, ndf);
+	} else if (p->t.fmt != PM_FMT_HUMAN) {
 		json_all(p, pol, npol, &g, &s, sup, nsup, tz, ntz, df, ndf);
 	} else {
 		human_cpufreq(p, pol, npol, &g);

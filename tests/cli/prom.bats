@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin and bats' $output, $stderr come from helpers.bash and run
+# The Prometheus exposition of pmctl status and cstate-stat: the text
+# format's grammar (HELP and TYPE before a family's samples, metric and
+# label names, quoted and escaped label values, numbers), pm_ names, no
+# series twice; and promtool's own check where Debian's prometheus
+# package is installed.
+
+load helpers
+
+machines=(laptop2006 hwp-laptop amd-desktop arm-biglittle vm-haltpoll)
+
+setup() {
+	load_libs
+}
+
+# The grammar of the text format 0.0.4, line by line.
+prom_ok() { # FILE
+	awk '
+	function fail(m) { printf "line %d: %s: %s\n", NR, m, $0; bad = 1; exit 1 }
+	/^# HELP / { if ($3 !~ /^[a-zA-Z_:][a-zA-Z0-9_:]*$/) fail("HELP name"); help[$3] = 1; next }
+	/^# TYPE / {
+		if ($3 !~ /^[a-zA-Z_:][a-zA-Z0-9_:]*$/) fail("TYPE name")
+		if ($4 !~ /^(counter|gauge|histogram|summary|untyped)$/) fail("TYPE")
+		if ($3 in type) fail("TYPE twice")
+		type[$3] = $4; next
+	}
+	/^#/ { next }
+	/^$/ { fail("empty line") }
+	{
+		line = $0
+		if (!match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*/)) fail("metric name")
+		name = substr(line, 1, RLENGTH); rest = substr(line, RLENGTH + 1)
+		if (name !~ /^pm_/) fail("not pm_")
+		if (!(name in type) || !(name in help)) fail("no HELP/TYPE before the sample")
+		if (type[name] == "counter" && name !~ /_total$/) fail("counter without _total")
+		labels = ""
+		if (substr(rest, 1, 1) == "{") {
+			if (!match(rest, /^\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\["\\n])*"(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\["\\n])*")*)?\}/))
+				fail("labels")
+			labels = substr(rest, 1, RLENGTH); rest = substr(rest, RLENGTH + 1)
+		}
+		if (rest !~ /^ (-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?|NaN|\+Inf|-Inf)( -?[0-9]+)?$/) fail("value")
+		if ((name labels) in seen) fail("series twice")
+		seen[name labels] = 1; n++
+	}
+	END { if (!bad && n == 0) { print "no samples"; exit 1 } }' "$1"
+}
+
+promtool_ok() {
+	command -v promtool >/dev/null || return 0
+	promtool check metrics <"$1"
+}
+
+@test "pmctl status -F prom follows the exposition grammar on every fixture" {
+	for m in "${machines[@]}"; do
+		f=$BATS_TEST_TMPDIR/$m.prom
+		run --separate-stderr "$bin/pmctl" --sysroot "$(fixture "$m")" status -F prom
+		assert_success
+		printf '%s\n' "$output" >"$f"
+		prom_ok "$f" || fail "$m: $(prom_ok "$f")"
+		promtool_ok "$f" || fail "$m: promtool"
+	done
+}
+
+@test "pmctl status -F prom: the values are the kernel's, in base units" {
+	fx=$(fixture arm-biglittle)
+	run "$bin/pmctl" --sysroot "$fx" status -F prom
+	cur=$(cat "$fx/sys/devices/system/cpu/cpufreq/policy4/scaling_cur_freq")
+	assert_line "pm_cpufreq_frequency_hertz{policy=\"4\"} $((cur * 1000))"
+	t=$(cat "$fx/sys/class/thermal/thermal_zone0/temp")
+	grep -qE "^pm_thermal_zone_temperature_celsius\{zone=\"0\",type=\"[^\"]+\"\} $(awk -v t="$t" 'BEGIN { printf "%g", t / 1000 }')$" <<<"$output"
+	assert_line "pm_cpus_online 6"
+	fx=$(fixture hwp-laptop)
+	run "$bin/pmctl" --sysroot "$fx" status -F prom
+	b=$(basename "$(dirname "$(grep -l Battery "$fx"/sys/class/power_supply/*/type | head -1)")")
+	c=$(cat "$fx/sys/class/power_supply/$b/capacity")
+	assert_line "pm_power_supply_capacity_ratio{supply=\"$b\"} $(awk -v c="$c" 'BEGIN { printf "%g", c / 100 }')"
+}
+
+@test "a hostile supply name stays inside its quoted label" {
+	fx=$(fresh hwp-laptop)
+	b=$(basename "$(dirname "$(grep -l Battery "$fx"/sys/class/power_supply/*/type | head -1)")")
+	printf 'x"y\\z\n' >"$fx/sys/class/power_supply/$b/model_name"
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" status -F prom
+	assert_success
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/h.prom"
+	prom_ok "$BATS_TEST_TMPDIR/h.prom"
+	grep -qF 'model="x\"y\\z"' "$BATS_TEST_TMPDIR/h.prom"
+}
+
+@test "cstate-stat -F prom follows the grammar too" {
+	for m in hwp-laptop laptop2006 vm-haltpoll; do
+		f=$BATS_TEST_TMPDIR/c-$m.prom
+		run --separate-stderr "$bin/cstate-stat" --sysroot "$(fixture "$m")" -F prom
+		assert_success
+		printf '%s\n' "$output" >"$f"
+		prom_ok "$f" || fail "$m: $(prom_ok "$f")"
+		promtool_ok "$f" || fail "$m: promtool"
+	done
+}
+
+@test "-o FILE writes the exposition atomically for the textfile collector" {
+	d=$BATS_TEST_TMPDIR/textfile
+	mkdir "$d"
+	run "$bin/pmctl" --sysroot "$(fixture hwp-laptop)" status -F prom -o "$d/pmtools.prom"
+	assert_success
+	[ -z "$output" ]
+	prom_ok "$d/pmtools.prom"
+	[ "$(find "$d" -type f | wc -l)" -eq 1 ]
+}
+
+@test "prom is status's alone among pmctl's commands" {
+	for c in freq idle cpu sleep supply thermal devfreq; do
+		bad_input pmctl "$(fixture hwp-laptop)" "$c" -F prom
+	done
+}
+
+@test "scripts/cron/pmtools-textfile writes both files, valid, and does nothing without the folder" {
+	d=$BATS_TEST_TMPDIR/nx
+	mkdir "$d"
+	run env PATH="$bin:$PATH" PM_SYSROOT="$(fixture hwp-laptop)" "$top/scripts/cron/pmtools-textfile" "$d"
+	assert_success
+	[ -z "$output" ]
+	prom_ok "$d/pmtools-status.prom"
+	prom_ok "$d/pmtools-cstate.prom"
+	[ "$(find "$d" -type f | wc -l)" -eq 2 ]
+	run env PATH="$bin:$PATH" PM_SYSROOT="$(fixture hwp-laptop)" "$top/scripts/cron/pmtools-textfile" "$d/none"
+	assert_success
+	[ ! -e "$d/none" ]
+	# The cron line calls it every minute as root.
+	grep -qx '\* \* \* \* \* root pmtools-textfile /var/lib/prometheus/node-exporter' "$top/scripts/cron/pmtools.cron"
+}
