@@ -48,7 +48,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
                 grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$' | \
-                grep -vE '\.(md|conf|desc|[578])$$')
+                grep -vE '\.(md|conf|desc|cron|[578])$$|^scripts/acpid/events/')
 
 .PHONY: all check check-unit check-cli check-all unit-tests bench deps lint lint-shellcheck \
         lint-mandoc lint-cppcheck install uninstall clean distclean
