@@ -7,6 +7,7 @@ BINDIR    ?= $(PREFIX)/bin
 SBINDIR   ?= $(PREFIX)/sbin
 DATADIR   ?= $(PREFIX)/share/pmtools
 MANDIR    ?= $(PREFIX)/share/man
+COMPDIR   ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR   ?=
 
 CC        ?= cc
@@ -144,6 +145,18 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/opp.d
 	@set -e; for f in scripts/opp.d/*.conf; do [ -e "$$f" ] || continue; \
 	  install -m 0644 $$f $(DESTDIR)$(DATADIR)/opp.d/; done
+	install -d $(DESTDIR)$(DATADIR)/acpid/events $(DESTDIR)$(DATADIR)/acpid/actions \
+	  $(DESTDIR)$(DATADIR)/sleep.d $(DESTDIR)$(DATADIR)/cron
+	install -m 0644 scripts/acpid/events/* $(DESTDIR)$(DATADIR)/acpid/events/
+	install -m 0755 scripts/acpid/actions/* $(DESTDIR)$(DATADIR)/acpid/actions/
+	install -m 0755 scripts/sleep.d/* $(DESTDIR)$(DATADIR)/sleep.d/
+	install -m 0644 scripts/cron/pmtools.cron $(DESTDIR)$(DATADIR)/cron/
+	install -m 0755 scripts/cron/pmtools-textfile $(DESTDIR)$(SBINDIR)/
+	@set -e; if [ -f scripts/completion/pmtools.bash ]; then \
+	  install -d $(DESTDIR)$(COMPDIR); \
+	  install -m 0644 scripts/completion/pmtools.bash $(DESTDIR)$(COMPDIR)/pmtools; \
+	  for n in pmctl pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat; do \
+	    ln -sf pmtools $(DESTDIR)$(COMPDIR)/$$n; done; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pmctl $(DESTDIR)$(BINDIR)/cstate-stat \
@@ -154,6 +167,9 @@ uninstall:
 	  rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,pm-hibernate.8 \
 	  pm-suspend-hybrid.8 pm-is-supported.8)
+	rm -f $(DESTDIR)$(SBINDIR)/pmtools-textfile
+	rm -f $(addprefix $(DESTDIR)$(COMPDIR)/,pmtools pmctl pm-suspend \
+	  pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat)
 	rm -rf $(DESTDIR)$(DATADIR)
 
 # The kernel cache in build/cache survives clean.

@@ -89,7 +89,15 @@ man_defined() {
 	for f in "$top"/scripts/opp.d/*.conf; do
 		[ -f "$d/usr/share/pmtools/opp.d/${f##*/}" ] || fail "${f##*/}"
 	done
-	# Nothing under /etc: examples go to share, configuration is the admin's.
+	for f in acpid/events/pmtools-lid acpid/actions/lid.sh acpid/actions/handler.sh sleep.d/50pmtools-opp cron/pmtools.cron; do
+		[ -f "$d/usr/share/pmtools/$f" ] || fail "$f not installed"
+	done
+	[ -x "$d/usr/sbin/pmtools-textfile" ]
+	if [ -f "$top/scripts/completion/pmtools.bash" ]; then
+		[ -f "$d/usr/share/bash-completion/completions/pmtools" ]
+		[ "$(readlink "$d/usr/share/bash-completion/completions/pm-hibernate")" = pmtools ]
+	fi
+		# Nothing under /etc: examples go to share, configuration is the admin's.
 	[ ! -e "$d/etc" ]
 	# The installed pm-is-supported works by its name.
 	run "$d/usr/bin/pm-is-supported" --sysroot "$(fixture laptop2006)" --suspend
