@@ -48,10 +48,10 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
-                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$' | \
+                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$' | \
                 grep -vE '\.(md|conf|desc|cron|[578])$$|^scripts/acpid/events/')
 
-.PHONY: all check check-unit check-cli check-all unit-tests bench deps lint lint-shellcheck \
+.PHONY: all check check-unit check-cli check-all fuzz unit-tests bench deps lint lint-shellcheck \
         lint-mandoc lint-cppcheck install uninstall clean distclean
 
 all: $(LIBPM) $(BINS)
@@ -101,7 +101,7 @@ check-cli: all $(FAULT_SO)
 check-all:
 	@$(MAKE) -s all unit-tests $(FAULT_SO)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
-	@tests/run --bin build --bin build/asan unit cli lint
+	@tests/run --bin build --bin build/asan unit cli lint fuzz
 
 # The unit test programs of the current variant.
 unit-tests: $(UNIT_BIN)
@@ -171,6 +171,11 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(COMPDIR)/,pmtools pmctl pm-suspend \
 	  pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat)
 	rm -rf $(DESTDIR)$(DATADIR)
+
+# libFuzzer targets of libpm's parsers, FUZZ_S seconds each (CI: 20).
+FUZZ_S ?= 60
+fuzz:
+	@FUZZ_S=$(FUZZ_S) tests/run fuzz
 
 # The kernel cache in build/cache survives clean.
 clean:

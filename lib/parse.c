@@ -587,7 +587,7 @@ bool pm_word_in(const char *list, const char *word)
 
 		if (start && stop)
 			return true;
-		p += wl;
+		p++; /* a whole word may overlap the rejected match */
 	}
 	return false;
 }

@@ -382,6 +382,8 @@ int pm_sleep_offered(struct pm_ctx *ctx, enum pm_sleep_mode m,
 
 void pm_choice_selected(const char *list, char *out, size_t size)
 {
+	if (!size)
+		return;
 	pm_choice_current(list, out, size);
 	if (!out[0] && list[0] && !strpbrk(list, " \t[]"))
 		snprintf(out, size, "%s", list);
@@ -455,6 +457,9 @@ int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	sigaction(SIGALRM, &old, NULL);
+	/* The caller's timer goes on (less the time this read took). */
+	if (oldit.it_value.tv_sec || oldit.it_value.tv_usec)
+		setitimer(ITIMER_REAL, &oldit, NULL);
 	close(fd);
 	if (n < 0 && e == EINTR && !alarm_fired)
 		return -EINTR; /* another signal: the caller's to handle */
