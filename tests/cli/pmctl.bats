@@ -850,12 +850,12 @@ copy_of() {
 	bad_input pmctl "$fx" -c all
 }
 
-@test "status --format csv and prom are exit 2" {
+@test "status --format csv is exit 2 (prom is status's, see prom.bats)" {
 	fx=$(fx_of laptop2006)
 	bad_input pmctl "$fx" status --format csv
 	[[ ${stderr_lines[0]} == *"no csv output"* ]]
-	bad_input pmctl "$fx" status -F prom
 	bad_input pmctl "$fx" freq -F csv
+	bad_input pmctl "$fx" freq -F prom
 }
 
 @test "status --output writes the file atomically: replaced by a rename, no temporary left" {
