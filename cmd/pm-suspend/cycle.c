@@ -372,6 +372,9 @@ static const char *sig_name(int s)
 	       s == SIGHUP ? "SIGHUP" : "a signal";
 }
 
+static uint64_t rtc_value(struct ps *p, const struct pm_rtc *rtc,
+			  uint64_t after_s);
+
 /*
  * One leg.  Returns the exit status; r holds what happened.
  */
@@ -424,9 +427,29 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 	}
 	if (ps_signal)
 		goto interrupted;
-	if (l->alarm && set_alarm(p, r, l->alarm) < 0) {
-		status = PM_EXIT_FAIL;
-		goto resume;
+	if (l->alarm) {
+		uint64_t when = l->alarm;
+		struct pm_rtc rtc;
+
+		/* The hooks took their time: count from now, not from start. */
+		if (!p->t.dry_run && pm_rtc_read(&p->ctx, p->rtc, &rtc) == 0) {
+			if (l->after_s)
+				when = rtc_value(p, &rtc, l->after_s);
+			if (rtc.now != PM_UNKNOWN && when <= rtc.now) {
+				snprintf(r->error, sizeof(r->error),
+					 "the wake-up time (%llu, RTC seconds) "
+					 "passed while the hooks ran: the "
+					 "sleep was skipped",
+					 (unsigned long long)when);
+				status = PM_EXIT_FAIL;
+				goto resume;
+			}
+		}
+		pm_err_clear(&p->ctx);
+		if (set_alarm(p, r, when) < 0) {
+			status = PM_EXIT_FAIL;
+			goto resume;
+		}
 	}
 	/*
 	 * The kernel syncs on entry when sync_on_suspend is 1 (and always
@@ -670,12 +693,13 @@ int ps_run(struct ps *p)
 		leg_for(p, PM_MODE_HIBERNATE, &legs[1]);
 		legs[0].verb = legs[1].verb = "suspend-then-hibernate";
 		check_rtc(p, &rtc);
-		legs[0].alarm = rtc_value(p, &rtc,
-					  (uint64_t)(p->hibernate_delay_s + 0.5));
+		legs[0].after_s = (uint64_t)(p->hibernate_delay_s + 0.5);
+		legs[0].alarm = rtc_value(p, &rtc, legs[0].after_s);
 	} else {
 		leg_for(p, p->mode, &legs[0]);
 		if (p->wake_after_s || p->wake_at) {
 			check_rtc(p, &rtc);
+			legs[0].after_s = p->wake_after_s;
 			legs[0].alarm = rtc_value(p, &rtc, p->wake_after_s);
 		}
 	}
@@ -707,7 +731,7 @@ int ps_run(struct ps *p)
 	/* Woken by our alarm (or within the slack of it): hibernate. */
 	if (pm_rtc_read(&p->ctx, p->rtc, &rtc) == 0 &&
 	    rtc.now != PM_UNKNOWN &&
-	    rtc.now + PS_ALARM_SLACK_S >= legs[0].alarm) {
+	    rtc.now + PS_ALARM_SLACK_S >= p->res[0].alarm) {
 		p->res[0].alarm_woke = true;
 		ps_log(p, "suspend-then-hibernate: woken by the alarm: "
 			  "hibernating");

@@ -27,6 +27,7 @@ struct ps_leg {
 	const char *down, *up, *method;	/* pm-utils hook args */
 	const char *verb;		/* systemd's system-sleep verb */
 	uint64_t alarm;			/* RTC value to set, 0 none */
+	uint64_t after_s;		/* relative: recomputed when set */
 };
 
 struct ps_hookrec {

@@ -762,3 +762,23 @@ EOF
 	# Four whole cycles, one after the other: down then up, four times.
 	[ "$(paste -sd' ' "$fx/hooks.log")" = "$(for i in 1 2 3 4; do printf '10slow suspend suspend s2idle 10slow resume suspend s2idle '; done | sed 's/ $//')" ]
 }
+
+@test "RTC: --wake-after counts from when the alarm is set, after the hooks; a --wake-at the hooks outlived skips the sleep" {
+	fx=$(sleepfx)
+	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	# A hook that takes 100 s of RTC time.
+	hook "$fx" /etc/pm/sleep.d 10slow 0 '[ "$1" = suspend ] && echo '"$((now + 100))"' >"$PM_SYSROOT/sys/class/rtc/rtc0/since_epoch"'
+	ps "$fx" -J --wake-after 60 deep
+	assert_success
+	[ "$(jq -r '.legs[0].alarm' <<<"$output")" = $((now + 160)) ]
+	# An absolute time that passed while the hooks ran: no sleep, exit 1.
+	repower "$fx"
+	at=$(($(date +%s) + 3600))
+	state=$(cat "$fx/sys/power/state")
+	hook "$fx" /etc/pm/sleep.d 10slow 0 '[ "$1" = suspend ] && echo '"$((at + 10))"' >"$PM_SYSROOT/sys/class/rtc/rtc0/since_epoch"'
+	ps "$fx" --wake-at "@$at" deep
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pm-suspend: the wake-up time ($at, RTC seconds) passed while the hooks ran: the sleep was skipped" ]
+	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+	[ "$(tail -1 "$fx/hooks.log")" = "10slow resume suspend deep" ]
+}
