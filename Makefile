@@ -48,10 +48,10 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
-                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$' | \
+                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/e2e/(run|init)$$' | \
                 grep -vE '\.(md|conf|desc|cron|[578])$$|^scripts/acpid/events/')
 
-.PHONY: all check check-unit check-cli check-all fuzz unit-tests bench deps lint lint-shellcheck \
+.PHONY: all check check-unit check-cli check-all check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
         lint-mandoc lint-cppcheck install uninstall clean distclean
 
 all: $(LIBPM) $(BINS)
@@ -101,7 +101,7 @@ check-cli: all $(FAULT_SO)
 check-all:
 	@$(MAKE) -s all unit-tests $(FAULT_SO)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
-	@tests/run --bin build --bin build/asan unit cli lint fuzz
+	@tests/run --bin build --bin build/asan unit cli lint fuzz e2e
 
 # The unit test programs of the current variant.
 unit-tests: $(UNIT_BIN)
@@ -155,7 +155,7 @@ install: all
 	@set -e; if [ -f scripts/completion/pmtools.bash ]; then \
 	  install -d $(DESTDIR)$(COMPDIR); \
 	  install -m 0644 scripts/completion/pmtools.bash $(DESTDIR)$(COMPDIR)/pmtools; \
-	  for n in pmctl pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat; do \
+	  for n in pmctl pm-suspend pm-suspend-hybrid opp-set cstate-stat; do \
 	    ln -sf pmtools $(DESTDIR)$(COMPDIR)/$$n; done; fi
 
 uninstall:
@@ -171,6 +171,10 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(COMPDIR)/,pmtools pmctl pm-suspend \
 	  pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat)
 	rm -rf $(DESTDIR)$(DATADIR)
+
+# The tools on Debian's own kernel in QEMU (tests/e2e/README.md).
+check-e2e:
+	@tests/run e2e
 
 # libFuzzer targets of libpm's parsers, FUZZ_S seconds each (CI: 20).
 FUZZ_S ?= 60

@@ -95,7 +95,9 @@ man_defined() {
 	[ -x "$d/usr/sbin/pmtools-textfile" ]
 	if [ -f "$top/scripts/completion/pmtools.bash" ]; then
 		[ -f "$d/usr/share/bash-completion/completions/pmtools" ]
-		[ "$(readlink "$d/usr/share/bash-completion/completions/pm-hibernate")" = pmtools ]
+		[ "$(readlink "$d/usr/share/bash-completion/completions/pm-suspend")" = pmtools ]
+		# bash-completion's own files for these names are not replaced.
+		[ ! -e "$d/usr/share/bash-completion/completions/pm-hibernate" ]
 	fi
 		# Nothing under /etc: examples go to share, configuration is the admin's.
 	[ ! -e "$d/etc" ]

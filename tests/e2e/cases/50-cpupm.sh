@@ -1,0 +1,244 @@
+#!/bin/sh
+# cpupm: with the SSDT of ../shared/e2e/cpu-pm.asl the kernel's own
+# acpi_idle (POLL C1 C2) and acpi-cpufreq (800/1600/2000 MHz, one policy of
+# CPUs 0-1) drivers run; pmctl, cstate-stat and opp-set drive them.
+#@ modules: acpi-cpufreq cpufreq_userspace cpufreq_powersave cpufreq_ondemand cpufreq_conservative
+#@ ssdt: yes
+#@ timeout: 120
+# shellcheck source=tests/e2e/lib.sh
+. /e2e/lib.sh
+
+CPU=/sys/devices/system/cpu
+POL=$CPU/cpufreq/policy0
+
+load_modules || exit 0
+
+# --- cpuidle --------------------------------------------------------------
+eq "cpuidle driver is acpi_idle" "$(cat $CPU/cpuidle/current_driver)" acpi_idle
+expect 0 "pmctl idle: exit 0" pmctl idle
+for s in POLL C1 C2; do
+	grepf "pmctl idle lists $s" "^ *[0-9]+ +$s " "$OUT"
+done
+expect 0 "pmctl idle --json: exit 0" pmctl idle --json
+cp "$OUT" /tmp/idle.json
+
+expect 0 "cstate-stat -J: exit 0" cstate-stat -J
+cp "$OUT" /tmp/cs.json
+jqall /tmp/cs.json <<'EOF'
+cstate-stat -J: driver acpi_idle
+.cpuidle.driver == "acpi_idle"
+cstate-stat -J: both CPUs have POLL C1 C2
+[.cpus[] | [.cstates[].name]] == [["POLL","C1","C2"],["POLL","C1","C2"]]
+cstate-stat -J: every state has usage and time_us counters
+[.cpus[].cstates[] | (.usage | type) == "number" and (.time_us | type) == "number"] | all
+cstate-stat -J: C1 has been entered on each CPU
+[.cpus[].cstates[1].usage > 0] | all
+EOF
+
+expect 0 "cstate-stat -i 0.5 -n 2 -J: exit 0" cstate-stat -i 0.5 -n 2 -J
+cp "$OUT" /tmp/cs2.json
+eq "cstate-stat -i 0.5 -n 2 -J: two lines" "$(wc -l </tmp/cs2.json | tr -d ' ')" 2
+# JSON Lines: make one array of the samples for jqall.
+{
+	echo '['
+	sed '$!s/$/,/' /tmp/cs2.json
+	echo ']'
+} >/tmp/cs2s.json
+jqall /tmp/cs2s.json <<'EOF'
+cstate-stat -i: each sample has time and interval_s 0.5
+[.[] | (.time | type) == "number" and (.interval_s > 0.4 and .interval_s < 1.5)] | all
+cstate-stat -i: the counters moved (entries_per_s > 0 on each CPU)
+[.[] | .cpus[] | ([.cstates[].entries_per_s] | add) > 0] | all
+cstate-stat -i: residency_pct sums to at most 100 (+1) per CPU
+[.[] | .cpus[] | ([.cstates[].residency_pct] | add) <= 101] | all
+EOF
+
+# disable C2 for real, then enable everything again
+expect 0 "pmctl idle disable C2: exit 0" pmctl idle disable C2
+eq "pmctl idle disable C2: cpu0/cpuidle/state2/disable reads 1" \
+	"$(cat $CPU/cpu0/cpuidle/state2/disable)" 1
+eq "pmctl idle disable C2: cpu1/cpuidle/state2/disable reads 1" \
+	"$(cat $CPU/cpu1/cpuidle/state2/disable)" 1
+eq "pmctl idle disable C2: C1 left enabled" \
+	"$(cat $CPU/cpu0/cpuidle/state1/disable)" 0
+u0=$(cat $CPU/cpu1/cpuidle/state2/usage)
+sleep 1
+eq "pmctl idle disable C2: the kernel no longer enters C2 on cpu1" \
+	"$(cat $CPU/cpu1/cpuidle/state2/usage)" "$u0"
+run cstate-stat -J
+cp "$OUT" /tmp/cs3.json
+jqall /tmp/cs3.json <<'EOF'
+cstate-stat -J: C2 shows disabled on both CPUs, C1 enabled
+[.cpus[].cstates[2].disabled, .cpus[].cstates[1].disabled] == [true, true, false, false]
+EOF
+expect 0 "pmctl idle enable all: exit 0" pmctl idle enable all
+eq "pmctl idle enable all: every disable file reads 0" \
+	"$(cat $CPU/cpu[01]/cpuidle/state[0-2]/disable | sort -u | tr '\n' ' ')" "0 "
+expect 3 "pmctl idle disable C9 (no such state): exit 3" pmctl idle disable C9
+eq "pmctl idle disable C9: every disable file still 0" \
+	"$(cat $CPU/cpu[01]/cpuidle/state[0-2]/disable | sort -u | tr '\n' ' ')" "0 "
+
+# --- cpufreq --------------------------------------------------------------
+expect 0 "pmctl freq --json: exit 0" pmctl freq --json
+cp "$OUT" /tmp/freq.json
+gov0=$(cat $POL/scaling_governor)
+jqall /tmp/freq.json <<EOF
+pmctl freq --json: one policy 0 of CPUs [0,1]
+(.policies | length) == 1 and .policies[0].policy == 0 and .policies[0].cpus == [0,1]
+pmctl freq --json: driver acpi-cpufreq
+.policies[0].driver == "acpi-cpufreq"
+pmctl freq --json: 800000..2000000 kHz, frequencies 2000000 1600000 800000
+.policies[0].cpuinfo_min_khz == 800000 and .policies[0].cpuinfo_max_khz == 2000000 and .policies[0].available_khz == [2000000, 1600000, 800000]
+pmctl freq --json: governor $gov0 as in sysfs
+.policies[0].governor == "$gov0"
+pmctl freq --json: the six governors
+.policies[0].available_governors | sort == ["conservative","ondemand","performance","powersave","schedutil","userspace"]
+EOF
+
+expect 3 "pmctl freq set --governor bogus: exit 3" pmctl freq set --governor bogus
+grepf "pmctl freq set --governor bogus: names the available governors" \
+	'available.*userspace' "$ERR"
+eq "pmctl freq set --governor bogus: governor unchanged" \
+	"$(cat $POL/scaling_governor)" "$gov0"
+
+expect 0 "pmctl freq set --governor userspace: exit 0" \
+	pmctl freq set --governor userspace
+eq "pmctl freq set --governor userspace: scaling_governor reads userspace" \
+	"$(cat $POL/scaling_governor)" userspace
+# Start from 2 GHz, so that the two speeds below are two transitions
+# whatever frequency the governor before left the policy at.
+expect 0 "pmctl freq set --speed 2GHz: exit 0" pmctl freq set --speed 2GHz
+eq "pmctl freq set --speed 2GHz: scaling_setspeed reads 2000000" \
+	"$(cat $POL/scaling_setspeed)" 2000000
+run cstate-stat --pstates -J
+cp "$OUT" /tmp/p0.json
+expect 0 "pmctl freq set --speed 800MHz: exit 0" pmctl freq set --speed 800MHz
+eq "pmctl freq set --speed 800MHz: scaling_setspeed reads 800000" \
+	"$(cat $POL/scaling_setspeed)" 800000
+eq "pmctl freq set --speed 800MHz: scaling_cur_freq reads 800000" \
+	"$(cat $POL/scaling_cur_freq)" 800000
+sleep 1
+expect 0 "pmctl freq set --speed 2000000: exit 0" pmctl freq set --speed 2000000
+eq "pmctl freq set --speed 2000000: scaling_setspeed reads 2000000" \
+	"$(cat $POL/scaling_setspeed)" 2000000
+sleep 1
+expect 0 "cstate-stat --pstates -J: exit 0" cstate-stat --pstates -J
+{
+	echo '['
+	cat /tmp/p0.json
+	echo ','
+	cat "$OUT"
+	echo ']'
+} >/tmp/p01.json
+# Before (.[0], under userspace at its first speed) and after (.[1]) the
+# two --speed writes; the 800 MHz row is the third of the table.
+jqall /tmp/p01.json <<'EOF'
+cstate-stat --pstates -J: acpi-cpufreq with the 3 time_in_state rows 2000000 1600000 800000
+.[1].cpus[0].pstates.driver == "acpi-cpufreq" and [.[1].cpus[0].pstates.time_in_state[].khz] == [2000000, 1600000, 800000]
+cstate-stat --pstates: total_trans moved by at least the two speeds
+.[1].cpus[0].pstates.total_trans >= .[0].cpus[0].pstates.total_trans + 2
+cstate-stat --pstates: time_in_state of 800 MHz moved (about 1 s there)
+.[1].cpus[0].pstates.time_in_state[2].time_ms >= .[0].cpus[0].pstates.time_in_state[2].time_ms + 500
+cstate-stat --pstates: cur_khz 2000000, on both CPUs
+[.[1].cpus[].pstates.cur_khz] == [2000000, 2000000]
+EOF
+expect 2 "pmctl freq set --speed 3GHz (above cpuinfo_max): exit 2" \
+	pmctl freq set --speed 3GHz
+eq "pmctl freq set --speed 3GHz: scaling_setspeed still 2000000" \
+	"$(cat $POL/scaling_setspeed)" 2000000
+
+# --- opp-set ----------------------------------------------------------------
+expect 0 "opp-set -s cpufreq.governor=powersave: exit 0" \
+	opp-set -s cpufreq.governor=powersave
+eq "opp-set -s cpufreq.governor=powersave: scaling_governor reads powersave" \
+	"$(cat $POL/scaling_governor)" powersave
+eq "opp-set -s cpufreq.governor=powersave: the kernel runs at 800 MHz" \
+	"$(cat $POL/scaling_cur_freq)" 800000
+
+# A point whose last write the kernel refuses: the governor goes to
+# performance, then scaling_setspeed (not under userspace) is EINVAL, and
+# the governor must come back.
+cat >/tmp/bad.conf <<EOF
+[cpufreq]
+governor = performance
+[sysfs]
+$POL/scaling_setspeed = 1600000
+EOF
+expect 1 "opp-set -f (a refused [sysfs] write after the governor): exit 1" \
+	opp-set -f /tmp/bad.conf --json
+cp "$OUT" /tmp/opp.json
+grepf "opp-set refused: the message names the kernel's EINVAL" \
+	'EINVAL|Invalid argument' "$ERR"
+eq "opp-set refused: scaling_governor rolled back to powersave" \
+	"$(cat $POL/scaling_governor)" powersave
+jqall /tmp/opp.json <<'EOF'
+opp-set refused: the report says rolled_back
+.rolled_back == true
+opp-set refused: the report has the governor write and the failed write (errno 22)
+any(.writes[]; .new == "performance" and .ok) and any(.writes[]; .ok == false and .errno == 22)
+EOF
+
+# --- limits, idle limit and governor; opp-set --save and -f -------------
+disables() {
+	cat "$CPU"/cpu[01]/cpuidle/state[0-2]/disable | tr '\n' ' '
+}
+expect 0 "pmctl freq set --min 1600MHz --max 1600MHz: exit 0" \
+	pmctl freq set --min 1600MHz --max 1600MHz
+eq "pmctl freq set --min/--max 1600MHz: scaling_min_freq and scaling_max_freq read 1600000" \
+	"$(cat $POL/scaling_min_freq) $(cat $POL/scaling_max_freq)" "1600000 1600000"
+expect 2 "pmctl freq set --min 2GHz --max 800MHz (minimum above maximum): exit 2" \
+	pmctl freq set --min 2GHz --max 800MHz
+eq "pmctl freq set --min 2GHz --max 800MHz: limits unchanged" \
+	"$(cat $POL/scaling_min_freq) $(cat $POL/scaling_max_freq)" "1600000 1600000"
+expect 0 "pmctl idle limit 10: exit 0" pmctl idle limit 10
+eq "pmctl idle limit 10: C2 (50 us) disabled on both CPUs, POLL and C1 enabled" \
+	"$(disables)" "0 0 1 0 0 1 "
+expect 0 "pmctl idle governor ladder: exit 0" pmctl idle governor ladder
+eq "pmctl idle governor ladder: current_governor reads ladder" \
+	"$(cat $CPU/cpuidle/current_governor)" ladder
+expect 0 "opp-set --save: exit 0" opp-set --save /tmp/saved.conf
+show saved /tmp/saved.conf
+expect 0 "pmctl freq set --min 800MHz --max 2GHz: exit 0" \
+	pmctl freq set --min 800MHz --max 2GHz
+expect 0 "pmctl idle enable all: exit 0" pmctl idle enable all
+expect 0 "pmctl idle governor menu: exit 0" pmctl idle governor menu
+expect 0 "opp-set -f of the saved point: exit 0" opp-set -f /tmp/saved.conf
+eq "opp-set -f saved: the limits are back at 1600000 1600000" \
+	"$(cat $POL/scaling_min_freq) $(cat $POL/scaling_max_freq)" "1600000 1600000"
+eq "opp-set -f saved: C2 disabled again" "$(disables)" "0 0 1 0 0 1 "
+eq "opp-set -f saved: the cpuidle governor is ladder again" \
+	"$(cat $CPU/cpuidle/current_governor)" ladder
+expect 0 "back to the full range, all states, menu" sh -c \
+	'pmctl freq set --min 800MHz --max 2GHz && pmctl idle enable all && pmctl idle governor menu'
+
+# --- a CPU that goes away while cstate-stat samples ----------------------
+cstate-stat -i 0.5 -n 8 -J >/tmp/hp.jsonl 2>/tmp/hp.err &
+pid=$!
+sleep 1.2
+pmctl cpu offline 1 >/dev/null 2>&1
+sleep 1.2
+pmctl cpu online 1 >/dev/null 2>&1
+wait "$pid"
+eq "cstate-stat -i 0.5 -n 8 across CPU 1 offline and online: exit 0" "$?" 0
+show err /tmp/hp.err
+{
+	echo '['
+	sed '$!s/$/,/' /tmp/hp.jsonl
+	echo ']'
+} >/tmp/hp.json
+jq -c '.[] | [.cpus[] | {cpu, online, busy_pct, u: [.cstates[]?.usage]}]' /tmp/hp.json 2>&1 |
+	while IFS= read -r l; do note "sample: $l"; done
+jqall /tmp/hp.json <<'EOF'
+cstate-stat across hotplug: 8 samples, each of CPUs 0 and 1
+length == 8 and ([.[] | [.cpus[].cpu] == [0, 1]] | all)
+cstate-stat across hotplug: CPU 1 is shown offline with null values while it is away
+any(.[]; .cpus[1].online == false and .cpus[1].busy_pct == null)
+cstate-stat across hotplug: CPU 1 is re-opened: the last sample has its counters
+.[-1].cpus[1].online == true and ([.[-1].cpus[1].cstates[].usage | type] == ["number", "number", "number"])
+cstate-stat across hotplug: no negative or huge delta anywhere
+[.[].cpus[].cstates[]?.entries_per_s | select(. != null) | . >= 0 and . < 10000000] | all
+EOF
+
+# Put the boot governor back.
+expect 0 "pmctl freq set --governor $gov0: exit 0" pmctl freq set --governor "$gov0"
+eq "the boot governor is back" "$(cat $POL/scaling_governor)" "$gov0"
