@@ -1,21 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What bench/pmctl and bench/opp-set share: the packages, the work folder,
-# the cached server fixture of $cpus CPUs ($tree, only ever copied), fresh
-# copies, the bind mount over /sys/devices/system/cpu for cpupower, and the
-# measurements (median wall time, syscalls, peak RSS).  Sourced with $top,
-# $runs and $cpus set.
-# shellcheck disable=SC2154 # top, runs and cpus are the sourcing script's
-: "${top:?}" "${runs:?}" "${cpus:?}"
+# What the bench scripts share: the packages, the work folder, the cached
+# server fixtures (only ever copied or read), fresh copies, the bind mount
+# over /sys/devices/system/cpu for cpupower, and the measurements:
+# alternating A/B wall time (bench/abrun.c), syscalls and forks (strace
+# -c -f), instructions (valgrind --tool=callgrind) and peak RSS (GNU time).
+# Sourced with $top and $runs set; with $cpus set, $tree is that fixture.
+# shellcheck disable=SC2154 # top and runs are the sourcing script's
+: "${top:?}" "${runs:?}"
+
+# Debian packages the benchmarks need, installed when missing: "need_pkg
+# COMMAND PACKAGE ...", then "install_needed".
 need=()
-command -v cpupower >/dev/null || need+=(linux-cpupower)
-command -v hyperfine >/dev/null || need+=(hyperfine)
-command -v strace >/dev/null || need+=(strace)
+need_pkg() {
+	local c=$1
+	shift
+	command -v "$c" >/dev/null 2>&1 || need+=("$@")
+}
+install_needed() {
+	if [ ${#need[@]} -gt 0 ]; then
+		echo "bench: apt-get install ${need[*]}" >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+	fi
+	need=()
+}
+need_pkg cpupower linux-cpupower
+need_pkg hyperfine hyperfine
+need_pkg strace strace
+need_pkg cc build-essential
 [ -x /usr/bin/time ] || need+=(time)
-if [ ${#need[@]} -gt 0 ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+install_needed
 make -s -C "$top" all >/dev/null
-# pmctl may write below --sysroot, never to the real root.
+# The tools may write below --sysroot, never to the real root.
 export PM_TEST_GUARD=1
 if [ -d /dev/shm ]; then work=/dev/shm/pmtools-bench; else work="$top/build/bench"; fi
 mkdir -p "$work"
@@ -24,33 +39,48 @@ mkdir -p "$work"
 mkdir -p "$work/nomodprobe"
 ln -sf /bin/false "$work/nomodprobe/modprobe"
 PATH="$work/nomodprobe:$PATH"
-
-# The cached tree; it is only ever copied.
-tree="$work/server-$cpus"
 cpu=sys/devices/system/cpu
-if [ ! -e "$tree/$cpu/.pmtools-fixture" ]; then
-	rm -rf "$tree"
-	"$top/tests/fixtures/mkfixture" server --cpus "$cpus" "$tree" >/dev/null
-	: >"$tree/$cpu/.pmtools-fixture"
+
+# The alternating timer, built from bench/abrun.c when it changed.
+abrun="$work/abrun"
+if [ ! -x "$abrun" ] || [ "$top/bench/abrun.c" -nt "$abrun" ]; then
+	cc -O2 -Wall -Wextra -std=c11 -o "$abrun.tmp" "$top/bench/abrun.c"
+	mv "$abrun.tmp" "$abrun"
 fi
+
+# The cached server fixture of N CPUs and 8 idle states (acpi-cpufreq
+# policies of 2 CPUs with stats); its path on stdout.  Only ever copied
+# or read.
+fixture() {
+	local n=$1 t="$work/server-$1"
+	if [ ! -e "$t/$cpu/.pmtools-fixture" ]; then
+		rm -rf "$t"
+		"$top/tests/fixtures/mkfixture" --cpus "$n" --states 8 server "$t" >/dev/null
+		: >"$t/$cpu/.pmtools-fixture"
+	fi
+	echo "$t"
+}
+if [ -n "${cpus:-}" ]; then tree=$(fixture "$cpus"); fi
+
 copies=$(mktemp -d "$work/run.XXXXXX")
 trap 'rm -rf "$copies"' EXIT
 
-# A fresh copy of the tree for one measurement.
+# A fresh copy of the tree ($1, default $tree) for one measurement.
 fresh() {
-	local d
+	local d src=${1:-$tree}
 	d=$(mktemp -d "$copies/tree.XXXXXX")
-	cp -a "$tree/." "$d/"
-	[ -e "$d/$cpu/.pmtools-fixture" ] || { echo "bench/pmctl: bad copy $d" >&2; exit 1; }
+	cp -a "$src/." "$d/"
+	[ -e "$d/$cpu/.pmtools-fixture" ] || { echo "bench: bad copy $d" >&2; exit 1; }
 	echo "$d"
 }
 
-# Run a command with the tree over /sys/devices/system/cpu.
+# Run a command with the tree over /sys/devices/system/cpu (a private
+# mount namespace; the mount is checked by the fixture's sentinel).
 in_tree() {
 	local tree=$1
 	shift
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m bash -c 'mount --bind "$0/sys/devices/system/cpu" /sys/devices/system/cpu &&
+	unshare -m --propagation private bash -c 'mount --bind "$0/sys/devices/system/cpu" /sys/devices/system/cpu &&
 		[ -e /sys/devices/system/cpu/.pmtools-fixture ] && exec "$@"' "$tree" "$@"
 }
 
@@ -60,22 +90,40 @@ div() { awk -v a="$1" -v b="$2" -v p="${3:-2}" 'BEGIN { if (b > 0) printf "%.*f"
 # "met" when a / b reaches the goal g.
 goal() { awk -v a="$1" -v b="$2" -v g="$3" 'BEGIN { if (b > 0 && a / b >= g) print "met"; else print "NOT met" }'; }
 
-# Median wall time in ms of a command over $runs runs (hyperfine, warm-up 3).
+# "met" when a <= b.
+at_most() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && a + 0 <= b + 0) print "met"; else print "NOT met" }'; }
+
+# Alternating timing in the tree: ab TREE [-p PREP] CMD_A... ::: CMD_B...
+# ($runs runs after 3 warm-ups, the order rotating every round).  Sets
+# the arrays ab_med, ab_q1, ab_q3, ab_min, ab_max, ab_fail, ab_ratio,
+# ab_rq1, ab_rq3 by command index (ratio: this command over the last one,
+# round by round, then the median and quartiles of those ratios).
+# shellcheck disable=SC2034 # the arrays are the caller's
+ab() {
+	local tree=$1 i m q1 q3 mn mx f r rq1 rq3
+	shift
+	ab_med=() ab_q1=() ab_q3=() ab_min=() ab_max=() ab_fail=() ab_ratio=() ab_rq1=() ab_rq3=()
+	while read -r i m q1 q3 mn mx f r rq1 rq3; do
+		ab_med[i]=$(printf '%.1f' "$m") ab_q1[i]=$(printf '%.1f' "$q1") ab_q3[i]=$(printf '%.1f' "$q3")
+		ab_min[i]=$mn ab_max[i]=$mx ab_fail[i]=$f
+		ab_ratio[i]=$(printf '%.2f' "$r") ab_rq1[i]=$(printf '%.2f' "$rq1") ab_rq3[i]=$(printf '%.2f' "$rq3")
+	done < <(in_tree "$tree" "$abrun" -w 3 -r "$runs" "$@")
+	[ ${#ab_med[@]} -gt 0 ] || { echo "bench: abrun failed: $*" >&2; exit 1; }
+	for i in "${!ab_fail[@]}"; do
+		[ "${ab_fail[i]}" = 0 ] || echo "bench: WARNING: command $i of '$*' failed ${ab_fail[i]} times" >&2
+	done
+	return 0
+}
+
+# "median (q1-q3)" of command I of the last ab.
+spread() { printf '%s ms (%s-%s)' "${ab_med[$1]}" "${ab_q1[$1]}" "${ab_q3[$1]}"; }
+
+# Median wall time in ms of one command over $runs runs (hyperfine,
+# warm-up 3), for the rows that have no second tool to alternate with.
 median_ms() {
 	local tree=$1
 	shift
 	in_tree "$tree" hyperfine -N -w 3 -r "$runs" --export-json /dev/stdout "$*" 2>/dev/null |
-		awk -F: '/"median"/ { gsub(/[ ,]/, "", $2); printf "%.1f", $2 * 1000; exit }'
-}
-
-# The same with an untimed reset of every policy to governor $2 before
-# each run (warm-ups included).
-median_ms_reset() {
-	local tree=$1 gov=$2
-	shift 2
-	in_tree "$tree" hyperfine -N -w 3 -r "$runs" --export-json /dev/stdout \
-		--prepare "bash -c 'for f in \"\$1\"/$cpu/cpufreq/policy*/scaling_governor; do echo \"\$2\" >\"\$f\"; done' reset $tree $gov" \
-		"$*" 2>/dev/null |
 		awk -F: '/"median"/ { gsub(/[ ,]/, "", $2); printf "%.1f", $2 * 1000; exit }'
 }
 
@@ -89,22 +137,54 @@ syscalls() {
 	rm -f "$out"
 }
 
-# Peak RSS in kB of a command (GNU time -f %M).
+# "SYSCALLS FORKS" of a command (strace -c -f; clone, clone3, fork, vfork).
+sys_forks() {
+	local tree=$1 out
+	shift
+	out=$(mktemp)
+	in_tree "$tree" strace -f -c -o "$out" "$@" >/dev/null 2>&1 || true
+	awk '$NF == "total" { t = $4 } $NF ~ /^(clone|clone3|fork|vfork)$/ { f += $4 } END { print t + 0, f + 0 }' "$out"
+	rm -f "$out"
+}
+
+# Peak RSS in kB of a command (GNU time -v, "Maximum resident set size").
 peak_kb() {
 	local tree=$1 out
 	shift
 	out=$(mktemp)
-	in_tree "$tree" /usr/bin/time -f %M -o "$out" "$@" >/dev/null 2>&1 || true
-	tail -n 1 "$out"
+	in_tree "$tree" /usr/bin/time -v -o "$out" "$@" >/dev/null 2>&1 || true
+	awk -F': ' '/Maximum resident set size/ { print $2 }' "$out"
 	rm -f "$out"
 }
 
+# Instructions executed (callgrind's total Ir) of a command, children
+# included: deterministic, unlike the wall time.
+instr() {
+	local tree=$1 out
+	shift
+	out=$(mktemp -d)
+	in_tree "$tree" valgrind --tool=callgrind --trace-children=yes -q \
+		--callgrind-out-file="$out/cg.%p" "$@" >/dev/null 2>&1 || true
+	cat "$out"/cg.* 2>/dev/null | awk '/^summary:/ { s += $2 } END { print s + 0 }'
+	rm -rf "$out"
+}
 
-# The same with an untimed shell command PREP before each run.
-median_ms_prep() {
-	local tree=$1 prep=$2
-	shift 2
-	in_tree "$tree" hyperfine -N -w 3 -r "$runs" --export-json /dev/stdout \
-		--prepare "$prep" "$*" 2>/dev/null |
-		awk -F: '/"median"/ { gsub(/[ ,]/, "", $2); printf "%.1f", $2 * 1000; exit }'
+# cpufrequtils' cpufreq-info, unpacked (never installed: the package's
+# init scripts set governors and load modules on the host at install and
+# boot).  Sets the array cpufreq_info to the command line that runs it.
+# shellcheck disable=SC2034 # cpufreq_info is the caller's
+cpufreq_info=()
+# shellcheck disable=SC2034 # cpufreq_info is the caller's
+use_cpufrequtils() {
+	local d="$work/cpufrequtils" deb ldso
+	if [ ! -x "$d/usr/bin/cpufreq-info" ]; then
+		rm -rf "$d" "$work/debs"
+		mkdir -p "$d" "$work/debs"
+		(cd "$work/debs" && apt-get download -qq cpufrequtils libcpufreq0 >/dev/null 2>&1) ||
+			{ echo "bench: cannot download cpufrequtils" >&2; return 1; }
+		for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$d"; done
+	fi
+	ldso=$(find /lib64 /lib/x86_64-linux-gnu /lib -maxdepth 1 -name 'ld-linux*.so.*' 2>/dev/null | head -n 1)
+	[ -n "$ldso" ] || { echo "bench: no dynamic loader found" >&2; return 1; }
+	cpufreq_info=("$ldso" --library-path "$d/usr/lib" "$d/usr/bin/cpufreq-info")
 }
