@@ -2,7 +2,7 @@
 # What the bench scripts share: the packages, the work folder, the cached
 # server fixtures (only ever copied or read), fresh copies, the bind mount
 # over /sys/devices/system/cpu for cpupower, and the measurements:
-# alternating A/B wall time (bench/abrun.c), syscalls and forks (strace
+# alternating A/B wall time (abrun, bench/abrun.bash), syscalls and forks (strace
 # -c -f), instructions (valgrind --tool=callgrind) and peak RSS (GNU time).
 # Sourced with $top and $runs set; with $cpus set, $tree is that fixture.
 # shellcheck disable=SC2154 # top and runs are the sourcing script's
@@ -41,12 +41,11 @@ ln -sf /bin/false "$work/nomodprobe/modprobe"
 PATH="$work/nomodprobe:$PATH"
 cpu=sys/devices/system/cpu
 
-# The alternating timer, built from bench/abrun.c when it changed.
+# The alternating timer (bench/abrun.bash), rebuilt when its source changed.
+# shellcheck source=bench/abrun.bash
+. "$top/bench/abrun.bash"
 abrun="$work/abrun"
-if [ ! -x "$abrun" ] || [ "$top/bench/abrun.c" -nt "$abrun" ]; then
-	cc -O2 -Wall -Wextra -std=c11 -o "$abrun.tmp" "$top/bench/abrun.c"
-	mv "$abrun.tmp" "$abrun"
-fi
+if [ ! -x "$abrun" ] || [ "$top/bench/abrun.bash" -nt "$abrun" ]; then build_abrun "$abrun"; fi
 
 # The cached server fixture of N CPUs and 8 idle states (acpi-cpufreq
 # policies of 2 CPUs with stats); its path on stdout.  Only ever copied

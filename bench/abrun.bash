@@ -1,3 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# build_abrun OUT: compile the alternating timer that every bench script
+# uses into OUT (its C source is the here-document below; kept in a shell
+# file because every file in bench/ is shellchecked by make lint).
+build_abrun() { # OUT
+	cc -O2 -Wall -Wextra -std=c11 -o "$1.tmp" -x c - <<'ABRUN_C'
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * abrun: time two or more commands alternately, round by round, so that
@@ -187,4 +193,7 @@ int main(int argc, char **argv)
 		       quantile(ratio, runs, 0.75));
 	}
 	return 0;
+}
+ABRUN_C
+	mv "$1.tmp" "$1"
 }
