@@ -107,12 +107,18 @@ check-all:
 unit-tests: $(UNIT_BIN)
 	@true
 
-# Benchmarks against the anchors (cpupower), printing figures and ratios.
+# Benchmarks against the anchors (cpupower, cpufrequtils, pm-utils), printing
+# figures and ratios; bench/README.md explains them.
 bench: all
+	@rm -rf /dev/shm/pmtools-bench/rows build/bench/rows
+	bench/scaling
 	bench/cstate-stat
 	bench/pmctl
 	bench/opp-set
 	bench/pm-suspend
+	bench/startup
+	bench/rss
+	bench/summary
 
 # The Debian packages the build and the tests use (apt-get, as root).
 deps:

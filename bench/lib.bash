@@ -34,6 +34,9 @@ make -s -C "$top" all >/dev/null
 export PM_TEST_GUARD=1
 if [ -d /dev/shm ]; then work=/dev/shm/pmtools-bench; else work="$top/build/bench"; fi
 mkdir -p "$work"
+# Each script's rows of the issue's table, for bench/summary.
+rows="$work/rows"
+mkdir -p "$rows"
 # cpupower runs "modprobe msr" when /dev/cpu/N/msr is missing: no module
 # is loaded on the host for a benchmark.
 mkdir -p "$work/nomodprobe"
@@ -73,13 +76,16 @@ fresh() {
 	echo "$d"
 }
 
-# Run a command with the tree over /sys/devices/system/cpu (a private
-# mount namespace; the mount is checked by the fixture's sentinel).
+# Run a command with the tree over /sys/devices/system/cpu and the tree's
+# /proc/stat over /proc/stat (glibc counts the CPUs of sysconf(3) there:
+# cpufreq-info analyzes that many), in a private mount namespace; the
+# mount is checked by the fixture's sentinel.
 in_tree() {
 	local tree=$1
 	shift
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare -m --propagation private bash -c 'mount --bind "$0/sys/devices/system/cpu" /sys/devices/system/cpu &&
+		mount --bind "$0/proc/stat" /proc/stat &&
 		[ -e /sys/devices/system/cpu/.pmtools-fixture ] && exec "$@"' "$tree" "$@"
 }
 
