@@ -24,7 +24,6 @@ install_needed() {
 	need=()
 }
 need_pkg cpupower linux-cpupower
-need_pkg hyperfine hyperfine
 need_pkg strace strace
 need_pkg cc build-essential
 [ -x /usr/bin/time ] || need+=(time)
@@ -123,15 +122,6 @@ ab() {
 # "median (q1-q3)" of command I of the last ab.
 spread() { printf '%s ms (%s-%s)' "${ab_med[$1]}" "${ab_q1[$1]}" "${ab_q3[$1]}"; }
 
-# Median wall time in ms of one command over $runs runs (hyperfine,
-# warm-up 3), for the rows that have no second tool to alternate with.
-median_ms() {
-	local tree=$1
-	shift
-	in_tree "$tree" hyperfine -N -w 3 -r "$runs" --export-json /dev/stdout "$*" 2>/dev/null |
-		awk -F: '/"median"/ { gsub(/[ ,]/, "", $2); printf "%.1f", $2 * 1000; exit }'
-}
-
 # Total syscalls of a command (strace -c -f).
 syscalls() {
 	local tree=$1 out
@@ -139,16 +129,6 @@ syscalls() {
 	out=$(mktemp)
 	in_tree "$tree" strace -f -c -o "$out" "$@" >/dev/null 2>&1 || true
 	awk '$NF == "total" { print $4; exit }' "$out"
-	rm -f "$out"
-}
-
-# "SYSCALLS FORKS" of a command (strace -c -f; clone, clone3, fork, vfork).
-sys_forks() {
-	local tree=$1 out
-	shift
-	out=$(mktemp)
-	in_tree "$tree" strace -f -c -o "$out" "$@" >/dev/null 2>&1 || true
-	awk '$NF == "total" { t = $4 } $NF ~ /^(clone|clone3|fork|vfork)$/ { f += $4 } END { print t + 0, f + 0 }' "$out"
 	rm -f "$out"
 }
 
