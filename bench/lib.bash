@@ -19,7 +19,11 @@ need_pkg() {
 install_needed() {
 	if [ ${#need[@]} -gt 0 ]; then
 		echo "bench: apt-get install ${need[*]}" >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+		# A fresh machine may have no package lists yet: update once and retry.
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null 2>&1 || {
+			apt-get update -qq >/dev/null
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+		}
 	fi
 	need=()
 }
@@ -165,7 +169,8 @@ use_cpufrequtils() {
 	if [ ! -x "$d/usr/bin/cpufreq-info" ]; then
 		rm -rf "$d" "$work/debs"
 		mkdir -p "$d" "$work/debs"
-		(cd "$work/debs" && apt-get download -qq cpufrequtils libcpufreq0 >/dev/null 2>&1) ||
+		(cd "$work/debs" && { apt-get download -qq cpufrequtils libcpufreq0 >/dev/null 2>&1 ||
+			{ apt-get update -qq >/dev/null && apt-get download -qq cpufrequtils libcpufreq0 >/dev/null 2>&1; }; }) ||
 			{ echo "bench: cannot download cpufrequtils" >&2; return 1; }
 		for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$d"; done
 	fi
