@@ -74,6 +74,23 @@ EOF
 expect 0 "pmctl idle enable all: exit 0" pmctl idle enable all
 eq "pmctl idle enable all: every disable file reads 0" \
 	"$(cat $CPU/cpu[01]/cpuidle/state[0-2]/disable | sort -u | tr '\n' ' ')" "0 "
+# As a non-root user: one line naming the first file, nothing written.
+# (busybox's setpriv cannot change uid: su, with a passwd line for nobody)
+grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >>/etc/group
+as_nobody() {
+	su -s /bin/sh nobody -c "$*"
+}
+expect 1 "pmctl idle disable C2 as nobody: exit 1" as_nobody pmctl idle disable C2
+eq "pmctl idle disable C2 as nobody: one line, root is needed" \
+	"$(cat "$ERR")" "pmctl: root is needed to write $CPU/cpu0/cpuidle/state2/disable"
+eq "pmctl idle disable C2 as nobody: every disable file still 0" \
+	"$(cat $CPU/cpu[01]/cpuidle/state[0-2]/disable | sort -u | tr '\n' ' ')" "0 "
+expect 1 "pm-suspend deep as nobody: exit 1" as_nobody pm-suspend deep --no-hooks
+eq "pm-suspend deep as nobody: one line, root is needed" \
+	"$(cat "$ERR")" "pm-suspend: root is needed to write /sys/power/state"
+expect 0 "cstate-stat as nobody: reading is for everyone" as_nobody cstate-stat
 expect 3 "pmctl idle disable C9 (no such state): exit 3" pmctl idle disable C9
 eq "pmctl idle disable C9: every disable file still 0" \
 	"$(cat $CPU/cpu[01]/cpuidle/state[0-2]/disable | sort -u | tr '\n' ' ')" "0 "
