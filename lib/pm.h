@@ -190,6 +190,15 @@ enum {
 	PM_W_NOUNDO = 1 << 1,	/* undone by undoing an earlier write */
 	PM_W_NOREAD = 1 << 2,	/* no old value to read (nor read back) */
 	PM_W_CHOICE = 1 << 3,	/* reads as "a [b] c": the bracketed one */
+	/* The file appears with an earlier write of the plan (a governor's
+	 * tunables): planned with PM_W_NOREAD, read just before it is
+	 * written (then alt, if path is not there), then an ordinary write. */
+	PM_W_LATE = 1 << 4,
+	/* A snapshot only a rollback writes: planned as old = val (so never
+	 * written going forward), put back after the later writes are undone
+	 * if the file reads otherwise then (a governor's tunables, which the
+	 * kernel resets when the governor stops and starts again). */
+	PM_W_RESTORE = 1 << 5,
 };
 
 #define PM_W_PATH PM_PATH_MAX	/* a USB device behind hubs and docks */
@@ -207,6 +216,7 @@ struct pm_write {
 	int err;		/* errno of a failed write, 0 */
 	bool undone;		/* restored and read back as old */
 	int undo_err;		/* errno of a failed restore, -1 mismatch */
+	char *alt;		/* PM_W_LATE: the other place (malloc'd) */
 };
 
 struct pm_txn {

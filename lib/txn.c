@@ -19,6 +19,8 @@ void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx)
 
 void pm_txn_free(struct pm_txn *t)
 {
+	for (int i = 0; i < t->n; i++)
+		free(t->w[i].alt);
 	free(t->w);
 	t->w = NULL;
 	t->n = t->cap = 0;
@@ -109,6 +111,31 @@ static void read_back(struct pm_txn *t, struct pm_write *w, char *buf,
 	pm_choice_current(list, buf, size);
 }
 
+/* A PM_W_RESTORE snapshot, once the writes after it are undone: a file
+ * that is gone (its governor not running) is nothing to put back. */
+static void restore_snapshot(struct pm_txn *t, struct pm_write *w)
+{
+	char now[PM_W_VAL];
+
+	if (t->ctx->dry_run ||
+	    pm_attr_read(t->ctx, w->path, now, sizeof(now)) < 0 ||
+	    !strcmp(now, w->old))
+		return;
+	if (pm_attr_write(t->ctx, w->path, w->old) < 0) {
+		w->undo_err = t->ctx->err.err;
+		t->not_restored++;
+		return;
+	}
+	read_back(t, w, now, sizeof(now));
+	if (strcmp(now, w->old)) {
+		w->undo_err = -1;
+		snprintf(w->got, sizeof(w->got), "%s", now);
+		t->not_restored++;
+		return;
+	}
+	w->undone = true;
+}
+
 static void roll_back(struct pm_txn *t, int upto)
 {
 	struct pm_err keep = t->ctx->err;
@@ -118,6 +145,10 @@ static void roll_back(struct pm_txn *t, int upto)
 	for (int i = upto - 1; i >= 0; i--) {
 		struct pm_write *w = &t->w[i];
 
+		if (w->flags & PM_W_RESTORE) {
+			restore_snapshot(t, w);
+			continue;
+		}
 		if (!w->done)
 			continue;
 		if (w->flags & PM_W_NOUNDO) {
@@ -147,11 +178,38 @@ static void roll_back(struct pm_txn *t, int upto)
 	t->ctx->err = keep;
 }
 
+/*
+ * A PM_W_LATE write, when its turn comes: the file (or alt) is read now
+ * that the earlier writes made it, and from here on it is an ordinary
+ * write with an old value to restore.  -errno when it is not there.
+ */
+static int late_read(struct pm_txn *t, struct pm_write *w)
+{
+	char now[PM_W_VAL];
+
+	if (!pm_exists(t->ctx, w->path) && w->alt &&
+	    pm_exists(t->ctx, w->alt))
+		copy(w->path, sizeof(w->path), w->alt);
+	if (pm_attr_read(t->ctx, w->path, now, sizeof(now)) < 0)
+		return -t->ctx->err.err;
+	copy(w->old, sizeof(w->old), now);
+	w->flags &= ~(unsigned)(PM_W_NOREAD | PM_W_LATE);
+	w->skip = !(w->flags & PM_W_FORCE) && !strcmp(w->old, w->val);
+	return 0;
+}
+
 int pm_txn_apply(struct pm_txn *t)
 {
 	for (int i = 0; i < t->n; i++) {
 		struct pm_write *w = &t->w[i];
 
+		if ((w->flags & PM_W_LATE) && !t->ctx->dry_run &&
+		    late_read(t, w) < 0) {
+			w->err = t->ctx->err.err;
+			t->failed = i;
+			roll_back(t, i);
+			return -w->err;
+		}
 		if (w->skip)
 			continue;
 		if (pm_attr_write(t->ctx, w->path, w->val) < 0) {

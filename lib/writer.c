@@ -155,7 +155,9 @@ static int failed(struct pm_writer *w, int err)
 	for (int i = 0; i < t->failed; i++) {
 		const struct pm_write *y = &t->w[i];
 
-		if (!y->done || y->undone)
+		/* A snapshot (PM_W_RESTORE) is never done, but a rollback
+		 * may fail to put it back. */
+		if (y->undone || (!y->done && !y->undo_err))
 			continue;
 		if (y->undo_err > 0)
 			pm_warn(w->t, "could not restore %s to '%s': %s (%s)",

@@ -229,6 +229,22 @@ static void record_current(struct opp *op, const char *name)
 	close(fd);
 }
 
+/* A governor's tunable that its governor did not bring. */
+static void explain_fail(struct pm_writer *w, const struct pm_write *x,
+			 char *buf, size_t size)
+{
+	struct opp *op = w->arg;
+	char err[PM_PATH_MAX + 600];
+
+	pm_err_str(&op->ctx.err, err, sizeof(err));
+	if (x->flags & PM_W_LATE)
+		snprintf(buf, size, "%s (a governor's tunable: the governor "
+				    "started, but the file did not appear)",
+			 err);
+	else
+		snprintf(buf, size, "%s", err);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -359,6 +375,7 @@ int main(int argc, char **argv)
 	pm_writer_begin(&w, &op.t, &op.ctx, &op.o);
 	w.arg = &op;
 	w.diff = !!diff;
+	w.explain_fail = explain_fail;
 	if (autom) {
 		opp_auto_pick(&op, picked, sizeof(picked));
 		name = picked;

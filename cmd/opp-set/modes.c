@@ -28,6 +28,30 @@ static void save_khz(struct pm_out *o, const char *key, uint64_t khz)
 		pm_out_printf(o, "%s = %llu\n", key, (unsigned long long)khz);
 }
 
+/* The tunables of the governor a policy runs (per policy or global). */
+static void save_tunables(struct opp *op, struct pm_out *o,
+			  const struct pm_policy *pol)
+{
+	for (int k = 0; opp_tunable_at(k); k++) {
+		const struct opp_tunable *t = opp_tunable_at(k);
+		char path[PM_PATH_MAX];
+		uint64_t v;
+
+		if (strcmp(t->gov, pol->governor))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s", pol->path, t->gov,
+			 t->name);
+		if (!pm_exists(&op->ctx, path))
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpufreq/%s/%s",
+				 t->gov, t->name);
+		if (pm_attr_read_u64(&op->ctx, path, &v) == 0 &&
+		    v >= t->lo && v <= t->hi)
+			pm_out_printf(o, "%s.%s = %llu\n", t->gov, t->name,
+				      (unsigned long long)v);
+	}
+}
+
 int opp_save(struct opp *op, const char *file)
 {
 	struct pm_out o;
@@ -88,6 +112,7 @@ int opp_save(struct opp *op, const char *file)
 			pm_out_printf(&o, "speed = %s\n", pol[i].setspeed);
 		if (pol[i].epp[0])
 			pm_out_printf(&o, "epp = %s\n", pol[i].epp);
+		save_tunables(op, &o, &pol[i]);
 		if (pol[i].boost >= 0 && g.boost < 0 && g.intel_no_turbo < 0)
 			pm_out_printf(&o, "boost = %s\n",
 				      pol[i].boost ? "on" : "off");

@@ -55,6 +55,21 @@ int opp_save(struct opp *op, const char *file);
 int opp_current(struct opp *op);
 void opp_auto_pick(struct opp *op, char *out, size_t size);
 
+/* A governor tunable of [cpufreq]: GOV.NAME = N, N from lo to hi. */
+struct opp_tunable {
+	const char *gov, *name;
+	uint32_t lo, hi;
+};
+
+/* The tunable of a "GOV.NAME" key, NULL when none; the i-th one. */
+const struct opp_tunable *opp_tunable_find(const char *key);
+const struct opp_tunable *opp_tunable_at(int i);
+/* GOV has tunables opp-set knows. */
+bool opp_tunable_governor(const char *gov);
+/* NULL when KEY = VALUE is a known tunable in range, else the problem. */
+const char *opp_tunable_check(const char *key, const char *value, char *buf,
+			      size_t size);
+
 /* "FILE:LINE: " (or "-s: ") for messages. */
 const char *opp_where(const struct opp_setting *s, char *buf, size_t size);
 

@@ -38,7 +38,7 @@ static bool replan(struct pm_writer *w, const char *path, const char *value)
 	for (int i = 0; i < w->txn.n; i++) {
 		struct pm_write *x = &w->txn.w[i];
 
-		if (strcmp(x->path, path))
+		if (strcmp(x->path, path) || (x->flags & PM_W_RESTORE))
 			continue;
 		snprintf(x->val, sizeof(x->val), "%s", value);
 		x->skip = !(x->flags & (PM_W_FORCE | PM_W_NOREAD)) &&
@@ -307,6 +307,50 @@ static void check_field(struct opp *op, struct pm_fset f,
 	pm_fset_check(&op->t, &f, pol, gov, sizeof(gov));
 }
 
+/* A policy leaves its governor: when that stops the governor on the
+ * last policy, the kernel drops its tunables, and a rollback that starts
+ * it again gets the defaults.  Their values now, for the rollback. */
+static void snapshot_tunables(struct opp *op, struct pm_writer *w,
+			      const struct pm_policy *pol)
+{
+	int last = -1;
+
+	/* A rollback restores in reverse, into conservative's fresh 80/20:
+	 * an up_threshold above 20 goes first (planned last), else
+	 * down_threshold does, so that down stays below up at each step. */
+	for (int k = 0; opp_tunable_at(k) || last >= 0; k++) {
+		const struct opp_tunable *t = opp_tunable_at(k);
+		char path[PM_PATH_MAX], v[32];
+		bool dup = false;
+		uint64_t u;
+
+		if (!t) {
+			t = opp_tunable_at(last);
+			last = -2;
+		}
+		if (strcasecmp(t->gov, pol->governor))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s", pol->path, t->gov,
+			 t->name);
+		if (!pm_exists(&op->ctx, path))
+			snprintf(path, sizeof(path),
+				 CPU_DIR "/cpufreq/%s/%s", t->gov, t->name);
+		for (int i = 0; i < w->txn.n && !dup; i++)
+			dup = !strcmp(w->txn.w[i].path, path);
+		if (dup || pm_attr_read(&op->ctx, path, v, sizeof(v)) <= 0)
+			continue;
+		if (last == -1 && !strcmp(t->gov, "conservative") &&
+		    !strcmp(t->name, "up_threshold") &&
+		    pm_parse_u64(v, &u) == 0 && u > 20) {
+			last = k;
+			continue;
+		}
+		pm_writer_plan(w, path, v, v, PM_W_RESTORE, NULL);
+		if (last == -2)
+			break;
+	}
+}
+
 static void plan_cpufreq(struct opp *op, const struct opp_point *pt,
 			 const struct cpu_plan *cp, struct pm_writer *w,
 			 struct pm_policy *pol, int n)
@@ -373,6 +417,8 @@ static void plan_cpufreq(struct opp *op, const struct opp_point *pt,
 		check_field(op, f, &pol[i], ep, 3);
 		f.where = NULL;
 		pm_fset_check(&op->t, &f, &pol[i], kgov, sizeof(kgov));
+		if (kgov[0] && strcasecmp(kgov, pol[i].governor))
+			snapshot_tunables(op, w, &pol[i]);
 		/* The governor is planned even when it reads the same: its
 		 * write is skipped by the plan then, not here. */
 		pm_fset_plan(w, &f, &pol[i], kgov);
@@ -420,6 +466,288 @@ static void plan_boost(struct opp *op, const struct opp_point *pt,
 		       "(no cpufreq/boost, intel_pstate/no_turbo or per-policy "
 		       "boost)",
 		       opp_where(s, where, sizeof(where)));
+}
+
+/* ---------------------------------------------------------------- tunables */
+
+/* Where this machine keeps governor tunables: 1 per policy (policyN/GOV),
+ * 2 global (cpufreq/GOV), 0 not known while no governor with tunables
+ * runs (the folder appears when one starts). */
+static int tunable_layout(struct opp *op, const struct pm_policy *pol, int n)
+{
+	static const char *const govs[] = { "ondemand", "conservative",
+					    "schedutil", NULL };
+	char path[PM_PATH_MAX];
+
+	for (int g = 0; govs[g]; g++) {
+		snprintf(path, sizeof(path), CPU_DIR "/cpufreq/%s", govs[g]);
+		if (pm_exists(&op->ctx, path))
+			return 2;
+		for (int i = 0; i < n; i++) {
+			snprintf(path, sizeof(path), "%s/%s", pol[i].path,
+				 govs[g]);
+			if (pm_exists(&op->ctx, path))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* "GOV.NAME" in a governor list "a|b|c". */
+static bool gov_listed(const char *list, const char *gov)
+{
+	char tmp[256], *save = NULL;
+
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	for (char *g = strtok_r(tmp, "| ", &save); g;
+	     g = strtok_r(NULL, "| ", &save))
+		if (!strcasecmp(g, gov))
+			return true;
+	return false;
+}
+
+struct tun_plan {
+	const struct opp_tunable *t;
+	const struct opp_setting *s;
+	char path[PM_PATH_MAX], alt[PM_PATH_MAX];
+	uint32_t v;
+	bool late;
+};
+
+/* One policy's tunable: where it is, or exit 2/3; false to leave it. */
+static bool tun_locate(struct opp *op, const struct opp_point *pt,
+		       const struct pm_policy *pol, const char *fin,
+		       int *layout, int n, const struct pm_policy *all,
+		       struct tun_plan *tp)
+{
+	const struct opp_setting *g = pol_get(pt, pol, "governor");
+	char where[PM_PATH_MAX + 16], name[300], pp[PM_PATH_MAX],
+		gl[PM_PATH_MAX];
+
+	opp_where(tp->s, where, sizeof(where));
+	pm_policy_name(pol, name, sizeof(name));
+	if (strcasecmp(fin, tp->t->gov)) {
+		/* A fallback not taken: its tunables are not for here. */
+		if (g && gov_listed(g->value, tp->t->gov))
+			return false;
+		if (g)
+			pm_die(&op->t, PM_EXIT_USAGE,
+			       "%s[cpufreq] %s: %s gets governor %s, not %s",
+			       where, tp->s->key, name, fin, tp->t->gov);
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpufreq] %s: %s runs governor %s, not %s, and "
+		       "the point does not set governor",
+		       where, tp->s->key, name, fin[0] ? fin : "(none)",
+		       tp->t->gov);
+	}
+	snprintf(pp, sizeof(pp), "%s/%s/%s", pol->path, tp->t->gov,
+		 tp->t->name);
+	snprintf(gl, sizeof(gl), CPU_DIR "/cpufreq/%s/%s", tp->t->gov,
+		 tp->t->name);
+	tp->alt[0] = '\0';
+	tp->late = false;
+	if (pm_exists(&op->ctx, pp)) {
+		snprintf(tp->path, sizeof(tp->path), "%s", pp);
+	} else if (pm_exists(&op->ctx, gl)) {
+		snprintf(tp->path, sizeof(tp->path), "%s", gl);
+	} else if (!strcasecmp(pol->governor, tp->t->gov)) {
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpufreq] %s: %s runs %s, which has no %s here "
+		       "(neither %s nor %s)",
+		       where, tp->s->key, name, tp->t->gov, tp->t->name, pp,
+		       gl);
+	} else {
+		/* The governor starts in this point: its folder appears
+		 * then, and the file is read just before it is written. */
+		if (*layout < 0)
+			*layout = tunable_layout(op, all, n);
+		tp->late = true;
+		snprintf(tp->path, sizeof(tp->path), "%s",
+			 *layout == 1 ? pp : gl);
+		if (*layout == 0)
+			snprintf(tp->alt, sizeof(tp->alt), "%s", pp);
+	}
+	return true;
+}
+
+/* The value a tunable has now, or the kernel's default for a governor
+ * that starts (a fresh set of tunables). */
+static uint32_t tun_now(struct opp *op, const struct tun_plan *tp,
+			uint32_t dflt)
+{
+	uint64_t v;
+
+	if (!tp->late && pm_attr_read_u64(&op->ctx, tp->path, &v) == 0 &&
+	    v <= UINT32_MAX)
+		return (uint32_t)v;
+	return dflt;
+}
+
+static void tun_write(struct opp *op, struct pm_writer *w,
+		      const struct tun_plan *tp, const struct pm_policy *pol)
+{
+	char val[16], where[PM_PATH_MAX + 16], name[300];
+	int k;
+
+	snprintf(val, sizeof(val), "%u", tp->v);
+	opp_where(tp->s, where, sizeof(where));
+	for (int i = 0; i < w->txn.n; i++) {
+		struct pm_write *x = &w->txn.w[i];
+
+		if (strcmp(x->path, tp->path) || (x->flags & PM_W_RESTORE))
+			continue;
+		/* One global file for several policies: one value. */
+		if (strcmp(x->val, val))
+			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+			       "%s[cpufreq] %s: the %s tunables are %s on "
+			       "this machine (%s), so %s cannot have %s "
+			       "while another policy has %s",
+			       where, tp->s->key, tp->t->gov,
+			       tp->late && tp->alt[0] ? "not known to be "
+							"per policy" :
+							"global",
+			       pol->driver[0] ? pol->driver : "no driver",
+			       pm_policy_name(pol, name, sizeof(name)), val,
+			       x->val);
+		if (!tp->alt[0])
+			return;
+	}
+	k = pm_writer_plan(w, tp->path, NULL, val,
+			   tp->late ? PM_W_NOREAD | PM_W_LATE : 0, NULL);
+	if (k >= 0 && tp->alt[0])
+		w->txn.w[k].alt = strdup(tp->alt);
+}
+
+/* [cpufreq] GOV.NAME = N of every policy, after all governor writes (a
+ * global folder appears with the first policy that starts GOV).
+ * conservative's thresholds keep down below up at every step: moving
+ * the window up, up_threshold first; down, down_threshold first. */
+static void plan_tunables(struct opp *op, const struct opp_point *pt,
+			  const struct cpu_plan *cp, struct pm_writer *w,
+			  const struct pm_policy *pol, int n)
+{
+	int layout = -1, nt = 0;
+	bool any = false;
+
+	while (opp_tunable_at(nt))
+		nt++;
+	for (int i = 0; i < pt->n; i++)
+		any |= !strcmp(pt->v[i].section, "cpufreq") &&
+		       strchr(pt->v[i].key, '.');
+	if (!any)
+		return;
+	if (n == 0) {
+		for (int i = 0; i < pt->n; i++) {
+			char where[PM_PATH_MAX + 16];
+
+			if (!strcmp(pt->v[i].section, "cpufreq") &&
+			    strchr(pt->v[i].key, '.'))
+				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+				       "%s[cpufreq]: no cpufreq policies on "
+				       "this machine",
+				       opp_where(&pt->v[i], where,
+						 sizeof(where)));
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		const struct opp_setting *g = pol_get(pt, &pol[i], "governor");
+		struct tun_plan *tp = calloc((size_t)nt, sizeof(*tp));
+		int up = -1, down = -1, m = 0;
+		char fin[PM_NAME_MAX];
+
+		if (!tp)
+			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+		if (!pm_cpuset_intersects(&pol[i].related, &cp->final) ||
+		    pm_cpuset_empty(&pol[i].affected)) {
+			free(tp);
+			continue;
+		}
+		if (g)
+			pick_governor(op, g, &pol[i], fin, sizeof(fin));
+		else
+			snprintf(fin, sizeof(fin), "%s", pol[i].governor);
+		for (int k = 0; k < nt; k++) {
+			const struct opp_tunable *t = opp_tunable_at(k);
+			char key[80];
+
+			snprintf(key, sizeof(key), "%s.%s", t->gov, t->name);
+			tp[m].t = t;
+			tp[m].s = pol_get(pt, &pol[i], key);
+			if (!tp[m].s || !tun_locate(op, pt, &pol[i], fin,
+						    &layout, n, pol, &tp[m]))
+				continue;
+			pm_parse_u32(tp[m].s->value, &tp[m].v);
+			if (!strcmp(t->gov, "conservative") &&
+			    !strcmp(t->name, "up_threshold"))
+				up = m;
+			if (!strcmp(t->gov, "conservative") &&
+			    !strcmp(t->name, "down_threshold"))
+				down = m;
+			m++;
+		}
+		if (up >= 0 || down >= 0) {
+			char where[PM_PATH_MAX + 16];
+			uint32_t nu = up >= 0 ? tp[up].v : 0;
+			uint32_t nd = down >= 0 ? tp[down].v : 0;
+			/* The kernel's defaults: 80 and 20. */
+			uint32_t cu = up >= 0 ? tun_now(op, &tp[up], 80) : 0;
+			uint32_t cd = down >= 0 ? tun_now(op, &tp[down], 20) : 0;
+
+			if (up >= 0 && down < 0) {
+				char dp[PM_PATH_MAX];
+				struct tun_plan d = tp[up];
+
+				snprintf(dp, sizeof(dp), "%.*s/down_threshold",
+					 (int)(strrchr(d.path, '/') - d.path),
+					 d.path);
+				snprintf(d.path, sizeof(d.path), "%s", dp);
+				cd = tun_now(op, &d, 20);
+				if (nu <= cd)
+					pm_die(&op->t, PM_EXIT_USAGE,
+					       "%s[cpufreq] conservative.up_threshold "
+					       "%u is not above down_threshold %u "
+					       "(set conservative.down_threshold "
+					       "too)",
+					       opp_where(tp[up].s, where,
+							 sizeof(where)),
+					       nu, cd);
+			} else if (down >= 0 && up < 0) {
+				char upth[PM_PATH_MAX];
+				struct tun_plan u = tp[down];
+
+				snprintf(upth, sizeof(upth), "%.*s/up_threshold",
+					 (int)(strrchr(u.path, '/') - u.path),
+					 u.path);
+				snprintf(u.path, sizeof(u.path), "%s", upth);
+				cu = tun_now(op, &u, 80);
+				if (nd >= cu)
+					pm_die(&op->t, PM_EXIT_USAGE,
+					       "%s[cpufreq] conservative.down_threshold "
+					       "%u is not below up_threshold %u "
+					       "(set conservative.up_threshold too)",
+					       opp_where(tp[down].s, where,
+							 sizeof(where)),
+					       nd, cu);
+			} else if (nd >= nu) {
+				pm_die(&op->t, PM_EXIT_USAGE,
+				       "%s[cpufreq] conservative.down_threshold "
+				       "%u is not below up_threshold %u",
+				       opp_where(tp[down].s, where,
+						 sizeof(where)),
+				       nd, nu);
+			} else if (nu <= cd) {
+				/* Moving the window down: down first. */
+				struct tun_plan x = tp[up];
+
+				tp[up] = tp[down];
+				tp[down] = x;
+			}
+			(void)cu;
+		}
+		for (int k = 0; k < m; k++)
+			tun_write(op, w, &tp[k], &pol[i]);
+		free(tp);
+	}
 }
 
 /* ---------------------------------------------------------------- cpuidle */
@@ -789,6 +1117,7 @@ void opp_plan(struct opp *op, const struct opp_point *pt,
 	if (n < 0)
 		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 	plan_cpufreq(op, pt, &cp, w, pol, n);
+	plan_tunables(op, pt, &cp, w, pol, n);
 	plan_boost(op, pt, w, pol, n);
 	free(pol);
 	plan_cpuidle(op, pt, &cp, w);

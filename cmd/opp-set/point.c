@@ -417,17 +417,14 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 			    !strcmp(keys[i].key, key))
 				k = &keys[i];
 		if (!k && !strcmp(sec, "cpufreq") && strchr(key, '.')) {
-			snprintf(msg, sizeof(msg), "[cpufreq] %s: governor "
-				 "tunables are not supported by this version",
-				 key);
-			die_at(op, file, line, NULL, msg);
-		}
-		if (!k) {
+			bad = opp_tunable_check(key, value, err, sizeof(err));
+		} else if (!k) {
 			snprintf(msg, sizeof(msg), "unknown key '%s' in [%s]",
 				 key, sec);
 			die_at(op, file, line, NULL, msg);
+		} else {
+			bad = k->check(value, err, sizeof(err));
 		}
-		bad = k->check(value, err, sizeof(err));
 	}
 	if (bad) {
 		snprintf(msg, sizeof(msg), "[%s] %s: %s", sec, key, bad);
@@ -623,15 +620,18 @@ void opp_add_inline(struct opp *op, const char *a, struct opp_point *pt)
 	colon = a[seclen] == ':' ? a + seclen : NULL;
 	if (colon) {
 		/* The key is after the last '.' before '=': an ARG such as
-		 * ff9a0000.gpu has dots of its own. */
+		 * ff9a0000.gpu has dots of its own.  A CPU list has none,
+		 * and a [cpufreq] key may (ondemand.up_threshold). */
+		bool cpufreq = seclen == 7 && !strncmp(a, "cpufreq", 7);
+
 		dot = NULL;
 		for (const char *q = colon; q < eq; q++)
-			if (*q == '.')
+			if (*q == '.' && (!cpufreq || !dot))
 				dot = q;
 		if (!dot || dot == colon + 1)
 			pm_usage_error(&op->t, "-s '%s': expected "
 					       "SECTION:ARG.KEY=VALUE", a);
-		if (!strncmp(a, "cpufreq", seclen) && seclen == 7)
+		if (cpufreq)
 			snprintf(head, sizeof(head), "cpufreq cpus=%.*s",
 				 (int)(dot - colon - 1), colon + 1);
 		else

@@ -242,7 +242,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 		'[cpufreq]\nmin = 2GHz\nmax = 1GHz\n'
 		'[cpufreq cpus=x]\ngovernor = powersave\n'
 		'[cpufreq 0-3]\ngovernor = powersave\n'
-		'[cpufreq]\nondemand.up_threshold = 80\n'
+		'[cpufreq]\nondemand.up_threshold = 800\n'
 		'[intel_pstate]\nmin_perf_pct = 101\n'
 		'[intel_pstate]\nmax_perf_pct = -5\n'
 		'[intel_pstate]\nno_turbo = 2\n'

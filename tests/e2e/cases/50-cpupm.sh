@@ -195,6 +195,47 @@ opp-set refused: the report has the governor write and the failed write (errno 2
 any(.writes[]; .new == "performance" and .ok) and any(.writes[]; .ok == false and .errno == 22)
 EOF
 
+# --- governor tunables: the folder appears when the governor starts ------
+GOVDIR=$CPU/cpufreq
+expect 0 "opp-set governor ondemand with ondemand tunables: exit 0" \
+	opp-set -s cpufreq.governor=ondemand -s cpufreq.ondemand.up_threshold=90 \
+	-s cpufreq.ondemand.sampling_down_factor=4
+eq "ondemand tunables: global on acpi-cpufreq, up_threshold 90, sampling_down_factor 4" \
+	"$(cat $GOVDIR/ondemand/up_threshold $GOVDIR/ondemand/sampling_down_factor 2>&1 | tr '\n' ' ')" "90 4 "
+expect 0 "ondemand tunables again: exit 0" \
+	opp-set -s cpufreq.governor=ondemand -s cpufreq.ondemand.up_threshold=90 \
+	-s cpufreq.ondemand.sampling_down_factor=4
+grepf "ondemand tunables again: already there, nothing written" "already at" "$ERR"
+# conservative starts with 80/20: moving the window down to 15/10 works
+# only with down_threshold first (up 15 is not above down 20).
+expect 0 "conservative 15/10 from the kernel's 80/20: exit 0" \
+	opp-set -s cpufreq.governor=conservative -s cpufreq.conservative.up_threshold=15 \
+	-s cpufreq.conservative.down_threshold=10
+eq "conservative 15/10: up_threshold and down_threshold read 15 10" \
+	"$(cat $GOVDIR/conservative/up_threshold $GOVDIR/conservative/down_threshold 2>&1 | tr '\n' ' ')" "15 10 "
+expect 0 "conservative 95/90 from 15/10: exit 0 (up_threshold first)" \
+	opp-set -s cpufreq.conservative.up_threshold=95 -s cpufreq.conservative.down_threshold=90
+eq "conservative 95/90: up_threshold and down_threshold read 95 90" \
+	"$(cat $GOVDIR/conservative/up_threshold $GOVDIR/conservative/down_threshold 2>&1 | tr '\n' ' ')" "95 90 "
+expect 2 "conservative.up_threshold 50 alone (not above down 90): exit 2" \
+	opp-set -s cpufreq.conservative.up_threshold=50
+# The kernel refuses a sampling_rate under 2 ticks: rolled back.
+expect 1 "ondemand sampling_rate 1 (under the kernel's floor): exit 1" \
+	opp-set -s cpufreq.governor=ondemand -s cpufreq.ondemand.sampling_rate=1
+grepf "ondemand sampling_rate 1: the kernel's EINVAL is named" "EINVAL" "$ERR"
+eq "ondemand sampling_rate 1: the governor is conservative again" \
+	"$(cat $POL/scaling_governor)" conservative
+eq "ondemand sampling_rate 1: conservative's own tunables are back at 95 90" \
+	"$(cat $GOVDIR/conservative/up_threshold $GOVDIR/conservative/down_threshold 2>&1 | tr '\n' ' ')" "95 90 "
+expect 0 "opp-set --save with conservative tunables: exit 0" opp-set --save /tmp/tun.conf
+show saved /tmp/tun.conf
+grepf "--save keeps conservative.up_threshold" '^conservative\.up_threshold = 95$' /tmp/tun.conf
+expect 0 "back to powersave" opp-set -s cpufreq.governor=powersave
+expect 0 "opp-set -f of the saved tunables: exit 0" opp-set -f /tmp/tun.conf
+eq "-f saved: conservative runs with 95 90 again" \
+	"$(cat $POL/scaling_governor $GOVDIR/conservative/up_threshold $GOVDIR/conservative/down_threshold 2>&1 | tr '\n' ' ')" "conservative 95 90 "
+expect 0 "back to powersave" opp-set -s cpufreq.governor=powersave
+
 # --- limits, idle limit and governor; opp-set --save and -f -------------
 disables() {
 	cat "$CPU"/cpu[01]/cpuidle/state[0-2]/disable | tr '\n' ' '
