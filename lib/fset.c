@@ -137,6 +137,13 @@ void pm_fset_check(struct pm_tool *t, const struct pm_fset *f,
 	}
 	if (!f->epp)
 		return;
+	/*
+	 * No EPP but a list of them: the file is there and its read failed.
+	 * The plan reads it again and fails naming it and the errno (exit
+	 * 1), not "not offered".
+	 */
+	if (!pol->epp[0] && pol->epp_available[0])
+		return;
 	if (!pol->epp[0])
 		pm_die(t, PM_EXIT_UNSUPPORTED,
 		       "%scannot set EPP on %s: the %s driver offers no energy "
@@ -181,6 +188,12 @@ void pm_fset_check(struct pm_tool *t, const struct pm_fset *f,
 		       pol->epp_available[0] ? pol->epp_available : "none");
 }
 
+/* A value the model could not read ("") is not known: NULL. */
+static const char *known(const char *v)
+{
+	return v[0] ? v : NULL;
+}
+
 static void plan_khz(struct pm_writer *w, struct pm_policy *pol,
 		     const char *file, uint64_t old, uint64_t khz)
 {
@@ -199,7 +212,10 @@ void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
 
 	if (gov[0]) {
 		snprintf(path, sizeof(path), "%s/scaling_governor", pol->path);
-		pm_writer_plan(w, path, pol->governor, gov, 0, pol);
+		/* An unreadable governor ("") is read again by the plan,
+		 * which fails naming the file: never a write that could
+		 * not be undone. */
+		pm_writer_plan(w, path, known(pol->governor), gov, 0, pol);
 	}
 	/* Raising both: max first; otherwise min first (never min > max). */
 	if (f->has_min && f->has_max && pol->max_khz != PM_UNKNOWN &&
@@ -222,14 +238,14 @@ void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)f->speed);
 		/* Under another governor it reads <unsupported>: restoring
 		 * the governor undoes it. */
-		pm_writer_plan(w, path, pol->setspeed, v,
+		pm_writer_plan(w, path, known(pol->setspeed), v,
 			       PM_W_FORCE | (was_user ? 0 : PM_W_NOUNDO), pol);
 	}
 	if (f->epp) {
 		snprintf(path, sizeof(path),
 			 "%s/energy_performance_preference", pol->path);
 		/* A governor switch may reset the EPP: write it anyway. */
-		pm_writer_plan(w, path, pol->epp, f->epp,
+		pm_writer_plan(w, path, known(pol->epp), f->epp,
 			       gov[0] && strcmp(gov, pol->governor) ?
 				       PM_W_FORCE : 0,
 			       pol);
@@ -301,7 +317,7 @@ void pm_devfreq_plan(struct pm_writer *w, const struct pm_devfreq *d,
 	if (gov) {
 		snprintf(path, sizeof(path), "/sys/class/devfreq/%s/governor",
 			 d->name);
-		pm_writer_plan(w, path, d->governor, gov, 0, NULL);
+		pm_writer_plan(w, path, known(d->governor), gov, 0, NULL);
 	}
 	/* Raising both: max first; otherwise min first (never min > max). */
 	for (int pass = 0; pass < 2; pass++) {

@@ -3,6 +3,16 @@
  * Write transactions: every pmtools write goes through one, so a failure
  * half way leaves the kernel where it was, or names what it could not
  * put back.
+ *
+ * Interrupted and short writes (pm_attr_write): a write() that EINTR
+ * interrupts before storing anything is retried.  A short write is a
+ * failure, never continued: a sysfs store is one call of the attribute's
+ * store() with the whole buffer, so "the rest" written again would be a
+ * second store of a fragment ("00000" of "1200000"), a different value.
+ * A store that failed or took part of the value may still have changed
+ * the attribute, so the failed file is read back too and, if it no
+ * longer reads as its old value, put back like the earlier writes (its
+ * record's undone/undo_err say how that went).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -179,6 +189,45 @@ static void roll_back(struct pm_txn *t, int upto)
 }
 
 /*
+ * The write w failed: if it changed the file all the same (a short
+ * write, a store that failed half way), restore it.
+ */
+static void restore_failed(struct pm_txn *t, struct pm_write *w)
+{
+	struct pm_err keep = t->ctx->err;
+	char now[PM_W_VAL];
+
+	/* NOUNDO: the earlier write it depends on (the governor) undoes it. */
+	if (t->ctx->dry_run || (w->flags & (PM_W_NOREAD | PM_W_NOUNDO)) ||
+	    !w->old[0])
+		return;
+	if (w->flags & PM_W_CHOICE) {
+		char list[PM_ATTR_MAX];
+
+		if (pm_attr_read_near(t->ctx, w->path, list, sizeof(list)) < 0)
+			goto out; /* unreadable: nothing known, nothing done */
+		pm_choice_current(list, now, sizeof(now));
+	} else if (pm_attr_read_near(t->ctx, w->path, now, sizeof(now)) < 0) {
+		goto out;
+	}
+	if (!strcmp(now, w->old))
+		goto out;
+	if (pm_attr_write(t->ctx, w->path, w->old) < 0) {
+		w->undo_err = t->ctx->err.err;
+		goto out;
+	}
+	read_back(t, w, now, sizeof(now));
+	if (strcmp(now, w->old)) {
+		w->undo_err = -1;
+		snprintf(w->got, sizeof(w->got), "%s", now);
+		goto out;
+	}
+	w->undone = true;
+out:
+	t->ctx->err = keep;
+}
+
+/*
  * A PM_W_LATE write, when its turn comes: the file (or alt) is read now
  * that the earlier writes made it, and from here on it is an ordinary
  * write with an old value to restore.  -errno when it is not there.
@@ -215,6 +264,7 @@ int pm_txn_apply(struct pm_txn *t)
 		if (pm_attr_write(t->ctx, w->path, w->val) < 0) {
 			w->err = t->ctx->err.err;
 			t->failed = i;
+			restore_failed(t, w);
 			roll_back(t, i);
 			return -w->err;
 		}

@@ -124,19 +124,54 @@ static void explain_plain(struct pm_writer *w, const struct pm_write *x)
 		x->val, x->got);
 }
 
+/* "could not restore ..." for a write whose undo failed. */
+static void warn_unrestored(struct pm_writer *w, const struct pm_write *y)
+{
+	if (y->undo_err > 0)
+		pm_warn(w->t, "could not restore %s to '%s': %s (%s)", y->path,
+			y->old, strerror(y->undo_err),
+			pm_errno_name(y->undo_err));
+	else if (y->undo_err == -1)
+		pm_warn(w->t, "could not restore %s to '%s': it reads '%s'",
+			y->path, y->old, y->got);
+	else
+		pm_warn(w->t, "could not restore %s: its old value is not "
+			       "known (now '%s')",
+			y->path, y->val);
+}
+
+/*
+ * The exit status of a write that failed with nothing else changed: 4
+ * for EBUSY (CLI.md: "the kernel said EBUSY on the first write"), 3 for
+ * a file that is not there only when the plan never read it (a file the
+ * plan read is offered: losing it now is a failure), else 1.
+ */
+static int first_write_exit(const struct pm_write *x, int err)
+{
+	if (err == EBUSY)
+		return PM_EXIT_BUSY;
+	if (x->flags & PM_W_NOREAD)
+		return pm_exit_for(err);
+	return PM_EXIT_FAIL;
+}
+
 static int failed(struct pm_writer *w, int err)
 {
 	struct pm_txn *t = &w->txn;
 	struct pm_write *x = &t->w[t->failed];
 	char msg[PM_PATH_MAX + 600];
+	/* The failed write changed its file and it could not be put back. */
+	bool self = x->undo_err != 0;
 	int earlier = 0;
 
 	for (int i = 0; i < t->failed; i++)
 		earlier += t->w[i].done;
-	if (!earlier && (err == EACCES || (err == EPERM && !w->perm_ok)))
+	if (!earlier && !self &&
+	    (err == EACCES || (err == EPERM && !w->perm_ok)))
 		pm_die(w->t, PM_EXIT_FAIL, "root is needed to write %s",
 		       x->path);
-	if (w->ctx->guard && w->ctx->real_root && err == EPERM && !earlier)
+	if (w->ctx->guard && w->ctx->real_root && err == EPERM && !earlier &&
+	    !self)
 		pm_die(w->t, PM_EXIT_USAGE, "refusing to write: %s",
 		       pm_err_str(&w->ctx->err, msg, sizeof(msg)));
 	if (w->explain_fail)
@@ -144,9 +179,17 @@ static int failed(struct pm_writer *w, int err)
 	else
 		pm_err_str(&w->ctx->err, msg, sizeof(msg));
 	pm_warn(w->t, "%s", msg);
-	if (!earlier)
-		return pm_exit_for(err);
-	if (!t->not_restored) {
+	if (self)
+		warn_unrestored(w, x);
+	if (!earlier) {
+		if (self)
+			return PM_EXIT_FAIL;
+		if (x->undone)
+			pm_warn(w->t, "restored %s: nothing was changed",
+				x->path);
+		return x->undone ? PM_EXIT_FAIL : first_write_exit(x, err);
+	}
+	if (!t->not_restored && !self) {
 		pm_warn(w->t, "restored the %d earlier write%s: nothing "
 			       "was changed",
 			earlier, earlier == 1 ? "" : "s");
@@ -159,21 +202,14 @@ static int failed(struct pm_writer *w, int err)
 		 * may fail to put it back. */
 		if (y->undone || (!y->done && !y->undo_err))
 			continue;
-		if (y->undo_err > 0)
-			pm_warn(w->t, "could not restore %s to '%s': %s (%s)",
-				y->path, y->old, strerror(y->undo_err),
-				pm_errno_name(y->undo_err));
-		else if (y->undo_err == -1)
-			pm_warn(w->t, "could not restore %s to '%s': it "
-				       "reads '%s'",
-				y->path, y->old, y->got);
-		else
-			pm_warn(w->t, "could not restore %s: its old value "
-				       "is not known (now '%s')",
-				y->path, y->val);
+		warn_unrestored(w, y);
 	}
-	pm_warn(w->t, "%d of %d earlier writes could not be restored",
-		t->not_restored, earlier);
+	if (t->not_restored)
+		pm_warn(w->t, "%d of %d earlier writes could not be restored",
+			t->not_restored, earlier);
+	else
+		pm_warn(w->t, "restored the %d earlier write%s, but not %s",
+			earlier, earlier == 1 ? "" : "s", x->path);
 	return PM_EXIT_FAIL;
 }
 
