@@ -14,8 +14,10 @@
  *
  *   - Without ":write" (an open rule, the original form): opening a file
  *     for writing whose path matches GLOB fails with ERRNO.  With @N only
- *     the Nth matching open fails (1 is the first; each rule counts its
- *     own matches), so a test can let a write pass and fail its restore.
+ *     the Nth matching open fails (1 is the first), so a test can let a
+ *     write pass and fail its restore.  Each rule counts its own matches;
+ *     rules are tried in order and the first that fails an open (or a
+ *     write) ends the search, so later rules do not count that one.
  *     The open fails rather than the write so that a plain-file fixture
  *     is not truncated by O_TRUNC: the tree stays as a sysfs file would.
  *   - With ":write" (a write rule): the open succeeds and the Nth write()
@@ -55,7 +57,9 @@
  *   PM_FAULT_LOG=FILE
  *
  *   Appends one line per write() or pwrite() to a file opened for writing,
- *   and per open for writing that failed (injected or real):
+ *   and per open for writing that a rule failed (real open failures, such
+ *   as libpm's EXDEV fallback from a folder fd to the root, are not
+ *   logged: no write was attempted):
  *     SEQ <TAB> PATH <TAB> VALUE <TAB> RESULT
  *   SEQ counts from 1 in each process; VALUE is the bytes asked, with \n,
  *   \t, \\ and other control bytes escaped (\n, \t, \\, \xHH), "-" for a
@@ -143,6 +147,9 @@ static const struct {
 	{ "EOPNOTSUPP", EOPNOTSUPP }, { "EEXIST", EEXIST },
 	{ "ENOTDIR", ENOTDIR },	  { "EISDIR", EISDIR },	  { "EFAULT", EFAULT },
 	{ "ETIMEDOUT", ETIMEDOUT }, { "E2BIG", E2BIG },
+	/* Named in the log only (real failures). */
+	{ "EXDEV", EXDEV },	  { "ELOOP", ELOOP },
+	{ "ENAMETOOLONG", ENAMETOOLONG }, { "EBADF", EBADF },
 };
 
 /* ------------------------------------------------------------ real calls */
@@ -441,34 +448,26 @@ static void plan_open(struct plan *p, int dirfd, const char *name, int flags)
 	}
 }
 
-/* After the real open: track it, log a failed open for writing. */
+/* After the real open: track it. */
 static int opened(const struct plan *p, int fd, int flags)
 {
-	bool writing = (flags & O_ACCMODE) != O_RDONLY && !(flags & O_PATH);
-
-	if (!p->known)
-		return fd;
-	if (fd < 0) {
-		int e = errno;
-		char t[64], r[80];
-
-		if (writing) {
-			snprintf(r, sizeof(r), "open %s",
-				 err_text(e, t, sizeof(t)));
-			log_line(p->path, "-", r);
-		}
-		errno = e;
-		return fd;
-	}
-	track(fd, p->path, flags, p->defer, p->err == FAULT_IGNORE);
+	if (p->known && fd >= 0)
+		track(fd, p->path, flags, p->defer, p->err == FAULT_IGNORE);
 	return fd;
 }
 
-/* An injected open failure: logged, errno set, -1. */
+/* An injected open failure: logged when for writing, errno set, -1. */
 static int refuse_open(const struct plan *p, int flags)
 {
+	char t[64], r[80];
+
+	if ((flags & O_ACCMODE) != O_RDONLY && !(flags & O_PATH)) {
+		snprintf(r, sizeof(r), "open %s",
+			 err_text(p->err, t, sizeof(t)));
+		log_line(p->path, "-", r);
+	}
 	errno = p->err;
-	return opened(p, -1, flags);
+	return -1;
 }
 
 int openat(int dirfd, const char *name, int flags, ...)

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $so and bats' $status, $stderr come from helpers.bash and run
+# opp-set under the fault shim (tests/fault): a point across every section
+# on a 4-CPU fixture, failed at every write position with every errno of
+# issue 7 and a short write (exit 1, or 4 for EBUSY on the first write;
+# the file and errno named; the tree byte-identical); unreadable
+# attributes before planning; and the write order of issue 6 from the
+# shim's log.
+
+load helpers
+load ../fault/suite
+
+setup() {
+	load_libs
+	fault_setup
+}
+
+teardown() {
+	fault_teardown
+}
+
+cpu=/sys/devices/system/cpu
+cf=$cpu/cpufreq
+
+# The 4-CPU fixture set up so that the point below raises the limits of
+# policy0-1, lowers those of policy2-3, switches the governor from
+# performance (before EPP), raises both intel_pstate limits and brings
+# cpu3 back online.
+opp_fixture() {
+	local fx p
+	fx=$(fault_fresh)
+	for p in 0 1 2 3; do
+		echo performance >"$fx$cf/policy$p/scaling_governor"
+	done
+	for p in 0 1; do
+		echo 400000 >"$fx$cf/policy$p/scaling_min_freq"
+		echo 1000000 >"$fx$cf/policy$p/scaling_max_freq"
+	done
+	for p in 2 3; do echo 2000000 >"$fx$cf/policy$p/scaling_min_freq"; done
+	echo 30 >"$fx$cpu/intel_pstate/max_perf_pct"
+	# cpu3 offline, as the kernel would show it.
+	echo 0 >"$fx$cpu/cpu3/online"
+	echo 0-2 >"$fx$cpu/online"
+	echo 3 >"$fx$cpu/offline"
+	mkdir -p "$fx/etc/pm/opp.d"
+	printf '%b' '[opp]\ndescription = a point across every section\n\n[cpufreq]\ngovernor = powersave\nepp = power\nmin = 1.2GHz\nmax = 3GHz\nboost = off\n\n[cpufreq cpus=0-1]\nepp = balance_power\n\n[cpufreq cpus=2-3]\nmin = 500MHz\nmax = 1GHz\n\n[intel_pstate]\nmax_perf_pct = 80\nmin_perf_pct = 50\n\n[cpuidle]\ngovernor = teo\ndisable = C10 C8\n\n[cpu]\nonline = 0-3\nsmt = on\n\n[platform]\nprofile = low-power\n\n[runtime_pm]\npci = auto\n\n[sysfs]\n/sys/power/mem_sleep = deep\n' \
+		>"$fx/etc/pm/opp.d/full.conf"
+	printf '%s\n' "$fx"
+}
+
+@test "a point across every section: a failure at every write, every errno" {
+	fault_so
+	fault_loop opp-set "$(opp_fixture)" full
+	echo "# $fault_n fault scenarios (opp-set)" >&3
+	[ "$fault_n" -ge 200 ]
+}
+
+@test "a failure after earlier writes says what was restored; EBUSY first is exit 4" {
+	fault_so
+	fx=$(opp_fixture)
+	before=$(tree_sum "$fx")
+	run --separate-stderr env PM_FAULT_WRITE="*/sys/*=EINVAL@5:write" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$fx" full
+	assert_failure 1
+	[ "${stderr_lines[1]}" = "opp-set: restored the 4 earlier writes: nothing was changed" ]
+	run --separate-stderr env PM_FAULT_WRITE="*/sys/*=EBUSY@1:write" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$fx" full
+	assert_failure 4
+	[[ ${stderr_lines[0]} == "opp-set: "*"$cpu/cpu3/online"*"(EBUSY)"* ]]
+	# A short write of the profile: the profile itself is put back too.
+	run --separate-stderr env PM_FAULT_WRITE="*/platform_profile=SHORT@1:write" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$fx" -J full
+	assert_failure 1
+	jq -e '[.writes[] | select(.path == "/sys/firmware/acpi/platform_profile")][0] | .ok == false and .restored' <<<"$output"
+	[ "$(tree_sum "$fx")" = "$before" ]
+}
+
+# Read as "not offered" or as the wanted value: the next test.
+opp_read_bugs=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
+	"*/intel_pstate/no_turbo" "*/platform_profile" "*/power/control" /sys/power/mem_sleep)
+
+@test "a failed read of an attribute before planning: exit 1 naming it, nothing written" {
+	fault_so
+	fx=$(opp_fixture)
+	# shellcheck disable=SC2034 # read by the fault suite
+	fault_read_except=("${opp_read_bugs[@]}")
+	fault_reads 1 EIO opp-set "$fx" full
+	fault_reads 1 EACCES opp-set "$fx" full
+	echo "# $fault_n read fault scenarios (opp-set)" >&3
+	[ "$fault_n" -ge 20 ]
+}
+
+@test "unreadable idle states, cpuidle governor, no_turbo, profile, runtime PM, [sysfs] files fail too" {
+	fault_so
+	skip "opp-set bugs, reported: these reads fail as 'not offered' (exit 3), as the value wanted (exit 0, nothing or one write) or without the errno"
+	fx=$(opp_fixture)
+	for x in "${opp_read_bugs[@]}"; do
+		run --separate-stderr env PM_FAULT_READ="$x=EIO" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" full
+		[ "$status" -eq 1 ] || fail "$x: exit $status: $stderr"
+		[[ $stderr == *"(EIO)"* ]] || fail "$x: $stderr"
+	done
+}
+
+@test "the write order of issue 6, from the shim's log" {
+	fault_so
+	fx=$(opp_fixture)
+	mapfile -t w < <(fault_writes "$fx" opp-set full | cut -f1)
+	at() { # PATH: its position in the log, or fail
+		local i
+		for i in "${!w[@]}"; do
+			[ "${w[i]}" != "$1" ] || {
+				echo "$i"
+				return 0
+			}
+		done
+		fail "no write of $1 in: ${w[*]}"
+	}
+	before() { # A B: A is written before B
+		local a b
+		a=$(at "$1") && b=$(at "$2") || return 1
+		[ "$a" -lt "$b" ] || fail "$1 (write $((a + 1))) is not before $2 (write $((b + 1)))"
+	}
+	# CPUs online before everything of theirs.
+	[ "${w[0]}" = "$cpu/cpu3/online" ] || fail "first write: ${w[0]}"
+	# Governor before EPP, on every policy written.
+	for p in 0 1 2; do
+		before "$cf/policy$p/scaling_governor" "$cf/policy$p/energy_performance_preference"
+	done
+	# Raising a range: max first; lowering: min first.
+	before "$cf/policy0/scaling_max_freq" "$cf/policy0/scaling_min_freq"
+	before "$cf/policy1/scaling_max_freq" "$cf/policy1/scaling_min_freq"
+	before "$cf/policy2/scaling_min_freq" "$cf/policy2/scaling_max_freq"
+	before "$cpu/intel_pstate/max_perf_pct" "$cpu/intel_pstate/min_perf_pct"
+	# Every limit and EPP of a policy after its governor, raw sysfs last.
+	before "$cf/policy0/scaling_governor" "$cf/policy0/scaling_max_freq"
+	[ "${w[-1]}" = /sys/power/mem_sleep ]
+	# (intel_pstate status first: opp-set refuses [intel_pstate] status in
+	# this version, so there is no status write to order.)
+}
+
+@test "a CPU the point brings online gets its policy and idle states too" {
+	fault_so
+	skip "opp-set bug, reported: a policy whose CPUs are all offline before the point is skipped (plan.c checks affected_cpus, empty while offline), so cpu3 comes online with policy3 and its idle states left as they were"
+	fx=$(opp_fixture)
+	mapfile -t w < <(fault_writes "$fx" opp-set full | cut -f1)
+	[[ " ${w[*]} " == *" $cf/policy3/scaling_governor "* ]] || fail "policy3 not written: ${w[*]}"
+	[[ " ${w[*]} " == *" $cpu/cpu3/cpuidle/state5/disable "* ]] || fail "cpu3's C10 not written: ${w[*]}"
+	[ "$(cat "$fx$cf/policy3/scaling_governor")" = powersave ]
+}
