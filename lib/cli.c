@@ -161,6 +161,19 @@ int pm_exit_for(int err)
 	}
 }
 
+/*
+ * An option that takes one value, given again with another: which one was
+ * meant is a guess, so it is a usage error (the same value twice is fine).
+ */
+static void twice(const struct pm_tool *t, const char *opt, const char *old,
+		  const char *arg)
+{
+	if (old && strcmp(old, arg))
+		pm_usage_error(t, "%s given twice with different values ('%s' "
+				  "and '%s')",
+			       opt, old, arg);
+}
+
 bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 {
 	switch (c) {
@@ -173,6 +186,7 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 	case PM_OPT_SYSROOT:
 		if (!*arg)
 			pm_usage_error(t, "--sysroot needs a folder");
+		twice(t, "--sysroot", t->sysroot, arg);
 		t->sysroot = arg;
 		return true;
 	case 'J':
@@ -203,12 +217,14 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 	case 'o':
 		if (!*arg)
 			pm_usage_error(t, "--output needs a file name");
+		twice(t, "--output", t->output, arg);
 		t->output = arg;
 		t->seen |= PM_SEEN_OUTPUT;
 		return true;
 	case 'c':
 		if (!*arg)
 			pm_usage_error(t, "--cpu needs a CPU list");
+		twice(t, "--cpu", t->cpu, arg);
 		t->cpu = arg;
 		t->seen |= PM_SEEN_CPU;
 		return true;

@@ -96,7 +96,8 @@ int pm_conf_parse(const char *name, char *text, size_t len,
 		line = trim(p);
 		p = eol + 1;
 		for (const char *q = line; *q; q++)
-			if ((unsigned char)*q < 0x20 && *q != '\t')
+			if (((unsigned char)*q < 0x20 && *q != '\t') ||
+			    *q == 0x7f)
 				return fail(c, lineno, EINVAL,
 					    "control character 0x%02x",
 					    (unsigned char)*q);

@@ -192,8 +192,16 @@ int pm_out_open(struct pm_out *o, enum pm_fmt fmt, const char *path)
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	size_t len = strlen(path) + 16;
+	struct stat st;
 	int fd;
 
+	/*
+	 * A folder cannot be renamed over: say so now, before a temporary
+	 * file is made in its parent (for "/tmp", in /).
+	 */
+	if ((slash && !slash[1]) ||
+	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+		return -EISDIR;
 	o->tmp_path = malloc(len);
 	o->final_path = strdup(path);
 	if (!o->tmp_path || !o->final_path) {

@@ -14,6 +14,9 @@
 
 /* Above this many CPUs the human report shows the summary row only. */
 #define AUTO_SUMMARY_CPUS 16
+/* The longest --interval: a year of days, like pm-suspend's alarm. */
+#define INTERVAL_MAX_US (366ULL * 86400 * 1000000)
+
 /* cpufreq stats count USER_HZ ticks: 10 ms each. */
 #define TICK_MS 10
 
@@ -770,21 +773,36 @@ int main(int argc, char **argv)
 		case 's':
 			opt.summary = summary_set = true;
 			break;
-		case 'i':
-			if (pm_parse_duration_us(optarg, &opt.interval_us) < 0 ||
-			    opt.interval_us == 0)
+		case 'i': {
+			uint64_t us;
+
+			/* The deadlines are nanoseconds in an int64_t. */
+			if (pm_parse_duration_us(optarg, &us) < 0 || us == 0 ||
+			    us > INTERVAL_MAX_US)
 				pm_usage_error(&t, "--interval: invalid interval "
 						   "'%s' (a number of seconds "
-						   "> 0, or 500ms, 2s...)",
+						   "> 0, or 500ms, 2s...; at "
+						   "most 366 days)",
 					       optarg);
+			if (opt.interval_us && opt.interval_us != us)
+				pm_usage_error(&t, "--interval given twice with "
+						   "different values");
+			opt.interval_us = us;
 			break;
-		case 'n':
-			if (pm_parse_u64(optarg, &opt.count) < 0 ||
-			    opt.count == 0)
+		}
+		case 'n': {
+			uint64_t n;
+
+			if (pm_parse_u64(optarg, &n) < 0 || n == 0)
 				pm_usage_error(&t, "--count: invalid count '%s' "
 						   "(a whole number >= 1)",
 					       optarg);
+			if (opt.count && opt.count != n)
+				pm_usage_error(&t, "--count given twice with "
+						   "different values");
+			opt.count = n;
 			break;
+		}
 		case OPT_WAKEUPS:
 			opt.wakeups = true;
 			break;
@@ -861,6 +879,19 @@ int main(int argc, char **argv)
 				     "(/sys/devices/system/cpu/cpuidle is "
 				     "missing or its driver is none)" :
 				     "no cpufreq policies on this machine");
+	/*
+	 * An --output that cannot be written fails now, not after the first
+	 * interval or the whole command.
+	 */
+	if (t.output && (opt.interval_us || opt.cmd)) {
+		struct pm_out probe;
+		int r = pm_out_open(&probe, t.fmt, t.output);
+
+		if (r < 0)
+			pm_die(&t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			       t.output, strerror(-r), pm_errno_name(-r));
+		pm_out_abort(&probe);
+	}
 	if (opt.interval_us)
 		return cs_run_interval(&t, &ctx, &sel, &opt);
 	if (opt.cmd)

@@ -121,12 +121,39 @@ static void on_signal(int sig)
 	ps_signal = sig;
 }
 
-/* @EPOCH, or YYYY-MM-DD[T ]HH:MM[:SS][Z|+HH[:]MM|-HH[:]MM]. */
+/* N decimal digits at s into *v; false unless there are exactly those. */
+static bool digits_n(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+static int month_days(int y, int m)
+{
+	static const int days[12] = { 31, 28, 31, 30, 31, 30,
+				      31, 31, 30, 31, 30, 31 };
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	return m == 2 && leap ? 29 : days[m - 1];
+}
+
+/*
+ * @EPOCH, or YYYY-MM-DD[T ]HH:MM[:SS][Z|+HH[:]MM|-HH[:]MM], every field
+ * with its digits and in its range (no 2027-02-31, no 10:00:61, no blank
+ * around it): a date the calendar does not have is not a time to wake at.
+ */
 static int parse_time(const char *s, int64_t *out)
 {
+	int y, mo, d, h, mi, se = 0, oh, om;
 	struct tm tm;
-	const char *e;
+	const char *t;
 	uint64_t v;
+	long off;
 
 	if (s[0] == '@') {
 		if (pm_parse_u64(s + 1, &v) < 0 || v > INT64_MAX / 2)
@@ -134,16 +161,27 @@ static int parse_time(const char *s, int64_t *out)
 		*out = (int64_t)v;
 		return 0;
 	}
+	if (!digits_n(s, 4, &y) || s[4] != '-' || !digits_n(s + 5, 2, &mo) ||
+	    s[7] != '-' || !digits_n(s + 8, 2, &d) ||
+	    (s[10] != 'T' && s[10] != ' ') || !digits_n(s + 11, 2, &h) ||
+	    s[13] != ':' || !digits_n(s + 14, 2, &mi))
+		return -EINVAL;
+	t = s + 16;
+	if (*t == ':') {
+		if (!digits_n(t + 1, 2, &se))
+			return -EINVAL;
+		t += 3;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 ||
+	    mi > 59 || se > 59)
+		return -EINVAL;
 	memset(&tm, 0, sizeof(tm));
-	e = strptime(s, "%Y-%m-%d", &tm);
-	if (!e || (*e != 'T' && *e != ' '))
-		return -EINVAL;
-	const char *t = strptime(e + 1, "%H:%M:%S", &tm);
-
-	if (!t)
-		t = strptime(e + 1, "%H:%M", &tm);
-	if (!t)
-		return -EINVAL;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
 	if (!*t) {
 		tm.tm_isdst = -1;
 		time_t r = mktime(&tm);
@@ -153,26 +191,37 @@ static int parse_time(const char *s, int64_t *out)
 		*out = r;
 		return 0;
 	}
-	long off = 0;
-
 	if (!strcmp(t, "Z")) {
 		off = 0;
-	} else if ((*t == '+' || *t == '-') && strlen(t) >= 5) {
-		int hh, mm;
-		char c;
-
-		if (sscanf(t + 1, "%2d:%2d%c", &hh, &mm, &c) != 2 &&
-		    sscanf(t + 1, "%2d%2d%c", &hh, &mm, &c) != 2)
-			return -EINVAL;
-		if (hh > 23 || mm > 59 || hh < 0 || mm < 0 ||
-		    strlen(t) != (t[3] == ':' ? 6u : 5u))
-			return -EINVAL;
-		off = (hh * 3600L + mm * 60L) * (*t == '-' ? -1 : 1);
+	} else if ((*t == '+' || *t == '-') && digits_n(t + 1, 2, &oh) &&
+		   ((t[3] == ':' && digits_n(t + 4, 2, &om) && !t[6]) ||
+		    (digits_n(t + 3, 2, &om) && !t[5])) &&
+		   oh <= 23 && om <= 59) {
+		off = (oh * 3600L + om * 60L) * (*t == '-' ? -1 : 1);
 	} else {
 		return -EINVAL;
 	}
 	*out = (int64_t)timegm(&tm) - off;
 	return 0;
+}
+
+/* An option given again with another value: which one was meant? */
+static void twice(const struct pm_tool *t, const char *opt, bool differ)
+{
+	if (differ)
+		pm_usage_error(t, "%s given twice with different values", opt);
+}
+
+static const char *const test_levels[] = { "freezer", "devices", "platform",
+					   "processors", "core" };
+
+static bool test_level_known(const char *level)
+{
+	for (size_t i = 0; i < sizeof(test_levels) / sizeof(test_levels[0]);
+	     i++)
+		if (!strcmp(level, test_levels[i]))
+			return true;
+	return false;
 }
 
 static double duration_opt(struct pm_tool *t, const char *opt,
@@ -262,19 +311,8 @@ static void logind_note(struct ps *p)
 
 static void check_test_level(struct ps *p)
 {
-	static const char *const levels[] = { "freezer", "devices",
-					      "platform", "processors",
-					      "core" };
 	struct pm_sleep s;
-	bool known = false;
 
-	for (size_t i = 0; p->test_level && i < 5; i++)
-		known |= !strcmp(p->test_level, levels[i]);
-	if (p->test_level && !known)
-		pm_usage_error(&p->t,
-			       "--test '%s': choose freezer, devices, "
-			       "platform, processors or core",
-			       p->test_level);
 	pm_sleep_read(&p->ctx, &s);
 	if (!s.pm_test[0])
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
@@ -352,6 +390,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_WAKE_AFTER: {
 			double s = duration_opt(&p.t, "--wake-after", optarg);
+			uint64_t was = p.wake_after_s;
 
 			if (s < 1 || s > 366.0 * 86400)
 				pm_usage_error(&p.t,
@@ -359,9 +398,13 @@ int main(int argc, char **argv)
 					       "to a year",
 					       optarg);
 			p.wake_after_s = (uint64_t)(s + 0.999999);
+			twice(&p.t, "--wake-after",
+			      was && was != p.wake_after_s);
 			break;
 		}
-		case OPT_WAKE_AT:
+		case OPT_WAKE_AT: {
+			int64_t was = p.wake_at;
+
 			if (parse_time(optarg, &p.wake_at) < 0)
 				pm_usage_error(&p.t,
 					       "--wake-at '%s': not a time "
@@ -373,16 +416,28 @@ int main(int argc, char **argv)
 				pm_usage_error(&p.t,
 					       "--wake-at '%s' is in the past",
 					       optarg);
+			twice(&p.t, "--wake-at", was && was != p.wake_at);
 			break;
+		}
 		case OPT_RTC:
 			if (!pm_fset_name_ok(optarg, 31))
 				pm_usage_error(&p.t,
 					       "--rtc '%s': an RTC name such "
 					       "as rtc0",
 					       optarg);
+			twice(&p.t, "--rtc", p.rtc && strcmp(p.rtc, optarg));
 			p.rtc = optarg;
 			break;
 		case OPT_TEST:
+			/* Bad input before what the machine offers. */
+			if (!test_level_known(optarg))
+				pm_usage_error(&p.t,
+					       "--test '%s': choose freezer, "
+					       "devices, platform, processors "
+					       "or core",
+					       optarg);
+			twice(&p.t, "--test",
+			      p.test_level && strcmp(p.test_level, optarg));
 			p.test_level = optarg;
 			break;
 		case OPT_DIAGNOSE:
@@ -391,14 +446,23 @@ int main(int argc, char **argv)
 		case OPT_NO_HOOKS:
 			p.no_hooks = true;
 			break;
-		case OPT_HOOK_TIMEOUT:
+		case OPT_HOOK_TIMEOUT: {
+			double was = p.hook_timeout_s;
+
 			p.hook_timeout_s =
 				duration_opt(&p.t, "--hook-timeout", optarg);
+			twice(&p.t, "--hook-timeout",
+			      set_timeout && was != p.hook_timeout_s);
 			set_timeout = true;
 			break;
-		case OPT_HIBERNATE_DELAY:
+		}
+		case OPT_HIBERNATE_DELAY: {
+			double was = p.hibernate_delay_s;
+
 			p.hibernate_delay_s = duration_opt(
 				&p.t, "--hibernate-delay", optarg);
+			twice(&p.t, "--hibernate-delay",
+			      set_delay && was != p.hibernate_delay_s);
 			if (p.hibernate_delay_s < 1)
 				pm_usage_error(&p.t,
 					       "--hibernate-delay '%s': at "
@@ -406,6 +470,7 @@ int main(int argc, char **argv)
 					       optarg);
 			set_delay = true;
 			break;
+		}
 		case OPT_FORCE:
 			p.force = true;
 			break;
@@ -413,6 +478,8 @@ int main(int argc, char **argv)
 			if (!optarg[0])
 				pm_usage_error(&p.t, "--config: empty file "
 						     "name");
+			twice(&p.t, "--config",
+			      p.config && strcmp(p.config, optarg));
 			p.config = optarg;
 			break;
 		case 'n':
@@ -492,6 +559,19 @@ int main(int argc, char **argv)
 		pm_usage_error(&p.t, "-o/--output writes the JSON report: add "
 				     "--json");
 	pm_tool_ctx(&p.t, &p.ctx);
+	/*
+	 * The report is written after the resume: a --output that cannot be
+	 * made must stop us before the sleep, not after it.
+	 */
+	if (p.t.output) {
+		struct pm_out probe;
+		int r = pm_out_open(&probe, p.t.fmt, p.t.output);
+
+		if (r < 0)
+			pm_die(&p.t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			       p.t.output, strerror(-r), pm_errno_name(-r));
+		pm_out_abort(&probe);
+	}
 	ps_config(&p, set_timeout, set_delay);
 	if (!p.rtc)
 		p.rtc = p.conf_rtc[0] ? p.conf_rtc : "rtc0";

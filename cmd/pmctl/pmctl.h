@@ -3,6 +3,8 @@
 #ifndef PMCTL_H
 #define PMCTL_H
 
+#include <string.h>
+
 #include "pm.h"
 
 /* pmctl's own options (main.c parses them with the shared ones). */
@@ -94,9 +96,21 @@ static inline int pmctl_plan(struct pmctl *p, struct pm_writer *w,
 	return pm_writer_plan(w, path, old, value, flags, tag);
 }
 
+/*
+ * The report goes to --output after the writes: a file that cannot be
+ * made must fail before them (exit 1, nothing changed), not after.
+ */
 static inline int pmctl_write_commit(struct pmctl *p, struct pm_writer *w)
 {
-	(void)p;
+	if (p->t.output) {
+		struct pm_out probe;
+		int r = pm_out_open(&probe, p->t.fmt, p->t.output);
+
+		if (r < 0)
+			pm_die(&p->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			       p->t.output, strerror(-r), pm_errno_name(-r));
+		pm_out_abort(&probe);
+	}
 	return pm_writer_commit(w);
 }
 

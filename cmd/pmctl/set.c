@@ -209,10 +209,15 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 		if (!strcmp(verb, "disable") && !strcmp(argv[a], "all"))
 			pm_usage_error(&p->t, "idle disable: name the states; "
 					      "only enable takes all");
-	for (int a = 0; a < argc; a++)
-		if (!word_ok(argv[a], PM_NAME_MAX - 1))
+	for (int a = 0; a < argc; a++) {
+		uint64_t v;
+
+		/* An index too big for any number is no index. */
+		if (!word_ok(argv[a], PM_NAME_MAX - 1) ||
+		    pm_parse_u64(argv[a], &v) == -ERANGE)
 			pm_usage_error(&p->t, "idle %s: invalid state '%s'",
 				       verb, argv[a]);
+	}
 	pmctl_write_begin(p, &w);
 	c = idle_cpus(p, &n);
 	for (int k = 0; k < n; k++) {
