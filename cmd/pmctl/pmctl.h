@@ -82,8 +82,21 @@ void pmctl_human_thermal(struct pmctl *p, const struct pm_tzone *z, int n);
 void pmctl_human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n);
 
 /* A write (lib/writer.c) with pmctl's context; w->arg is the pmctl. */
+/*
+ * The report goes to --output after the writes: a file that cannot be
+ * made must fail before them (exit 1, nothing changed), not after.
+ */
 static inline void pmctl_write_begin(struct pmctl *p, struct pm_writer *w)
 {
+	if (p->t.output) {
+		struct pm_out probe;
+		int r = pm_out_open(&probe, p->t.fmt, p->t.output);
+
+		if (r < 0)
+			pm_die(&p->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			       p->t.output, strerror(-r), pm_errno_name(-r));
+		pm_out_abort(&probe);
+	}
 	pm_writer_begin(w, &p->t, &p->ctx, &p->o);
 	w->arg = p;
 }
@@ -96,21 +109,9 @@ static inline int pmctl_plan(struct pmctl *p, struct pm_writer *w,
 	return pm_writer_plan(w, path, old, value, flags, tag);
 }
 
-/*
- * The report goes to --output after the writes: a file that cannot be
- * made must fail before them (exit 1, nothing changed), not after.
- */
 static inline int pmctl_write_commit(struct pmctl *p, struct pm_writer *w)
 {
-	if (p->t.output) {
-		struct pm_out probe;
-		int r = pm_out_open(&probe, p->t.fmt, p->t.output);
-
-		if (r < 0)
-			pm_die(&p->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
-			       p->t.output, strerror(-r), pm_errno_name(-r));
-		pm_out_abort(&probe);
-	}
+	(void)p;
 	return pm_writer_commit(w);
 }
 
