@@ -135,6 +135,45 @@ int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+static ssize_t fd_link(int fd, char *buf, size_t size)
+{
+	char proc[64];
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return n;
+}
+
+int pm_fd_path(struct pm_ctx *ctx, int fd, char *buf, size_t size)
+{
+	char root[PM_PATH_MAX] = "", full[PM_PATH_MAX];
+	ssize_t rl = 0, fl;
+
+	fl = fd_link(fd, full, sizeof(full));
+	if (fl < 0)
+		return (int)fl;
+	if (!ctx->real_root) {
+		rl = fd_link(ctx->rootfd, root, sizeof(root));
+		if (rl < 0)
+			return (int)rl;
+		if (rl == 1)
+			rl = 0;	/* the root is "/" */
+	}
+	if (strncmp(full, root, (size_t)rl) ||
+	    (full[rl] != '/' && full[rl] != '\0'))
+		return -EXDEV;
+	if ((size_t)(fl - rl) >= size)
+		return -ENAMETOOLONG;
+	snprintf(buf, size, "%s", full[rl] ? full + rl : "/");
+	return 0;
+}
+
 /*
  * A transaction writes and reads back files that share a grandparent
  * (cpufreq/policyN/scaling_governor, cpuN/cpuidle/stateK/disable): the

@@ -110,6 +110,10 @@ int pm_err_set(struct pm_ctx *ctx, const char *op, const char *file,
  */
 int pm_open(struct pm_ctx *ctx, const char *path, int flags);
 int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags);
+/* The system path an open fd resolved to (links followed), as seen from
+ * the root ("/sys/devices/..."); -errno, -EXDEV when it is not below the
+ * root. */
+int pm_fd_path(struct pm_ctx *ctx, int fd, char *buf, size_t size);
 /* Open or create a file below the root (locks, state under /run). */
 int pm_open_create(struct pm_ctx *ctx, const char *path, int flags,
 		   mode_t mode);

@@ -22,6 +22,17 @@ void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
 	w->ctx = ctx;
 	w->o = o;
 	w->lockfd = -1;
+	/* The report goes to --output after the writes: a file that cannot
+	 * be made must fail before them (exit 1, nothing changed). */
+	if (t->output) {
+		struct pm_out probe;
+		int r = pm_out_open(&probe, t->fmt, t->output);
+
+		if (r < 0)
+			pm_die(t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			       t->output, strerror(-r), pm_errno_name(-r));
+		pm_out_abort(&probe);
+	}
 	pm_txn_init(&w->txn, ctx);
 	if (t->dry_run)
 		return;

@@ -282,6 +282,8 @@ int main(int argc, char **argv)
 		case 'f':
 			if (file)
 				pm_usage_error(&op.t, "-f given twice");
+			if (!*optarg)
+				pm_usage_error(&op.t, "-f '': no file name");
 			file = optarg;
 			continue;
 		case 's':

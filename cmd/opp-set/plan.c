@@ -19,6 +19,7 @@
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define MAX_STATES 16
+#define MAX_TUNABLES 16
 
 static const struct opp_setting *get(const struct opp_point *pt,
 				     const char *sec, const char *arg,
@@ -629,7 +630,7 @@ static void plan_tunables(struct opp *op, const struct opp_point *pt,
 	int layout = -1, nt = 0;
 	bool any = false;
 
-	while (opp_tunable_at(nt))
+	while (opp_tunable_at(nt) && nt < MAX_TUNABLES)
 		nt++;
 	for (int i = 0; i < pt->n; i++)
 		any |= !strcmp(pt->v[i].section, "cpufreq") &&
@@ -651,17 +652,14 @@ static void plan_tunables(struct opp *op, const struct opp_point *pt,
 	}
 	for (int i = 0; i < n; i++) {
 		const struct opp_setting *g = pol_get(pt, &pol[i], "governor");
-		struct tun_plan *tp = calloc((size_t)nt, sizeof(*tp));
+		/* Every tunable opp-set knows, at most once each. */
+		static struct tun_plan tp[MAX_TUNABLES];
 		int up = -1, down = -1, m = 0;
 		char fin[PM_NAME_MAX];
 
-		if (!tp)
-			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 		if (!pm_cpuset_intersects(&pol[i].related, &cp->final) ||
-		    pm_cpuset_empty(&pol[i].affected)) {
-			free(tp);
+		    pm_cpuset_empty(&pol[i].affected))
 			continue;
-		}
 		if (g)
 			pick_governor(op, g, &pol[i], fin, sizeof(fin));
 		else
@@ -746,7 +744,6 @@ static void plan_tunables(struct opp *op, const struct opp_point *pt,
 		}
 		for (int k = 0; k < m; k++)
 			tun_write(op, w, &tp[k], &pol[i]);
-		free(tp);
 	}
 }
 
@@ -1051,8 +1048,9 @@ static void plan_sysfs(struct opp *op, const struct opp_point *pt,
 {
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i];
-		char where[PM_PATH_MAX + 16], cur[PM_ATTR_MAX];
-		int fd;
+		char where[PM_PATH_MAX + 16], cur[PM_ATTR_MAX],
+			real[PM_PATH_MAX];
+		int fd, r;
 
 		if (strcmp(s->section, "sysfs"))
 			continue;
@@ -1062,12 +1060,20 @@ static void plan_sysfs(struct opp *op, const struct opp_point *pt,
 		if (fd < 0)
 			pm_die(&op->t, fd == -ENOENT ? PM_EXIT_UNSUPPORTED :
 						       PM_EXIT_FAIL,
-			       "%s[sysfs] %s: cannot read it: %s", where,
-			       s->key, strerror(-fd));
+			       "%s[sysfs] %s: cannot read it: %s (%s)", where,
+			       s->key, strerror(-fd), pm_errno_name(-fd));
+		/* ... nor to a file outside /sys through a link. */
+		r = pm_fd_path(&op->ctx, fd, real, sizeof(real));
 		close(fd);
+		if (r < 0 || strncmp(real, "/sys/", 5))
+			pm_die(&op->t, PM_EXIT_USAGE,
+			       "%s[sysfs] %s: leads outside /sys (to %s)",
+			       where, s->key, r < 0 ? "outside the root" : real);
 		if (pm_attr_read(&op->ctx, s->key, cur, sizeof(cur)) < 0)
 			pm_die(&op->t, PM_EXIT_FAIL,
-			       "%s[sysfs] %s: cannot read it", where, s->key);
+			       "%s[sysfs] %s: cannot read it: %s (%s)", where,
+			       s->key, strerror(op->ctx.err.err),
+			       pm_errno_name(op->ctx.err.err));
 		/* "[s2idle] deep": the old value is the bracketed one. */
 		if (!replan(w, s->key, s->value))
 			pm_writer_plan(w, s->key, NULL, s->value,

@@ -82,21 +82,9 @@ void pmctl_human_thermal(struct pmctl *p, const struct pm_tzone *z, int n);
 void pmctl_human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n);
 
 /* A write (lib/writer.c) with pmctl's context; w->arg is the pmctl. */
-/*
- * The report goes to --output after the writes: a file that cannot be
- * made must fail before them (exit 1, nothing changed), not after.
- */
+/* pm_writer_begin checks --output before any write. */
 static inline void pmctl_write_begin(struct pmctl *p, struct pm_writer *w)
 {
-	if (p->t.output) {
-		struct pm_out probe;
-		int r = pm_out_open(&probe, p->t.fmt, p->t.output);
-
-		if (r < 0)
-			pm_die(&p->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
-			       p->t.output, strerror(-r), pm_errno_name(-r));
-		pm_out_abort(&probe);
-	}
 	pm_writer_begin(w, &p->t, &p->ctx, &p->o);
 	w->arg = p;
 }

@@ -283,15 +283,3 @@ known_bug() { # TAG
 @test "bad input: opp.conf (-f FILE and /etc/pm/opp.d/NAME.conf)" {
 	run_group opp-set.conf
 }
-
-@test "known bug: opp-set [sysfs] follows a link out of /sys" {
-	known_bug opp-sysfs-link
-}
-
-@test "known bug: opp-set applies the point before it finds --output unusable" {
-	known_bug opp-output-late
-}
-
-@test "known bug: opp-set -f '' names no file" {
-	known_bug opp-empty-file
-}
