@@ -101,7 +101,7 @@ check-cli: all $(FAULT_SO)
 check-all:
 	@$(MAKE) -s all unit-tests $(FAULT_SO)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
-	@tests/run --bin build --bin build/asan unit cli lint fuzz e2e
+	@tests/run --bin build --bin build/asan unit cli lint valgrind fuzz e2e
 
 # The unit test programs of the current variant.
 unit-tests: $(UNIT_BIN)
