@@ -49,7 +49,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
                 grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/e2e/(run|init)$$' | \
-                grep -vE '\.(md|conf|desc|cron|[578])$$|^scripts/acpid/events/|^bench/results/')
+                grep -vE '\.(md|conf|desc|cron|[578])$$|^bench/results/')
 
 .PHONY: all check check-unit check-cli check-all check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
         lint-mandoc lint-cppcheck install uninstall clean distclean
@@ -149,14 +149,14 @@ install: all
 	@set -e; for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do \
 	  ln -sf pm-suspend.8 $(DESTDIR)$(MANDIR)/man8/$$n.8; done
 	install -d $(DESTDIR)$(DATADIR)/opp.d
-	@set -e; for f in scripts/opp.d/*.conf; do [ -e "$$f" ] || continue; \
+	@set -e; for f in data/opp.d/*.conf; do [ -e "$$f" ] || continue; \
 	  install -m 0644 $$f $(DESTDIR)$(DATADIR)/opp.d/; done
 	install -d $(DESTDIR)$(DATADIR)/acpid/events $(DESTDIR)$(DATADIR)/acpid/actions \
 	  $(DESTDIR)$(DATADIR)/sleep.d $(DESTDIR)$(DATADIR)/cron
-	install -m 0644 scripts/acpid/events/* $(DESTDIR)$(DATADIR)/acpid/events/
+	install -m 0644 data/acpid/events/* $(DESTDIR)$(DATADIR)/acpid/events/
 	install -m 0755 scripts/acpid/actions/* $(DESTDIR)$(DATADIR)/acpid/actions/
 	install -m 0755 scripts/sleep.d/* $(DESTDIR)$(DATADIR)/sleep.d/
-	install -m 0644 scripts/cron/pmtools.cron $(DESTDIR)$(DATADIR)/cron/
+	install -m 0644 data/cron/pmtools.cron $(DESTDIR)$(DATADIR)/cron/
 	install -m 0755 scripts/cron/pmtools-textfile $(DESTDIR)$(SBINDIR)/
 	@set -e; if [ -f scripts/completion/pmtools.bash ]; then \
 	  install -d $(DESTDIR)$(COMPDIR); \

@@ -473,3 +473,16 @@ void pm_trans_table_free(struct pm_trans_table *t)
 	t->counts = NULL;
 	t->n = 0;
 }
+
+int pm_gov_tunable(struct pm_ctx *ctx, const struct pm_policy *pol,
+		   const char *gov, const char *name, char *path, size_t size,
+		   char *other, size_t osize)
+{
+	snprintf(path, size, "%s/%s/%s", pol->path, gov, name);
+	if (pm_exists(ctx, path))
+		return 1;
+	if (other)
+		snprintf(other, osize, "%s", path);
+	snprintf(path, size, CPU_DIR "/cpufreq/%s/%s", gov, name);
+	return pm_exists(ctx, path) ? 2 : 0;
+}

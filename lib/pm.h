@@ -591,6 +591,16 @@ int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
 int pm_policies_read(struct pm_ctx *ctx, unsigned fields,
 		     struct pm_policy **out);
 int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
+/*
+ * Where governor GOV keeps tunable NAME for a policy: policyN/GOV/NAME
+ * with a driver whose governors are per policy, else cpufreq/GOV/NAME.
+ * 1: path is the per-policy file, 2: the global one, 0: neither exists
+ * (the governor does not run): path is the global file and other, if
+ * not NULL, the per-policy one.
+ */
+int pm_gov_tunable(struct pm_ctx *ctx, const struct pm_policy *pol,
+		   const char *gov, const char *name, char *path, size_t size,
+		   char *other, size_t osize);
 /* Parse a stats/time_in_state text; returns the count or -EINVAL. */
 int pm_tis_parse(const char *text, struct pm_tis *tis, int max);
 

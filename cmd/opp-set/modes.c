@@ -39,13 +39,9 @@ static void save_tunables(struct opp *op, struct pm_out *o,
 
 		if (strcmp(t->gov, pol->governor))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/%s", pol->path, t->gov,
-			 t->name);
-		if (!pm_exists(&op->ctx, path))
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpufreq/%s/%s",
-				 t->gov, t->name);
-		if (pm_attr_read_u64(&op->ctx, path, &v) == 0 &&
+		if (pm_gov_tunable(&op->ctx, pol, t->gov, t->name, path,
+				   sizeof(path), NULL, 0) &&
+		    pm_attr_read_u64(&op->ctx, path, &v) == 0 &&
 		    v >= t->lo && v <= t->hi)
 			pm_out_printf(o, "%s.%s = %llu\n", t->gov, t->name,
 				      (unsigned long long)v);

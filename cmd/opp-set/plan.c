@@ -314,42 +314,36 @@ static void check_field(struct opp *op, struct pm_fset f,
 static void snapshot_tunables(struct opp *op, struct pm_writer *w,
 			      const struct pm_policy *pol)
 {
-	int last = -1;
+	char up[PM_PATH_MAX] = "", upv[32] = "";
 
-	/* A rollback restores in reverse, into conservative's fresh 80/20:
-	 * an up_threshold above 20 goes first (planned last), else
-	 * down_threshold does, so that down stays below up at each step. */
-	for (int k = 0; opp_tunable_at(k) || last >= 0; k++) {
+	for (int k = 0; opp_tunable_at(k); k++) {
 		const struct opp_tunable *t = opp_tunable_at(k);
 		char path[PM_PATH_MAX], v[32];
 		bool dup = false;
 		uint64_t u;
 
-		if (!t) {
-			t = opp_tunable_at(last);
-			last = -2;
-		}
-		if (strcasecmp(t->gov, pol->governor))
+		if (strcasecmp(t->gov, pol->governor) ||
+		    !pm_gov_tunable(&op->ctx, pol, t->gov, t->name, path,
+				    sizeof(path), NULL, 0))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/%s", pol->path, t->gov,
-			 t->name);
-		if (!pm_exists(&op->ctx, path))
-			snprintf(path, sizeof(path),
-				 CPU_DIR "/cpufreq/%s/%s", t->gov, t->name);
 		for (int i = 0; i < w->txn.n && !dup; i++)
 			dup = !strcmp(w->txn.w[i].path, path);
 		if (dup || pm_attr_read(&op->ctx, path, v, sizeof(v)) <= 0)
 			continue;
-		if (last == -1 && !strcmp(t->gov, "conservative") &&
+		/* A rollback restores in reverse, into conservative's fresh
+		 * 80/20: an up_threshold above 20 goes first (planned last),
+		 * else down_threshold does: down stays below up throughout. */
+		if (!strcmp(t->gov, "conservative") &&
 		    !strcmp(t->name, "up_threshold") &&
 		    pm_parse_u64(v, &u) == 0 && u > 20) {
-			last = k;
+			snprintf(up, sizeof(up), "%s", path);
+			snprintf(upv, sizeof(upv), "%s", v);
 			continue;
 		}
 		pm_writer_plan(w, path, v, v, PM_W_RESTORE, NULL);
-		if (last == -2)
-			break;
 	}
+	if (up[0])
+		pm_writer_plan(w, up, upv, upv, PM_W_RESTORE, NULL);
 }
 
 static void plan_cpufreq(struct opp *op, const struct opp_point *pt,
@@ -541,15 +535,10 @@ static bool tun_locate(struct opp *op, const struct opp_point *pt,
 		       where, tp->s->key, name, fin[0] ? fin : "(none)",
 		       tp->t->gov);
 	}
-	snprintf(pp, sizeof(pp), "%s/%s/%s", pol->path, tp->t->gov,
-		 tp->t->name);
-	snprintf(gl, sizeof(gl), CPU_DIR "/cpufreq/%s/%s", tp->t->gov,
-		 tp->t->name);
 	tp->alt[0] = '\0';
 	tp->late = false;
-	if (pm_exists(&op->ctx, pp)) {
-		snprintf(tp->path, sizeof(tp->path), "%s", pp);
-	} else if (pm_exists(&op->ctx, gl)) {
+	if (pm_gov_tunable(&op->ctx, pol, tp->t->gov, tp->t->name, gl,
+			   sizeof(gl), pp, sizeof(pp))) {
 		snprintf(tp->path, sizeof(tp->path), "%s", gl);
 	} else if (!strcasecmp(pol->governor, tp->t->gov)) {
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
@@ -571,17 +560,53 @@ static bool tun_locate(struct opp *op, const struct opp_point *pt,
 	return true;
 }
 
-/* The value a tunable has now, or the kernel's default for a governor
- * that starts (a fresh set of tunables). */
+/* The value tunable NAME has now, in the folder of tp, or the kernel's
+ * default dflt for a governor that starts (a fresh set of tunables). */
 static uint32_t tun_now(struct opp *op, const struct tun_plan *tp,
-			uint32_t dflt)
+			const char *name, uint32_t dflt)
 {
+	char path[PM_PATH_MAX];
 	uint64_t v;
 
-	if (!tp->late && pm_attr_read_u64(&op->ctx, tp->path, &v) == 0 &&
+	snprintf(path, sizeof(path), "%.*s/%s",
+		 (int)(strrchr(tp->path, '/') - tp->path), tp->path, name);
+	if (!tp->late && pm_attr_read_u64(&op->ctx, path, &v) == 0 &&
 	    v <= UINT32_MAX)
 		return (uint32_t)v;
 	return dflt;
+}
+
+/* conservative refuses a down_threshold not below up_threshold at every
+ * write (EINVAL): the window must hold, and when it moves down (the new
+ * up not above the current down), down_threshold is written first. */
+static void order_window(struct opp *op, struct tun_plan *tp, int up,
+			 int down)
+{
+	const struct tun_plan *any = &tp[up >= 0 ? up : down];
+	/* The kernel's defaults: 80 and 20. */
+	uint32_t cd = tun_now(op, any, "down_threshold", 20);
+	uint32_t nu = up >= 0 ? tp[up].v : tun_now(op, any, "up_threshold", 80);
+	uint32_t nd = down >= 0 ? tp[down].v : cd;
+	char where[PM_PATH_MAX + 16];
+	struct tun_plan x;
+
+	if (nd >= nu && down < 0)
+		pm_die(&op->t, PM_EXIT_USAGE,
+		       "%s[cpufreq] conservative.up_threshold %u is not above "
+		       "down_threshold %u (set conservative.down_threshold "
+		       "too)",
+		       opp_where(tp[up].s, where, sizeof(where)), nu, nd);
+	if (nd >= nu)
+		pm_die(&op->t, PM_EXIT_USAGE,
+		       "%s[cpufreq] conservative.down_threshold %u is not "
+		       "below up_threshold %u%s",
+		       opp_where(tp[down].s, where, sizeof(where)), nd, nu,
+		       up < 0 ? " (set conservative.up_threshold too)" : "");
+	if (up < 0 || down < 0 || nu > cd)
+		return;
+	x = tp[up];
+	tp[up] = tp[down];
+	tp[down] = x;
 }
 
 static void tun_write(struct opp *op, struct pm_writer *w,
@@ -615,8 +640,8 @@ static void tun_write(struct opp *op, struct pm_writer *w,
 	}
 	k = pm_writer_plan(w, tp->path, NULL, val,
 			   tp->late ? PM_W_NOREAD | PM_W_LATE : 0, NULL);
-	if (k >= 0 && tp->alt[0])
-		w->txn.w[k].alt = strdup(tp->alt);
+	if (k >= 0 && tp->alt[0] && !(w->txn.w[k].alt = strdup(tp->alt)))
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 }
 
 /* [cpufreq] GOV.NAME = N of every policy, after all governor writes (a
@@ -683,65 +708,8 @@ static void plan_tunables(struct opp *op, const struct opp_point *pt,
 				down = m;
 			m++;
 		}
-		if (up >= 0 || down >= 0) {
-			char where[PM_PATH_MAX + 16];
-			uint32_t nu = up >= 0 ? tp[up].v : 0;
-			uint32_t nd = down >= 0 ? tp[down].v : 0;
-			/* The kernel's defaults: 80 and 20. */
-			uint32_t cu = up >= 0 ? tun_now(op, &tp[up], 80) : 0;
-			uint32_t cd = down >= 0 ? tun_now(op, &tp[down], 20) : 0;
-
-			if (up >= 0 && down < 0) {
-				char dp[PM_PATH_MAX];
-				struct tun_plan d = tp[up];
-
-				snprintf(dp, sizeof(dp), "%.*s/down_threshold",
-					 (int)(strrchr(d.path, '/') - d.path),
-					 d.path);
-				snprintf(d.path, sizeof(d.path), "%s", dp);
-				cd = tun_now(op, &d, 20);
-				if (nu <= cd)
-					pm_die(&op->t, PM_EXIT_USAGE,
-					       "%s[cpufreq] conservative.up_threshold "
-					       "%u is not above down_threshold %u "
-					       "(set conservative.down_threshold "
-					       "too)",
-					       opp_where(tp[up].s, where,
-							 sizeof(where)),
-					       nu, cd);
-			} else if (down >= 0 && up < 0) {
-				char upth[PM_PATH_MAX];
-				struct tun_plan u = tp[down];
-
-				snprintf(upth, sizeof(upth), "%.*s/up_threshold",
-					 (int)(strrchr(u.path, '/') - u.path),
-					 u.path);
-				snprintf(u.path, sizeof(u.path), "%s", upth);
-				cu = tun_now(op, &u, 80);
-				if (nd >= cu)
-					pm_die(&op->t, PM_EXIT_USAGE,
-					       "%s[cpufreq] conservative.down_threshold "
-					       "%u is not below up_threshold %u "
-					       "(set conservative.up_threshold too)",
-					       opp_where(tp[down].s, where,
-							 sizeof(where)),
-					       nd, cu);
-			} else if (nd >= nu) {
-				pm_die(&op->t, PM_EXIT_USAGE,
-				       "%s[cpufreq] conservative.down_threshold "
-				       "%u is not below up_threshold %u",
-				       opp_where(tp[down].s, where,
-						 sizeof(where)),
-				       nd, nu);
-			} else if (nu <= cd) {
-				/* Moving the window down: down first. */
-				struct tun_plan x = tp[up];
-
-				tp[up] = tp[down];
-				tp[down] = x;
-			}
-			(void)cu;
-		}
+		if (up >= 0 || down >= 0)
+			order_window(op, tp, up, down);
 		for (int k = 0; k < m; k++)
 			tun_write(op, w, &tp[k], &pol[i]);
 	}

@@ -86,7 +86,7 @@ man_defined() {
 	for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do
 		[ "$(readlink "$d/usr/share/man/man8/$n.8")" = pm-suspend.8 ] || fail "$n.8"
 	done
-	for f in "$top"/scripts/opp.d/*.conf; do
+	for f in "$top"/data/opp.d/*.conf; do
 		[ -f "$d/usr/share/pmtools/opp.d/${f##*/}" ] || fail "${f##*/}"
 	done
 	for f in acpid/events/pmtools-lid acpid/actions/lid.sh acpid/actions/handler.sh sleep.d/50pmtools-opp cron/pmtools.cron; do

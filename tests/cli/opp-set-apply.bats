@@ -16,7 +16,7 @@ with_examples() { # FIXTURE
 	local fx
 	fx=$(fresh "$1")
 	mkdir -p "$fx/etc/pm/opp.d"
-	cp "$top"/scripts/opp.d/*.conf "$fx/etc/pm/opp.d/"
+	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	printf '%s\n' "$fx"
 }
 

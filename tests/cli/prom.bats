@@ -129,5 +129,5 @@ promtool_ok() {
 	assert_success
 	[ ! -e "$d/none" ]
 	# The cron line calls it every minute as root.
-	grep -qx '\* \* \* \* \* root pmtools-textfile /var/lib/prometheus/node-exporter' "$top/scripts/cron/pmtools.cron"
+	grep -qx '\* \* \* \* \* root pmtools-textfile /var/lib/prometheus/node-exporter' "$top/data/cron/pmtools.cron"
 }

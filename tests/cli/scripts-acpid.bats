@@ -9,7 +9,7 @@
 load helpers
 
 acts=$top/scripts/acpid/actions
-rules=$top/scripts/acpid/events
+rules=$top/data/acpid/events
 hook50=$top/scripts/sleep.d/50pmtools-opp
 
 lid_close='button/lid LID close'
@@ -408,7 +408,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 @test "the sleep hook keeps the points going down and applies them again coming up" {
 	fx=$(fresh hwp-laptop)
 	mkdir -p "$fx/etc/pm/opp.d"
-	cp "$top"/scripts/opp.d/*.conf "$fx/etc/pm/opp.d/"
+	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	"$bin/opp-set" --sysroot "$fx" -q performance
 	[ "$(govs "$fx")" = performance ]
 	before=$(tree_sum "$fx")
@@ -483,7 +483,7 @@ opp-set --sysroot $fx --wait=10 fast" ]
 @test "the sleep hook in a pm-suspend cycle on a fixture (pm-suspend --sysroot)" {
 	fx=$(fresh hwp-laptop)
 	mkdir -p "$fx/etc/pm/opp.d" "$fx/etc/pm/sleep.d" "$fx/var/log"
-	cp "$top"/scripts/opp.d/*.conf "$fx/etc/pm/opp.d/"
+	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	install -m 755 "$hook50" "$fx/etc/pm/sleep.d/50pmtools-opp"
 	"$bin/opp-set" --sysroot "$fx" -q performance
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" deep
