@@ -23,11 +23,14 @@ int pm_cpuidle_read(struct pm_ctx *ctx, struct pm_cpuidle *ci)
 		       sizeof(ci->driver));
 	/* current_governor is writable since 5.8; _ro exists everywhere. */
 	if (pm_attr_readat(ctx, fd, "current_governor", ci->governor,
-			   sizeof(ci->governor)) > 0)
+			   sizeof(ci->governor)) > 0) {
 		ci->governor_writable = true;
-	else
+	} else {
+		if (ctx->err.err != ENOENT)
+			ci->governor_err = ctx->err.err;
 		pm_attr_readat(ctx, fd, "current_governor_ro", ci->governor,
 			       sizeof(ci->governor));
+	}
 	pm_attr_readat(ctx, fd, "available_governors",
 		       ci->available_governors,
 		       sizeof(ci->available_governors));
@@ -84,6 +87,8 @@ static int read_state(struct pm_ctx *ctx, int dfd, unsigned index,
 	if (fields & PM_IDLE_DISABLE) {
 		d = pm_attr_getat_u64(ctx, dfd, AT("disable"));
 		s->disabled = d == PM_UNKNOWN ? -1 : d != 0;
+		if (d == PM_UNKNOWN && ctx->err.err != ENOENT)
+			s->disable_err = ctx->err.err ? ctx->err.err : EINVAL;
 	}
 	if (fields & PM_IDLE_EXTRA) {
 		s->power_mw = pm_attr_getat_u64(ctx, dfd, AT("power"));

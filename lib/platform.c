@@ -60,6 +60,8 @@ int pm_profile_read(struct pm_ctx *ctx, struct pm_profile *p)
 			 p->current, sizeof(p->current)) < 0) {
 		p->current[0] = '\0';
 		r = -ctx->err.err;
+		if (ctx->err.err != ENOENT)
+			p->err = ctx->err.err;
 	} else if (pm_attr_read(ctx,
 				"/sys/firmware/acpi/platform_profile_choices",
 				p->choices, sizeof(p->choices)) < 0) {

@@ -490,6 +490,8 @@ struct pm_cpuidle {
 	char driver[PM_NAME_MAX];	/* "" when absent, "none" as the kernel says */
 	char governor[PM_NAME_MAX];
 	bool governor_writable;
+	int governor_err;	/* errno of a current_governor that is there
+				 * but unreadable (0: read, or absent) */
 	char available_governors[256];
 };
 
@@ -501,6 +503,8 @@ struct pm_idle_state {
 	uint64_t usage, time_us, above, below, rejected;
 	uint64_t s2idle_usage, s2idle_time_us;
 	int disabled;			/* 0/1, -1 unknown */
+	int disable_err;		/* errno of an unreadable disable that
+					 * is there (0: read, or absent) */
 	int default_disabled;		/* default_status: 0/1, -1 unknown */
 };
 
@@ -976,7 +980,9 @@ struct pm_profile_handler {
 };
 
 struct pm_profile {
-	char current[PM_NAME_MAX];	/* "" absent */
+	char current[PM_NAME_MAX];	/* "" absent or unreadable */
+	int err;			/* errno of platform_profile when it
+					 * is there but unreadable, else 0 */
 	char choices[256];
 	int n_handlers;			/* -1: no class (before 6.14) */
 	struct pm_profile_handler h[PM_MAX_PROFILE_HANDLERS];

@@ -65,6 +65,15 @@ static bool onoff(const char *v)
 	return b;
 }
 
+/* A file that is there but cannot be read: exit 1 naming it and the
+ * kernel's errno, never "not offered" nor a guess at its value. */
+static void unreadable(struct opp *op, const char *where, const char *what,
+		       const char *path, int err)
+{
+	pm_die(&op->t, PM_EXIT_FAIL, "%s%s: cannot read %s: %s (%s)", where,
+	       what, path, strerror(err), pm_errno_name(err));
+}
+
 /* ---------------------------------------------------------------- cpu */
 
 struct cpu_plan {
@@ -436,16 +445,23 @@ static void plan_boost(struct opp *op, const struct opp_point *pt,
 	if (!s)
 		return;
 	on = onoff(s->value);
+	opp_where(s, where, sizeof(where));
 	if (pm_attr_read_u64(&op->ctx, CPU_DIR "/cpufreq/boost", &v) == 0) {
 		plan(op, w, CPU_DIR "/cpufreq/boost", NULL, on ? "1" : "0", 0);
 		return;
 	}
+	if (op->ctx.err.err != ENOENT)
+		unreadable(op, where, "[cpufreq] boost",
+			   CPU_DIR "/cpufreq/boost", op->ctx.err.err);
 	if (pm_attr_read_u64(&op->ctx, CPU_DIR "/intel_pstate/no_turbo",
 			     &v) == 0) {
 		plan(op, w, CPU_DIR "/intel_pstate/no_turbo", NULL,
 		     on ? "0" : "1", 0);
 		return;
 	}
+	if (op->ctx.err.err != ENOENT)
+		unreadable(op, where, "[cpufreq] boost",
+			   CPU_DIR "/intel_pstate/no_turbo", op->ctx.err.err);
 	for (int i = 0; i < n; i++) {
 		const struct opp_setting *ps = pol_get(pt, &pol[i], "boost");
 
@@ -460,7 +476,7 @@ static void plan_boost(struct opp *op, const struct opp_point *pt,
 		       "%s[cpufreq] boost: no boost control on this machine "
 		       "(no cpufreq/boost, intel_pstate/no_turbo or per-policy "
 		       "boost)",
-		       opp_where(s, where, sizeof(where)));
+		       where);
 }
 
 /* ---------------------------------------------------------------- tunables */
@@ -746,7 +762,11 @@ static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 		return;
 	if (g) {
 		opp_where(g, where, sizeof(where));
-		if (pm_cpuidle_read(&op->ctx, &ci) < 0 || !ci.governor[0])
+		if (pm_cpuidle_read(&op->ctx, &ci) == 0 && ci.governor_err)
+			unreadable(op, where, "[cpuidle] governor",
+				   CPU_DIR "/cpuidle/current_governor",
+				   ci.governor_err);
+		if (!ci.governor[0])
 			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
 			       "%s[cpuidle] governor: no cpuidle on this "
 			       "machine", where);
@@ -783,11 +803,17 @@ static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 				   (l && st[i].latency_us != PM_UNKNOWN &&
 				    st[i].latency_us > max);
 
-			if (st[i].disabled < 0)
-				continue;
 			snprintf(path, sizeof(path),
 				 CPU_DIR "/cpu%d/cpuidle/state%u/disable", c,
 				 st[i].index);
+			if (st[i].disable_err)
+				unreadable(op, opp_where(d ? d : l, where,
+							 sizeof(where)),
+					   d ? "[cpuidle] disable" :
+					       "[cpuidle] max_latency",
+					   path, st[i].disable_err);
+			if (st[i].disabled < 0)
+				continue;
 			plan(op, w, path, st[i].disabled ? "1" : "0",
 			     off ? "1" : "0", 0);
 			any = true;
@@ -893,7 +919,10 @@ static void plan_profile(struct opp *op, const struct opp_point *pt,
 	if (!s)
 		return;
 	opp_where(s, where, sizeof(where));
-	if (pm_profile_read(&op->ctx, &pr) < 0 || !pr.current[0])
+	if (pm_profile_read(&op->ctx, &pr) <= 0 && pr.err)
+		unreadable(op, where, "[platform] profile",
+			   "/sys/firmware/acpi/platform_profile", pr.err);
+	if (!pr.current[0])
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
 		       "%s[platform] profile: no platform profile on this "
 		       "machine (/sys/firmware/acpi/platform_profile is "
@@ -919,12 +948,13 @@ static void plan_runtime(struct opp *op, const struct opp_point *pt,
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i];
 		char where[PM_PATH_MAX + 16], path[PM_PATH_MAX + 64];
-		char dev[PM_PATH_MAX];
+		char dev[PM_PATH_MAX], what[PM_PATH_MAX + 16];
 		int k = 0;
 
 		if (strcmp(s->section, "runtime_pm"))
 			continue;
 		opp_where(s, where, sizeof(where));
+		snprintf(what, sizeof(what), "[runtime_pm] %s", s->key);
 		if (s->key[0] == '/') {
 			int r = pm_device_resolve(&op->ctx, s->key, dev,
 						  sizeof(dev));
@@ -939,11 +969,15 @@ static void plan_runtime(struct opp *op, const struct opp_point *pt,
 				       "inside /sys/devices",
 				       where, s->key);
 			snprintf(path, sizeof(path), "%s/power/control", dev);
-			if (pm_attr_read(&op->ctx, path, dev, sizeof(dev)) < 0)
+			if (pm_attr_read(&op->ctx, path, dev, sizeof(dev)) < 0) {
+				if (op->ctx.err.err != ENOENT)
+					unreadable(op, where, what,
+						   path, op->ctx.err.err);
 				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
 				       "%s[runtime_pm] %s: the device has no "
 				       "runtime PM (no power/control)",
 				       where, s->key);
+			}
 			plan(op, w, path, dev, s->value, 0);
 			continue;
 		}
@@ -999,6 +1033,9 @@ static void plan_runtime(struct opp *op, const struct opp_point *pt,
 						 sizeof(cur)) >= 0) {
 					plan(op, w, path, cur, s->value, 0);
 					k++;
+				} else if (op->ctx.err.err != ENOENT) {
+					unreadable(op, where, what,
+						   path, op->ctx.err.err);
 				}
 				free(names[j]);
 			}

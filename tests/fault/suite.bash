@@ -186,11 +186,6 @@ fault_loop() { # TOOL FX ARG...
 	fi
 }
 
-# Files (globs) fault_reads leaves out: set in a test, for a known bug
-# that another test names.
-# shellcheck disable=SC2034 # read by fault_reads
-fault_read_except=()
-
 # Each file that a clean run of TOOL writes, unreadable (every read fails
 # with ERRNO): the run fails before its first write, exit CODE, naming
 # the file and the errno, and the tree is untouched.
@@ -205,10 +200,6 @@ fault_reads() { # CODE ERRNO TOOL FX ARG...
 	mapfile -t paths < <(printf '%s\n' "${writes[@]}" | cut -f1 | sort -u)
 	before=$(tree_sum "$fx")
 	for path in "${paths[@]}"; do
-		for x in "${fault_read_except[@]}"; do
-			# shellcheck disable=SC2053 # x is a glob
-			[[ $path != $x ]] || continue 2
-		done
 		fault_n=$((fault_n + 1))
 		log=$(mktemp "${fault_tmp:-$BATS_TEST_TMPDIR}/rlog.XXXXXX")
 		run --separate-stderr env PM_FAULT_READ="*$path=$e" PM_FAULT_LOG="$log" \
