@@ -102,11 +102,16 @@ void pm_note(const struct pm_tool *t, const char *fmt, ...)
 
 void pm_die(const struct pm_tool *t, int code, const char *fmt, ...)
 {
+	static bool dying;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vmsg(t, fmt, ap);
 	va_end(ap);
+	if (t->on_die && !dying) {
+		dying = true;
+		code = t->on_die(t->on_die_arg, code);
+	}
 	exit(code);
 }
 

@@ -74,14 +74,20 @@ int pm_ctx_open(struct pm_ctx *ctx, const char *root)
 	return 0;
 }
 
+void pm_ctx_forget_near(struct pm_ctx *ctx)
+{
+	if (ctx->nearfd >= 0)
+		close(ctx->nearfd);
+	ctx->nearfd = -1;
+	ctx->neardir[0] = '\0';
+}
+
 void pm_ctx_close(struct pm_ctx *ctx)
 {
 	if (ctx->rootfd >= 0)
 		close(ctx->rootfd);
 	ctx->rootfd = -1;
-	if (ctx->nearfd >= 0)
-		close(ctx->nearfd);
-	ctx->nearfd = -1;
+	pm_ctx_forget_near(ctx);
 }
 
 static const char *rel(const char *path)

@@ -89,6 +89,8 @@ struct pm_ctx {
 /* root == NULL: $PM_SYSROOT, else "/". */
 int pm_ctx_open(struct pm_ctx *ctx, const char *root);
 void pm_ctx_close(struct pm_ctx *ctx);
+/* Drop the cached folder fd of the last write (its folder may be gone). */
+void pm_ctx_forget_near(struct pm_ctx *ctx);
 void pm_fdbatch_init(struct pm_fdbatch *b);
 /* Keep fd for a later flush (flushes first if fd does not extend the run). */
 void pm_fdbatch_add(struct pm_fdbatch *b, int fd);
@@ -203,6 +205,9 @@ enum {
 	 * if the file reads otherwise then (a governor's tunables, which the
 	 * kernel resets when the governor stops and starts again). */
 	PM_W_RESTORE = 1 << 5,
+	/* The write removes and recreates folders (CPU hotplug, a driver's
+	 * status): cached folder fds are dropped after it and its undo. */
+	PM_W_RESHAPE = 1 << 6,
 };
 
 #define PM_W_PATH PM_PATH_MAX	/* a USB device behind hubs and docks */
@@ -229,6 +234,7 @@ struct pm_txn {
 	int n, cap;
 	int failed;		/* index of the failed write, -1 */
 	int not_restored;	/* writes that could not be undone */
+	int next;		/* the first write not applied yet */
 	bool rolled_back;
 };
 
@@ -245,12 +251,19 @@ int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
 		     const char *value, unsigned flags);
 /*
- * Apply the plan (under ctx->dry_run only the write hook sees it).
- * 0 when every write was made; else -errno of the failed write, after
- * the rollback: t->failed names it, t->not_restored counts the files
- * left changed (each with undo_err set).
+ * Apply the plan (under ctx->dry_run only the write hook sees it), from
+ * the first write not applied yet: a plan may be applied in stages, each
+ * planned on what the one before made.  0 when every write was made;
+ * else -errno of the failed write, after the rollback of every stage:
+ * t->failed names it, t->not_restored counts the files left changed
+ * (each with undo_err set).
  */
 int pm_txn_apply(struct pm_txn *t);
+/* Undo every write applied so far, in reverse order (an error found
+ * while planning a later stage); t->not_restored counts the failures. */
+void pm_txn_undo(struct pm_txn *t);
+/* Forget the writes planned from index n on (none applied yet). */
+void pm_txn_truncate(struct pm_txn *t, int n);
 /* Writes that change something (not skipped). */
 int pm_txn_changes(const struct pm_txn *t);
 
@@ -1382,6 +1395,10 @@ struct pm_tool {
 	double wait_s;			/* --wait: -1 no, 0 forever, else s */
 	int verbose;			/* -1 quiet, 0 normal, 1+ verbose */
 	unsigned seen;			/* PM_SEEN_*: shared options given */
+	/* Called once by pm_die before it exits with the code it returns
+	 * (a writer that must undo what it applied before the error). */
+	int (*on_die)(void *arg, int code);
+	void *on_die_arg;
 };
 
 /* Shared options a command may not use (pm_tool_only). */
@@ -1459,6 +1476,7 @@ struct pm_writer {
 	bool lock_denied;	/* no right to the lock: not root */
 	bool perm_ok;		/* EPERM is the kernel's refusal, not root */
 	bool diff;		/* dry-run lines "PATH: OLD -> NEW" */
+	int code;		/* the exit status of a stage that failed */
 	const char *name;	/* "name" of the JSON report, NULL none */
 	void *arg;		/* the tool's own */
 	/* A value read back other than written (NULL: a plain warning). */
@@ -1473,6 +1491,15 @@ void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
 /* old NULL: read the file now. Returns the write's index. */
 int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
 		   const char *value, unsigned flags, void *tag);
+/*
+ * Apply what is planned so far, before planning more on what it made (a
+ * driver's status, CPUs brought online).  Returns 0, or the exit status
+ * of a failed write after the rollback (then commit only reports).
+ * Until commit, an error that pm_die reports (a later stage that cannot
+ * be planned) first undoes these writes and says so; its exit status
+ * stays unless something could not be restored (then 1).
+ */
+int pm_writer_apply(struct pm_writer *w);
 int pm_writer_commit(struct pm_writer *w);
 
 /* ---------------------------------------------------------------- fset */

@@ -97,6 +97,16 @@ int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 	return pm_txn_add_known(t, path, old, value, flags);
 }
 
+void pm_txn_truncate(struct pm_txn *t, int n)
+{
+	for (int i = n; i < t->n; i++) {
+		free(t->w[i].alt);
+		t->w[i].alt = NULL;
+	}
+	if (n < t->n)
+		t->n = n < t->next ? t->next : n;
+}
+
 int pm_txn_changes(const struct pm_txn *t)
 {
 	int k = 0;
@@ -150,6 +160,7 @@ static void roll_back(struct pm_txn *t, int upto)
 {
 	struct pm_err keep = t->ctx->err;
 	char now[PM_W_VAL];
+	int r;
 
 	t->rolled_back = true;
 	for (int i = upto - 1; i >= 0; i--) {
@@ -171,7 +182,10 @@ static void roll_back(struct pm_txn *t, int upto)
 			t->not_restored++;
 			continue;
 		}
-		if (pm_attr_write(t->ctx, w->path, w->old) < 0) {
+		r = pm_attr_write(t->ctx, w->path, w->old);
+		if (w->flags & PM_W_RESHAPE)
+			pm_ctx_forget_near(t->ctx);
+		if (r < 0) {
 			w->undo_err = t->ctx->err.err;
 			t->not_restored++;
 			continue;
@@ -186,6 +200,12 @@ static void roll_back(struct pm_txn *t, int upto)
 		w->undone = true;
 	}
 	t->ctx->err = keep;
+}
+
+void pm_txn_undo(struct pm_txn *t)
+{
+	if (!t->rolled_back && t->next > 0)
+		roll_back(t, t->next);
 }
 
 /*
@@ -249,8 +269,9 @@ static int late_read(struct pm_txn *t, struct pm_write *w)
 
 int pm_txn_apply(struct pm_txn *t)
 {
-	for (int i = 0; i < t->n; i++) {
+	for (int i = t->next; i < t->n; i++) {
 		struct pm_write *w = &t->w[i];
+		int r;
 
 		if ((w->flags & PM_W_LATE) && !t->ctx->dry_run &&
 		    late_read(t, w) < 0) {
@@ -261,7 +282,10 @@ int pm_txn_apply(struct pm_txn *t)
 		}
 		if (w->skip)
 			continue;
-		if (pm_attr_write(t->ctx, w->path, w->val) < 0) {
+		r = pm_attr_write(t->ctx, w->path, w->val);
+		if (w->flags & PM_W_RESHAPE)
+			pm_ctx_forget_near(t->ctx);
+		if (r < 0) {
 			w->err = t->ctx->err.err;
 			t->failed = i;
 			restore_failed(t, w);
@@ -272,5 +296,6 @@ int pm_txn_apply(struct pm_txn *t)
 		if (!t->ctx->dry_run && !(w->flags & PM_W_NOREAD))
 			read_back(t, w, w->got, sizeof(w->got));
 	}
+	t->next = t->n;
 	return 0;
 }

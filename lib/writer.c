@@ -224,23 +224,75 @@ static int failed(struct pm_writer *w, int err)
 	return PM_EXIT_FAIL;
 }
 
-int pm_writer_commit(struct pm_writer *w)
+/* pm_die after a stage was applied: undo it, and say how that went. */
+static int undo_on_die(void *arg, int code)
+{
+	struct pm_writer *w = arg;
+	struct pm_txn *t = &w->txn;
+	int done = 0;
+
+	for (int i = 0; i < t->next; i++)
+		done += t->w[i].done;
+	pm_txn_undo(t);
+	if (!done)
+		return code;
+	if (!t->not_restored) {
+		pm_warn(w->t, "restored the %d earlier write%s: nothing was "
+			       "changed",
+			done, done == 1 ? "" : "s");
+		return code;
+	}
+	for (int i = 0; i < t->next; i++) {
+		const struct pm_write *y = &t->w[i];
+
+		if (y->undone || (!y->done && !y->undo_err))
+			continue;
+		warn_unrestored(w, y);
+	}
+	pm_warn(w->t, "%d of %d earlier writes could not be restored",
+		t->not_restored, done);
+	return PM_EXIT_FAIL;
+}
+
+int pm_writer_apply(struct pm_writer *w)
 {
 	struct pm_txn *t = &w->txn;
-	int r, code = PM_EXIT_OK, first = -1;
+	int r, first = -1;
 
-	for (int i = 0; i < t->n && first < 0; i++)
+	if (w->code)
+		return w->code;
+	for (int i = t->next; i < t->n && first < 0; i++)
 		if (!t->w[i].skip)
 			first = i;
 	if (first >= 0 && w->lock_denied)
 		pm_die(w->t, PM_EXIT_FAIL, "root is needed to write %s",
 		       t->w[first].path);
-	if (first < 0 && w->t->verbose > 0)
-		pm_note(w->t, "nothing to change");
 	r = first < 0 ? 0 : pm_txn_apply(t);
 	if (r < 0) {
-		code = failed(w, -r);
-	} else if (!w->t->dry_run) {
+		w->t->on_die = NULL;
+		w->code = failed(w, -r);
+		return w->code;
+	}
+	t->next = t->n;
+	if (!w->t->dry_run && first >= 0) {
+		w->t->on_die = undo_on_die;
+		w->t->on_die_arg = w;
+	}
+	return 0;
+}
+
+int pm_writer_commit(struct pm_writer *w)
+{
+	struct pm_txn *t = &w->txn;
+	int code, any = 0;
+
+	for (int i = 0; i < t->n; i++)
+		any += !t->w[i].skip;
+	if (!any && w->t->verbose > 0)
+		pm_note(w->t, "nothing to change");
+	code = pm_writer_apply(w);
+	w->t->on_die = NULL;
+	if (code == PM_EXIT_OK && !w->t->dry_run) {
 		for (int i = 0; i < t->n; i++) {
 			const struct pm_write *x = &t->w[i];
 

@@ -237,12 +237,26 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 	char err[PM_PATH_MAX + 600];
 
 	pm_err_str(&op->ctx.err, err, sizeof(err));
-	if (x->flags & PM_W_LATE)
+	if (x->err == EBUSY && !strcmp(x->val, "off") &&
+	    !strcmp(x->path, "/sys/devices/system/cpu/intel_pstate/status"))
+		snprintf(buf, size, "%s (intel_pstate cannot be turned off "
+				    "while HWP is active)",
+			 err);
+	else if (x->flags & PM_W_LATE)
 		snprintf(buf, size, "%s (a governor's tunable: the governor "
 				    "started, but the file did not appear)",
 			 err);
 	else
 		snprintf(buf, size, "%s", err);
+}
+
+/* The first n writes change something. */
+static bool changes_before(const struct pm_txn *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!t->w[i].skip)
+			return true;
+	return false;
 }
 
 int main(int argc, char **argv)
@@ -264,11 +278,12 @@ int main(int argc, char **argv)
 	static const char *sets[MAX_SETS];
 	const char *file = NULL, *name = NULL, *show = NULL, *diff = NULL;
 	struct opp_point pt;
+	struct opp_stage st;
 	struct pm_writer w;
 	bool list = false, current = false, autom = false;
 	const char *save = NULL;
 	char picked[PM_NAME_MAX];
-	int c, nsets = 0, modes, code, changes;
+	int c, nsets = 0, modes, code, changes, first;
 
 	pm_tool_init(&op.t, "opp-set", usage);
 	opterr = 0;
@@ -392,7 +407,19 @@ int main(int argc, char **argv)
 			opp_add_inline(&op, sets[i], &pt);
 	}
 	w.name = pt.name;
-	opp_plan(&op, &pt, &w);
+	/* The first stage (a driver's status, CPUs online), the rest planned
+	 * on the machine as it is, as the check before any write; then, if
+	 * the first stage changes something, the rest again after it. */
+	opp_plan_first(&op, &pt, &w, &st);
+	first = w.txn.n;
+	opp_plan_rest(&op, &pt, &w, &st);
+	if (!op.t.dry_run && changes_before(&w.txn, first)) {
+		pm_txn_truncate(&w.txn, first);
+		if (pm_writer_apply(&w) == PM_EXIT_OK) {
+			st.applied = true;
+			opp_plan_rest(&op, &pt, &w, &st);
+		}
+	}
 	changes = pm_txn_changes(&w.txn);
 	code = pm_writer_commit(&w);
 	if (code == PM_EXIT_OK && !op.t.dry_run) {

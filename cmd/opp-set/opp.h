@@ -40,8 +40,32 @@ void opp_load_file(struct opp *op, const char *file, struct opp_point *pt);
 void opp_add_inline(struct opp *op, const char *arg, struct opp_point *pt);
 void opp_point_free(struct opp_point *pt);
 
-/* Plan every write of the point into w (exit 2 or 3 on what this
- * machine cannot do, before anything is written). */
+/*
+ * A plan in two stages.  The first reshapes the machine: a driver's
+ * status (which recreates every cpufreq policy) and CPUs brought online
+ * or SMT switched (whose policies and idle states cannot be read while
+ * they are offline).  The second, everything else, is planned on the
+ * machine as the first left it.  Before the first write the second is
+ * planned once on the machine as it is, as a check (and for --dry-run):
+ * only what depends on the first stage is left out of it (opp.current
+ * notes say so under --dry-run).
+ */
+struct opp_stage {
+	struct pm_cpus cpus;
+	struct pm_cpuset up, down;	/* to bring online, to take offline */
+	struct pm_cpuset final;		/* online when the point is reached */
+	bool reshape;			/* a driver's status is switched */
+	bool applied;			/* the first stage is written */
+};
+
+/* Plan the first stage into w (exit 2 or 3 on what this machine cannot
+ * do, before anything is written). */
+void opp_plan_first(struct opp *op, const struct opp_point *pt,
+		    struct pm_writer *w, struct opp_stage *st);
+/* Plan the second stage (after the first, or as the check before it). */
+void opp_plan_rest(struct opp *op, const struct opp_point *pt,
+		   struct pm_writer *w, struct opp_stage *st);
+/* Both, on the machine as it is (dry runs: --current). */
 void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w);
 

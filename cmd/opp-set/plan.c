@@ -76,14 +76,8 @@ static void unreadable(struct opp *op, const char *where, const char *what,
 
 /* ---------------------------------------------------------------- cpu */
 
-struct cpu_plan {
-	struct pm_cpus cpus;
-	struct pm_cpuset up, down;	/* to bring online, to take offline */
-	struct pm_cpuset final;		/* online when the point is reached */
-};
-
 static void plan_cpu_online(struct opp *op, const struct opp_point *pt,
-			    struct cpu_plan *cp)
+			    struct opp_stage *cp)
 {
 	const struct opp_setting *s = get(pt, "cpu", "", "online");
 	char where[PM_PATH_MAX + 16], list[256];
@@ -141,12 +135,12 @@ static void plan_cpus(struct opp *op, struct pm_writer *w,
 	for (int c = pm_cpuset_next(set, 0); c >= 0;
 	     c = pm_cpuset_next(set, (unsigned)c + 1)) {
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", c);
-		plan(op, w, path, NULL, v, 0);
+		plan(op, w, path, NULL, v, PM_W_RESHAPE);
 	}
 }
 
 static void plan_smt(struct opp *op, const struct opp_point *pt,
-		     struct cpu_plan *cp, struct pm_writer *w)
+		     struct opp_stage *cp, struct pm_writer *w)
 {
 	const struct opp_setting *s = get(pt, "cpu", "", "smt");
 	const char *c = cp->cpus.smt_control;
@@ -168,30 +162,129 @@ static void plan_smt(struct opp *op, const struct opp_point *pt,
 		       where);
 	if (!strcmp(c, "forceoff"))
 		return;
-	plan(op, w, CPU_DIR "/smt/control", c, s->value, 0);
+	plan(op, w, CPU_DIR "/smt/control", c, s->value, PM_W_RESHAPE);
 }
 
 /* ---------------------------------------------------------------- pstate */
 
-static void check_status(struct opp *op, const struct opp_point *pt,
-			 const char *sec, const char *path)
+/* A setting read now, put back by a rollback only (PM_W_RESTORE). */
+static void snap(struct opp *op, struct pm_writer *w, const char *path)
 {
-	const struct opp_setting *s = get(pt, sec, "", "status");
-	char where[PM_PATH_MAX + 16], cur[32];
+	char v[PM_W_VAL];
+
+	if (pm_attr_read(&op->ctx, path, v, sizeof(v)) > 0)
+		pm_writer_plan(w, path, v, v, PM_W_RESTORE, NULL);
+}
+
+static void snapshot_tunables(struct opp *op, struct pm_writer *w,
+			      const struct pm_policy *pol);
+
+/*
+ * A status switch unregisters the driver and registers it again: every
+ * policy comes back with the driver's defaults, and intel_pstate's
+ * global limits are reset.  What they are now, for a rollback, which
+ * undoes the switch first and then puts these back in reverse: the
+ * intel_pstate globals (no_turbo first: it clamps min_perf_pct), then
+ * each policy's governor, its tunables, setspeed, max, min and EPP.
+ */
+static void snapshot_policies(struct opp *op, struct pm_writer *w,
+			      bool intel)
+{
+	struct pm_policy *pol = NULL;
+	char path[PM_PATH_MAX + 40];
+	int n = pm_policies_read(&op->ctx, PM_POL_GOVERNOR | PM_POL_EPP |
+						   PM_POL_SPEED,
+				 &pol);
+
+	if (n < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		static const char *const files[] = {
+			"energy_performance_preference", "scaling_min_freq",
+			"scaling_max_freq", "scaling_setspeed", NULL
+		};
+
+		if (pm_cpuset_empty(&pol[i].affected))
+			continue;
+		for (int k = 0; files[k]; k++) {
+			if (k == 3 && strcmp(pol[i].governor, "userspace"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", pol[i].path,
+				 files[k]);
+			snap(op, w, path);
+		}
+		snapshot_tunables(op, w, &pol[i]);
+		snprintf(path, sizeof(path), "%s/scaling_governor",
+			 pol[i].path);
+		snap(op, w, path);
+	}
+	free(pol);
+	if (!intel)
+		return;
+	snap(op, w, CPU_DIR "/intel_pstate/min_perf_pct");
+	snap(op, w, CPU_DIR "/intel_pstate/max_perf_pct");
+	snap(op, w, CPU_DIR "/intel_pstate/no_turbo");
+}
+
+/* The [cpufreq] key that needs a running driver, if the point has one. */
+static const struct opp_setting *freq_key(const struct opp_point *pt)
+{
+	for (int i = 0; i < pt->n; i++)
+		if (!strcmp(pt->v[i].section, "cpufreq"))
+			return &pt->v[i];
+	return NULL;
+}
+
+/* [intel_pstate] or [amd_pstate] status: switched first of all. */
+static void plan_status(struct opp *op, const struct opp_point *pt,
+			struct pm_writer *w, struct opp_stage *st,
+			const char *sec, const char *off)
+{
+	const struct opp_setting *s = get(pt, sec, "", "status"), *f;
+	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX], cur[32], what[48];
+	bool intel = !strcmp(sec, "intel_pstate");
 
 	if (!s)
 		return;
 	opp_where(s, where, sizeof(where));
-	if (pm_attr_read(&op->ctx, path, cur, sizeof(cur)) < 0)
+	snprintf(path, sizeof(path), CPU_DIR "/%s/status", sec);
+	snprintf(what, sizeof(what), "[%s] status", sec);
+	if (pm_attr_read(&op->ctx, path, cur, sizeof(cur)) < 0) {
+		if (op->ctx.err.err != ENOENT)
+			unreadable(op, where, what, path, op->ctx.err.err);
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[%s] status: not offered here (%s is missing)",
-		       where, sec, path);
-	if (strcmp(cur, s->value))
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[%s] status: the driver runs '%s'; switching it to "
-		       "'%s' recreates every policy and is not supported by "
-		       "this version of opp-set (write %s first)",
-		       where, sec, cur, s->value, path);
+		       "%s%s: not offered here (%s is missing%s)", where, what,
+		       path, intel ? "" : "; amd_pstate has it since Linux 6.3");
+	}
+	/* Stopping the driver leaves nothing to set the rest with. */
+	f = freq_key(pt);
+	if (!strcmp(s->value, off) && f) {
+		char fw[PM_PATH_MAX + 16];
+
+		pm_die(&op->t, PM_EXIT_USAGE,
+		       "%s[cpufreq] %s: no cpufreq driver would be left to "
+		       "set it: %s%s = %s stops %s",
+		       opp_where(f, fw, sizeof(fw)), f->key, where, what,
+		       s->value, sec);
+	}
+	if (intel && !strcmp(s->value, off))
+		for (int i = 0; i < pt->n; i++)
+			if (!strcmp(pt->v[i].section, sec) &&
+			    strcmp(pt->v[i].key, "status")) {
+				char kw[PM_PATH_MAX + 16];
+
+				pm_die(&op->t, PM_EXIT_USAGE,
+				       "%s[%s] %s: intel_pstate would not "
+				       "run to take it: %s%s = off",
+				       opp_where(&pt->v[i], kw, sizeof(kw)),
+				       sec, pt->v[i].key, where, what);
+			}
+	if (!strcmp(cur, s->value))
+		return;
+	if (!op->t.dry_run)
+		snapshot_policies(op, w, intel);
+	plan(op, w, path, cur, s->value, PM_W_RESHAPE);
+	st->reshape = true;
 }
 
 static void plan_intel(struct opp *op, const struct opp_point *pt,
@@ -208,7 +301,6 @@ static void plan_intel(struct opp *op, const struct opp_point *pt,
 	unsigned a = 0, b = 0;
 	uint64_t curmax = 100;
 
-	check_status(op, pt, "intel_pstate", CPU_DIR "/intel_pstate/status");
 	if (!mn && !mx && !nt)
 		return;
 	snprintf(path, sizeof(path), "%s/status", dir);
@@ -356,7 +448,7 @@ static void snapshot_tunables(struct opp *op, struct pm_writer *w,
 }
 
 static void plan_cpufreq(struct opp *op, const struct opp_point *pt,
-			 const struct cpu_plan *cp, struct pm_writer *w,
+			 const struct opp_stage *cp, struct pm_writer *w,
 			 struct pm_policy *pol, int n)
 {
 	static const char *const keys[] = { "governor", "min", "max", "speed",
@@ -665,7 +757,7 @@ static void tun_write(struct opp *op, struct pm_writer *w,
  * conservative's thresholds keep down below up at every step: moving
  * the window up, up_threshold first; down, down_threshold first. */
 static void plan_tunables(struct opp *op, const struct opp_point *pt,
-			  const struct cpu_plan *cp, struct pm_writer *w,
+			  const struct opp_stage *cp, struct pm_writer *w,
 			  const struct pm_policy *pol, int n)
 {
 	int layout = -1, nt = 0;
@@ -747,13 +839,14 @@ static bool state_listed(const char *list, const struct pm_idle_state *st)
 }
 
 static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
-			 const struct cpu_plan *cp, struct pm_writer *w)
+			 const struct opp_stage *cp, struct pm_writer *w)
 {
 	const struct opp_setting *g = get(pt, "cpuidle", "", "governor");
 	const struct opp_setting *d = get(pt, "cpuidle", "", "disable");
 	const struct opp_setting *l = get(pt, "cpuidle", "", "max_latency");
 	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX];
 	struct pm_idle_state st[MAX_STATES];
+	struct pm_cpuset on;
 	struct pm_cpuidle ci;
 	uint64_t max = 0;
 	bool any = false;
@@ -786,16 +879,18 @@ static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 	}
 	if (!d && !l)
 		return;
+	/* The CPUs that have idle states to read: online now and at the
+	 * point (those the point brings online, once it has). */
+	on = cp->final;
+	pm_cpuset_and(&on, &cp->cpus.online);
+	if (pm_cpuset_empty(&on))
+		return;
 	if (l)
 		pm_parse_u64(l->value, &max);
 	/* Every name listed must be a state of some online CPU. */
-	for (int c = pm_cpuset_next(&cp->final, 0); c >= 0;
-	     c = pm_cpuset_next(&cp->final, (unsigned)c + 1)) {
-		int n;
-
-		if (!pm_cpuset_isset(&cp->cpus.online, (unsigned)c))
-			continue;
-		n = pm_idle_states_read_fields(&op->ctx, (unsigned)c, st,
+	for (int c = pm_cpuset_next(&on, 0); c >= 0;
+	     c = pm_cpuset_next(&on, (unsigned)c + 1)) {
+		int n = pm_idle_states_read_fields(&op->ctx, (unsigned)c, st,
 					       MAX_STATES,
 					       PM_IDLE_NAMES | PM_IDLE_DISABLE);
 		for (int i = 0; i < n; i++) {
@@ -827,7 +922,7 @@ static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 	if (d) {
 		char tmp[256], *save = NULL;
 		int n = pm_idle_states_read_fields(
-			&op->ctx, (unsigned)pm_cpuset_next(&cp->final, 0), st,
+			&op->ctx, (unsigned)pm_cpuset_next(&on, 0), st,
 			MAX_STATES, PM_IDLE_NAMES);
 
 		snprintf(tmp, sizeof(tmp), "%s", d->value);
@@ -1110,31 +1205,87 @@ static unsigned policy_fields(const struct opp_point *pt)
 	return f;
 }
 
-void opp_plan(struct opp *op, const struct opp_point *pt,
-	      struct pm_writer *w)
+void opp_plan_first(struct opp *op, const struct opp_point *pt,
+		    struct pm_writer *w, struct opp_stage *st)
 {
-	struct cpu_plan cp;
+	memset(st, 0, sizeof(*st));
+	if (pm_cpus_read(&op->ctx, &st->cpus) < 0)
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
+	plan_cpu_online(op, pt, st);
+	plan_status(op, pt, w, st, "intel_pstate", "off");
+	plan_status(op, pt, w, st, "amd_pstate", "disable");
+	plan_cpus(op, w, &st->up, "1");
+	plan_smt(op, pt, st, w);
+}
+
+/* Under --dry-run, what the plan shown leaves out, once. */
+static void note_later(struct opp *op, const struct opp_stage *st,
+		       const char *fmt, const char *arg)
+{
+	if (op->t.dry_run && !st->applied)
+		pm_note(&op->t, fmt, arg);
+}
+
+void opp_plan_rest(struct opp *op, const struct opp_point *pt,
+		   struct pm_writer *w, struct opp_stage *st)
+{
 	struct pm_policy *pol = NULL;
+	char list[256];
 	int n;
 
-	if (pm_cpus_read(&op->ctx, &cp.cpus) < 0)
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
-	plan_cpu_online(op, pt, &cp);
-	plan_cpus(op, w, &cp.up, "1");
-	plan_smt(op, pt, &cp, w);
-	check_status(op, pt, "amd_pstate", CPU_DIR "/amd_pstate/status");
-	plan_intel(op, pt, w);
-	n = pm_policies_read(&op->ctx, policy_fields(pt), &pol);
-	if (n < 0)
-		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
-	plan_cpufreq(op, pt, &cp, w, pol, n);
-	plan_tunables(op, pt, &cp, w, pol, n);
-	plan_boost(op, pt, w, pol, n);
-	free(pol);
-	plan_cpuidle(op, pt, &cp, w);
+	if (st->applied) {
+		struct pm_cpuset up = st->up;
+
+		/* Read again what the first stage changed; the CPUs it
+		 * brought online are online (and read back so). */
+		if (pm_cpus_read(&op->ctx, &st->cpus) < 0)
+			pm_die(&op->t, PM_EXIT_FAIL, "cannot read the CPUs");
+		pm_cpuset_or(&st->cpus.online, &up);
+	}
+	if (!pm_cpuset_empty(&st->up)) {
+		pm_cpulist_format(&st->up, list, sizeof(list));
+		note_later(op, st,
+			   "cpus %s are offline now: the writes to their "
+			   "policies and idle states are planned once the "
+			   "point brings them online, and not shown",
+			   list);
+	}
+	if (st->reshape && !st->applied) {
+		/* The policies the switch makes are not known before it. */
+		note_later(op, st,
+			   "%s: the driver's status switch recreates every "
+			   "cpufreq policy: the [cpufreq] and [intel_pstate] "
+			   "writes are planned after it, and not shown",
+			   pt->name);
+	} else {
+		plan_intel(op, pt, w);
+		n = pm_policies_read(&op->ctx, policy_fields(pt), &pol);
+		if (n < 0)
+			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+		for (int i = 0; i < n; i++)
+			if (pm_cpuset_intersects(&pol[i].related, &st->up)) {
+				pol[i].affected = pol[i].related;
+				pm_cpuset_and(&pol[i].affected,
+					      &st->cpus.online);
+			}
+		plan_cpufreq(op, pt, st, w, pol, n);
+		plan_tunables(op, pt, st, w, pol, n);
+		plan_boost(op, pt, w, pol, n);
+		free(pol);
+	}
+	plan_cpuidle(op, pt, st, w);
 	plan_devfreq(op, pt, w);
 	plan_profile(op, pt, w);
 	plan_runtime(op, pt, w);
 	plan_sysfs(op, pt, w);
-	plan_cpus(op, w, &cp.down, "0");
+	plan_cpus(op, w, &st->down, "0");
+}
+
+void opp_plan(struct opp *op, const struct opp_point *pt,
+	      struct pm_writer *w)
+{
+	struct opp_stage st;
+
+	opp_plan_first(op, pt, w, &st);
+	opp_plan_rest(op, pt, w, &st);
 }

@@ -22,10 +22,10 @@ teardown() {
 cpu=/sys/devices/system/cpu
 cf=$cpu/cpufreq
 
-# The 4-CPU fixture set up so that the point below raises the limits of
-# policy0-1, lowers those of policy2-3, switches the governor from
-# performance (before EPP), raises both intel_pstate limits and brings
-# cpu3 back online.
+# The 4-CPU fixture set up so that the point below switches intel_pstate
+# to passive, raises the limits of policy0-1, lowers those of policy2-3,
+# switches the governor from performance (before EPP), raises both
+# intel_pstate limits and brings cpu3 back online.
 opp_fixture() {
 	local fx p
 	fx=$(fault_fresh)
@@ -43,8 +43,11 @@ opp_fixture() {
 	echo 0-2 >"$fx$cpu/online"
 	echo 3 >"$fx$cpu/offline"
 	mkdir -p "$fx/etc/pm/opp.d"
-	printf '%b' '[opp]\ndescription = a point across every section\n\n[cpufreq]\ngovernor = powersave\nepp = power\nmin = 1.2GHz\nmax = 3GHz\nboost = off\n\n[cpufreq cpus=0-1]\nepp = balance_power\n\n[cpufreq cpus=2-3]\nmin = 500MHz\nmax = 1GHz\n\n[intel_pstate]\nmax_perf_pct = 80\nmin_perf_pct = 50\n\n[cpuidle]\ngovernor = teo\ndisable = C10 C8\n\n[cpu]\nonline = 0-3\nsmt = on\n\n[platform]\nprofile = low-power\n\n[runtime_pm]\npci = auto\n\n[sysfs]\n/sys/power/mem_sleep = deep\n' \
+	printf '%b' '[opp]\ndescription = a point across every section\n\n[cpufreq]\ngovernor = powersave\nepp = power\nmin = 1.2GHz\nmax = 3GHz\nboost = off\n\n[cpufreq cpus=0-1]\nepp = balance_power\n\n[cpufreq cpus=2-3]\nmin = 500MHz\nmax = 1GHz\n\n[intel_pstate]\nstatus = passive\nmax_perf_pct = 80\nmin_perf_pct = 50\n\n[cpuidle]\ngovernor = teo\ndisable = C10 C8\n\n[cpu]\nonline = 0-3\nsmt = on\n\n[platform]\nprofile = low-power\n\n[runtime_pm]\npci = auto\n\n[sysfs]\n/sys/power/mem_sleep = deep\n' \
 		>"$fx/etc/pm/opp.d/full.conf"
+	# The same without the status switch and cpu3 online: everything is
+	# read before the first write.
+	grep -v -e '^status = ' -e '^online = ' "$fx/etc/pm/opp.d/full.conf" >"$fx/etc/pm/opp.d/steady.conf"
 	printf '%s\n' "$fx"
 }
 
@@ -66,7 +69,7 @@ opp_fixture() {
 	run --separate-stderr env PM_FAULT_WRITE="*/sys/*=EBUSY@1:write" LD_PRELOAD="$so" \
 		"$bin/opp-set" --sysroot "$fx" full
 	assert_failure 4
-	[[ ${stderr_lines[0]} == "opp-set: "*"$cpu/cpu3/online"*"(EBUSY)"* ]]
+	[[ ${stderr_lines[0]} == "opp-set: "*"$cpu/intel_pstate/status"*"(EBUSY)"* ]]
 	# A short write of the profile: the profile itself is put back too.
 	run --separate-stderr env PM_FAULT_WRITE="*/platform_profile=SHORT@1:write" LD_PRELOAD="$so" \
 		"$bin/opp-set" --sysroot "$fx" -J full
@@ -85,10 +88,28 @@ opp_read_models=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
 @test "a failed read of an attribute before planning: exit 1 naming it, nothing written" {
 	fault_so
 	fx=$(opp_fixture)
-	fault_reads 1 EIO opp-set "$fx" full
-	fault_reads 1 EACCES opp-set "$fx" full
+	fault_reads 1 EIO opp-set "$fx" steady
+	fault_reads 1 EACCES opp-set "$fx" steady
 	echo "# $fault_n read fault scenarios (opp-set)" >&3
 	[ "$fault_n" -ge 20 ]
+}
+
+@test "after the status switch and cpu3 online: an unreadable file of theirs is exit 1 naming it, both undone" {
+	fault_so
+	fx=$(opp_fixture)
+	before=$(tree_sum "$fx")
+	n=0
+	for x in "$cf/policy0/scaling_governor" "$cf/policy2/scaling_max_freq" \
+		"$cf/policy1/energy_performance_preference" "$cpu/intel_pstate/max_perf_pct" \
+		"$cf/policy3/scaling_min_freq" "$cpu/cpu3/cpuidle/state5/disable"; do
+		run --separate-stderr env PM_FAULT_READ="*$x=EIO" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" full
+		[ "$status" -eq 1 ] || fail "$x: exit $status: $stderr"
+		[[ ${stderr_lines[0]} == "opp-set: "*"$x"*"(EIO)"* ]] || fail "$x: $stderr"
+		[[ ${stderr_lines[1]} == "opp-set: restored the 2 earlier writes: nothing was changed" ]] || fail "$x: $stderr"
+		[ "$(tree_sum "$fx")" = "$before" ] || fail "$x: the tree changed"
+		n=$((n + 1))
+	done
+	echo "# $n read fault scenarios after the switch (opp-set)" >&3
 }
 
 @test "unreadable idle states, cpuidle governor, no_turbo, profile, runtime PM, [sysfs] files fail too" {
@@ -97,9 +118,9 @@ opp_read_models=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
 	before=$(tree_sum "$fx")
 	for x in "${opp_read_models[@]}"; do
 		for e in EIO EACCES; do
-			run --separate-stderr env PM_FAULT_READ="$x=$e" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" full
+			run --separate-stderr env PM_FAULT_READ="$x=$e" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" steady
 			[ "$status" -eq 1 ] || fail "$x $e: exit $status: $stderr"
-			[[ $stderr == "opp-set: /etc/pm/opp.d/full.conf:"*": cannot read "*"($e)" ]] || fail "$x $e: $stderr"
+			[[ $stderr == "opp-set: /etc/pm/opp.d/steady.conf:"*": cannot read "*"($e)" ]] || fail "$x $e: $stderr"
 			[ "$(tree_sum "$fx")" = "$before" ] || fail "$x $e: the tree changed"
 		done
 	done
@@ -124,8 +145,10 @@ opp_read_models=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
 		a=$(at "$1") && b=$(at "$2") || return 1
 		[ "$a" -lt "$b" ] || fail "$1 (write $((a + 1))) is not before $2 (write $((b + 1)))"
 	}
-	# CPUs online before everything of theirs.
-	[ "${w[0]}" = "$cpu/cpu3/online" ] || fail "first write: ${w[0]}"
+	# The driver's status first (it recreates the policies), then the
+	# CPUs online, before everything of theirs.
+	[ "${w[0]}" = "$cpu/intel_pstate/status" ] || fail "first write: ${w[0]}"
+	[ "${w[1]}" = "$cpu/cpu3/online" ] || fail "second write: ${w[1]}"
 	# Governor before EPP, on every policy written.
 	for p in 0 1 2; do
 		before "$cf/policy$p/scaling_governor" "$cf/policy$p/energy_performance_preference"
@@ -138,13 +161,13 @@ opp_read_models=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
 	# Every limit and EPP of a policy after its governor, raw sysfs last.
 	before "$cf/policy0/scaling_governor" "$cf/policy0/scaling_max_freq"
 	[ "${w[-1]}" = /sys/power/mem_sleep ]
-	# (intel_pstate status first: opp-set refuses [intel_pstate] status in
-	# this version, so there is no status write to order.)
+	# The CPU brought online: its policy and idle states after it.
+	before "$cpu/cpu3/online" "$cf/policy3/scaling_governor"
+	before "$cpu/cpu3/online" "$cpu/cpu3/cpuidle/state5/disable"
 }
 
 @test "a CPU the point brings online gets its policy and idle states too" {
 	fault_so
-	skip "opp-set bug, reported: a policy whose CPUs are all offline before the point is skipped (plan.c checks affected_cpus, empty while offline), so cpu3 comes online with policy3 and its idle states left as they were"
 	fx=$(opp_fixture)
 	mapfile -t w < <(fault_writes "$fx" opp-set full | cut -f1)
 	[[ " ${w[*]} " == *" $cf/policy3/scaling_governor "* ]] || fail "policy3 not written: ${w[*]}"

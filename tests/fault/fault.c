@@ -69,6 +69,17 @@
  *   output files) are not logged.  The file is opened, appended and
  *   closed for each line (O_APPEND), so processes may share it.
  *
+ * A side effect of a write (what the kernel does beyond storing the
+ * value, such as a driver's status switch resetting every policy):
+ *
+ *   PM_FAULT_AFTER=GLOB  PM_FAULT_AFTER_CMD=COMMAND
+ *
+ *   After each write() or pwrite() to a file matching GLOB that stores
+ *   every byte asked, COMMAND runs with /bin/sh -c and is waited for, with
+ *   PM_FAULT_PATH (the file) and PM_FAULT_VALUE (the bytes, without a
+ *   trailing newline) in its environment, and without LD_PRELOAD and the
+ *   PM_FAULT_* variables of the shim (so its own writes are plain).
+ *
  * Paths: for matching and the log, a path is the name given to the open,
  * made absolute with the folder of its dirfd (readlink of /proc/self/fd/N,
  * or the cwd), not resolved further: below a --sysroot, libpm opens
@@ -83,6 +94,7 @@
  * fgets), which glibc makes without the PLT.
  */
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdarg.h>
@@ -125,6 +137,7 @@ static int nrules = -1;
 static bool have_write_rules, have_read_rules;
 static char logpath[PATH_LEN];
 static long logseq;
+static const char *after_glob, *after_cmd;
 
 struct fdinfo {
 	bool used, writing, defer_trunc, ignored;
@@ -260,12 +273,52 @@ static void load(void)
 	log = getenv("PM_FAULT_LOG");
 	if (log && *log)
 		snprintf(logpath, sizeof(logpath), "%s", log);
+	after_glob = getenv("PM_FAULT_AFTER");
+	after_cmd = getenv("PM_FAULT_AFTER_CMD");
+	if (!after_glob || !*after_glob || !after_cmd || !*after_cmd)
+		after_glob = after_cmd = NULL;
 }
 
 static bool active(void)
 {
 	load();
-	return nrules > 0 || logpath[0];
+	return nrules > 0 || logpath[0] || after_cmd;
+}
+
+/* PM_FAULT_AFTER_CMD for a write of buf to path, waited for. */
+static void run_after(const char *path, const void *buf, size_t n)
+{
+	char value[PATH_LEN];
+	int st;
+	pid_t pid;
+
+	if (!after_cmd || fnmatch(after_glob, path, 0))
+		return;
+	if (n >= sizeof(value))
+		n = sizeof(value) - 1;
+	memcpy(value, buf, n);
+	while (n && value[n - 1] == '\n')
+		n--;
+	value[n] = '\0';
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (pid == 0) {
+		static const char *const drop[] = {
+			"LD_PRELOAD", "PM_FAULT_WRITE", "PM_FAULT_READ",
+			"PM_FAULT_LOG", "PM_FAULT_AFTER", NULL
+		};
+		const char *cmd = after_cmd;
+
+		for (int i = 0; drop[i]; i++)
+			unsetenv(drop[i]);
+		setenv("PM_FAULT_PATH", path, 1);
+		setenv("PM_FAULT_VALUE", value, 1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* The first rule of KIND that matches PATH and fires now: its errno. */
@@ -646,6 +699,9 @@ static int fault_write(int fd, const void *buf, size_t n, off_t off,
 		int e = errno;
 
 		log_write(f->path, buf, n, r);
+		if (got >= 0 && (size_t)got == n && err != FAULT_SHORT &&
+		    !f->ignored)
+			run_after(f->path, buf, n);
 		errno = e;
 	}
 	*ret = got;
