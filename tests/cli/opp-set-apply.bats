@@ -208,10 +208,17 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	echo 0 >"$fx/sys/devices/system/cpu/cpu5/online"
 	echo 0-4 >"$fx/sys/devices/system/cpu/online"
 	point "$fx" o '[cpu]\nonline = 0-3,5\n[cpufreq]\ngovernor = powersave\n'
-	run "$bin/opp-set" --sysroot "$fx" -n o
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n o
 	assert_success
 	[ "${lines[0]}" = "/sys/devices/system/cpu/cpu5/online = 1" ]
 	[ "${lines[-1]}" = "/sys/devices/system/cpu/cpu4/online = 0" ]
+	# cpu5's policy is planned once it is online: -n says it is not shown.
+	[ "$stderr" = "opp-set: cpus 5 are offline now: the writes to their policies and idle states are planned once the point brings them online, and not shown" ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J o
+	assert_success
+	jq -e '[.writes[].path] | index("/sys/devices/system/cpu/cpu5/online") == 0' <<<"$output"
+	jq -e '[.writes[].path] | index("/sys/devices/system/cpu/cpufreq/policy4/scaling_governor") > 0' <<<"$output"
+	jq -e '.writes[-1].path == "/sys/devices/system/cpu/cpu4/online"' <<<"$output"
 }
 
 # 40+ malformed files: exit 2 with the file and line, nothing written.
@@ -327,7 +334,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	# As the kernel has it after CPU 5 went offline.
 	echo 0 >"$fx/sys/devices/system/cpu/cpu5/online"
 	echo 0-4 >"$fx/sys/devices/system/cpu/online"
-	run "$bin/opp-set" --sysroot "$fx" -n -f "$BATS_TEST_TMPDIR/s.conf"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n -f "$BATS_TEST_TMPDIR/s.conf"
 	assert_success
 	[ "${lines[0]}" = "/sys/devices/system/cpu/cpu5/online = 1" ]
 }
