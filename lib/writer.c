@@ -90,17 +90,19 @@ int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
 static void report_json(struct pm_writer *w)
 {
 	struct pm_txn *t = &w->txn;
-	int changed = 0;
+	int changed = 0, unchanged = 0;
 
-	for (int i = 0; i < t->n; i++)
+	/* A snapshot for the rollback (PM_W_RESTORE) is not a setting. */
+	for (int i = 0; i < t->n; i++) {
 		changed += t->w[i].done && !t->rolled_back;
+		unchanged += t->w[i].skip && !(t->w[i].flags & PM_W_RESTORE);
+	}
 	pm_out_obj_begin(w->o, NULL);
 	if (w->name)
 		pm_out_str(w->o, "name", w->name);
 	pm_out_bool(w->o, "dry_run", w->t->dry_run);
 	pm_out_u64(w->o, "changed", (uint64_t)changed);
-	pm_out_u64(w->o, "unchanged",
-		   (uint64_t)(t->n - pm_txn_changes(t)));
+	pm_out_u64(w->o, "unchanged", (uint64_t)unchanged);
 	pm_out_bool(w->o, "rolled_back", t->rolled_back);
 	pm_out_arr_begin(w->o, "writes", "write");
 	for (int i = 0; i < t->n; i++) {
