@@ -297,6 +297,35 @@ cstate-stat across hotplug: no negative or huge delta anywhere
 [.[].cpus[].cstates[]?.entries_per_s | select(. != null) | . >= 0 and . < 10000000] | all
 EOF
 
+# --- opp-set brings a CPU online: its idle states are set once it is ----
+# opp-set writes the online file first, then reads and plans the states
+# of the CPUs it brought online (acpi_idle keeps the folder of an offline
+# CPU; other drivers may not).
+expect 0 "opp-set, cpu1 offline: pmctl cpu offline 1: exit 0" pmctl cpu offline 1
+printf '[cpu]\nonline = 0-1\n[cpuidle]\ndisable = C2\n' >/tmp/on.conf
+expect 0 "opp-set brings cpu1 online and disables C2: exit 0" opp-set -f /tmp/on.conf --json
+cp "$OUT" /tmp/on.json
+eq "opp-set online: online reads 0-1" "$(cat $CPU/online)" 0-1
+eq "opp-set online: cpu0's C2 is disabled" "$(cat $CPU/cpu0/cpuidle/state2/disable)" 1
+eq "opp-set online: cpu1's C2 is disabled too" "$(cat $CPU/cpu1/cpuidle/state2/disable)" 1
+jqall /tmp/on.json <<'EOF'
+opp-set online: cpu1/online is the first write, cpu1's C2 among the later ones
+.writes[0].path == "/sys/devices/system/cpu/cpu1/online" and any(.writes[]; .path == "/sys/devices/system/cpu/cpu1/cpuidle/state2/disable" and .ok)
+EOF
+expect 0 "opp-set online again: exit 0" opp-set -f /tmp/on.conf
+grepf "opp-set online again: already at the point" "already at on" "$ERR"
+# The same with a refused write at the end: cpu1 goes back offline and
+# cpu0's C2 is enabled again.
+expect 0 "opp-set rollback: pmctl idle enable C2: exit 0" pmctl idle enable C2
+expect 0 "opp-set rollback: pmctl cpu offline 1: exit 0" pmctl cpu offline 1
+printf '[cpu]\nonline = 0-1\n[cpuidle]\ndisable = C2\n[sysfs]\n%s = 1600000\n' \
+	"$POL/scaling_setspeed" >/tmp/onbad.conf
+expect 1 "opp-set rollback across the CPU brought online: exit 1" opp-set -f /tmp/onbad.conf
+grepf "opp-set rollback: the earlier writes restored" "restored the [0-9]+ earlier writes: nothing was changed" "$ERR"
+eq "opp-set rollback: online reads 0 again" "$(cat $CPU/online)" 0
+eq "opp-set rollback: cpu0's C2 is enabled again" "$(cat $CPU/cpu0/cpuidle/state2/disable)" 0
+expect 0 "opp-set rollback: pmctl cpu online 1: exit 0" pmctl cpu online 1
+
 # Put the boot governor back.
 expect 0 "pmctl freq set --governor $gov0: exit 0" pmctl freq set --governor "$gov0"
 eq "the boot governor is back" "$(cat $POL/scaling_governor)" "$gov0"
