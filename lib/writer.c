@@ -153,6 +153,20 @@ static void warn_unrestored(struct pm_writer *w, const struct pm_write *y)
 			y->path, y->val);
 }
 
+/* Each of the first n writes that a rollback could not put back. */
+static void warn_unrestored_before(struct pm_writer *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct pm_write *y = &w->txn.w[i];
+
+		/* A snapshot (PM_W_RESTORE) is never done, but a rollback
+		 * may fail to put it back. */
+		if (y->undone || (!y->done && !y->undo_err))
+			continue;
+		warn_unrestored(w, y);
+	}
+}
+
 /*
  * The exit status of a write that failed with nothing else changed: 4
  * for EBUSY (CLI.md: "the kernel said EBUSY on the first write"), 3 for
@@ -208,15 +222,7 @@ static int failed(struct pm_writer *w, int err)
 			earlier, earlier == 1 ? "" : "s");
 		return PM_EXIT_FAIL;
 	}
-	for (int i = 0; i < t->failed; i++) {
-		const struct pm_write *y = &t->w[i];
-
-		/* A snapshot (PM_W_RESTORE) is never done, but a rollback
-		 * may fail to put it back. */
-		if (y->undone || (!y->done && !y->undo_err))
-			continue;
-		warn_unrestored(w, y);
-	}
+	warn_unrestored_before(w, t->failed);
 	if (t->not_restored)
 		pm_warn(w->t, "%d of %d earlier writes could not be restored",
 			t->not_restored, earlier);
@@ -244,13 +250,7 @@ static int undo_on_die(void *arg, int code)
 			done, done == 1 ? "" : "s");
 		return code;
 	}
-	for (int i = 0; i < t->next; i++) {
-		const struct pm_write *y = &t->w[i];
-
-		if (y->undone || (!y->done && !y->undo_err))
-			continue;
-		warn_unrestored(w, y);
-	}
+	warn_unrestored_before(w, t->next);
 	pm_warn(w->t, "%d of %d earlier writes could not be restored",
 		t->not_restored, done);
 	return PM_EXIT_FAIL;

@@ -237,7 +237,7 @@ int opp_current(struct opp *op)
 	if (!at)
 		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 	last_applied(op, last, sizeof(last));
-	fflush(NULL);
+	(void)fflush(NULL);
 	for (int i = 0; i < n; i++)
 		if (!v[i].error[0] && at_point(op, v[i].name) == 0) {
 			at[i] = true;

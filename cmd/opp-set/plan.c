@@ -192,9 +192,7 @@ static void snapshot_policies(struct opp *op, struct pm_writer *w,
 {
 	struct pm_policy *pol = NULL;
 	char path[PM_PATH_MAX + 40];
-	int n = pm_policies_read(&op->ctx, PM_POL_GOVERNOR | PM_POL_EPP |
-						   PM_POL_SPEED,
-				 &pol);
+	int n = pm_policies_read(&op->ctx, PM_POL_GOVERNOR, &pol);
 
 	if (n < 0)
 		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
@@ -1109,7 +1107,9 @@ static void plan_runtime(struct opp *op, const struct opp_point *pt,
 				nn++;
 			}
 			closedir(dir);
-			qsort(names, (size_t)nn, sizeof(*names), name_cmp);
+			if (nn)
+				qsort(names, (size_t)nn, sizeof(*names),
+				      name_cmp);
 			for (int j = 0; j < nn; j++) {
 				char cur[32];
 

@@ -432,3 +432,11 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	refused 2 opp-set "$fx" o
 	[[ ${stderr_lines[0]} == *"[devfreq ff9a0000.gpu] min 800 MHz is above max 200 MHz" ]]
 }
+
+@test "[runtime_pm] of a bus with no devices is exit 3 (no qsort of nothing: UBSan)" {
+	fx=$(fresh laptop2006)
+	mkdir -p "$fx/sys/bus/usb/devices" "$fx/etc/pm/opp.d"
+	point "$fx" r '[runtime_pm]\nusb = auto\n'
+	refused 3 opp-set "$fx" --diff r
+	[ "${stderr_lines[0]}" = "opp-set: /etc/pm/opp.d/r.conf:2: [runtime_pm] usb: no device of the bus has runtime PM" ]
+}
