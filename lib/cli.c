@@ -49,8 +49,8 @@ void pm_tool_init(struct pm_tool *t, const char *name,
 	t->wait_s = -1;
 	tool_name = name;
 	/* A closed stdout must be an exit status, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-	atexit(close_stdout);
+	(void)signal(SIGPIPE, SIG_IGN);
+	(void)atexit(close_stdout);
 }
 
 /*
@@ -325,6 +325,6 @@ void pm_tool_out_done(struct pm_tool *t, struct pm_out *o)
 		pm_warn(t, "write error on standard output: %s",
 			strerror(-r));
 	/* Reported once: skip the atexit check of the same stream. */
-	fflush(stderr);
+	(void)fflush(stderr);
 	_exit(PM_EXIT_FAIL);
 }

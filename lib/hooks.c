@@ -260,9 +260,10 @@ static void child(const char *file, char *const argv[], char **env,
 	setpgid(0, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* glibc keeps two real-time signals for itself: EINVAL, harmless. */
 	for (int s = 1; s < NSIG; s++)
 		if (s != SIGKILL && s != SIGSTOP)
-			signal(s, SIG_DFL);
+			(void)signal(s, SIG_DFL);
 	if (null >= 0)
 		dup2(null, 0);
 	dup2(logfd >= 0 ? logfd : null, 1);
@@ -296,7 +297,7 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 		free_env(env);
 		return -errno;
 	}
-	fflush(NULL);
+	(void)fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;

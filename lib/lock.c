@@ -16,7 +16,7 @@
 #include "pm.h"
 
 /* How often a --wait=SEC waiter tries again. */
-#define LOCK_POLL_NS (10 * 1000 * 1000)
+#define LOCK_POLL_NS (10L * 1000 * 1000)
 
 static double now_s(void)
 {

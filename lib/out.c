@@ -272,7 +272,7 @@ void pm_out_abort(struct pm_out *o)
 	o->join = NULL;
 	if (o->tmp_path) {
 		if (o->f)
-			fclose(o->f);
+			(void)fclose(o->f);
 		o->f = NULL;
 		unlink(o->tmp_path);
 	}

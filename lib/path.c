@@ -523,6 +523,8 @@ static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 		return pm_err_set(ctx, "write", shown, value, EINVAL,
 				  "value too long");
 	}
+	/* A line, not a string: write() sends it by its length.
+	 * NOLINTNEXTLINE(bugprone-not-null-terminated-result) */
 	memcpy(line, value, len);
 	line[len++] = '\n';
 	do

@@ -349,9 +349,12 @@ void pm_cpuset_andnot(struct pm_cpuset *d, const struct pm_cpuset *a);
 bool pm_cpuset_equal(const struct pm_cpuset *a, const struct pm_cpuset *b);
 /* Next set CPU at or after from, or -1. */
 int pm_cpuset_next(const struct pm_cpuset *s, unsigned from);
+/* cpu is the name of the variable it declares: no parentheses.
+ * NOLINTBEGIN(bugprone-macro-parentheses) */
 #define pm_cpuset_foreach(cpu, s)                                            \
 	for (int cpu = pm_cpuset_next((s), 0); cpu >= 0;                     \
 	     cpu = pm_cpuset_next((s), (unsigned)cpu + 1))
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /*
  * Kernel range list ("0-3,5,7-8", groups "0-7:2/4"), empty allowed (the

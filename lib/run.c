@@ -48,7 +48,7 @@ int pm_child_start(const struct pm_ctx *ctx, char *const *argv,
 	/* The child reports a failed exec through a close-on-exec pipe. */
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	fflush(NULL);
+	(void)fflush(NULL);
 	c->pid = fork();
 	if (c->pid < 0) {
 		int e = errno;
@@ -61,7 +61,7 @@ int pm_child_start(const struct pm_ctx *ctx, char *const *argv,
 		int e;
 
 		close(fds[0]);
-		signal(SIGPIPE, SIG_DFL);
+		(void)signal(SIGPIPE, SIG_DFL);
 		child_env(ctx);
 		execvp(argv[0], argv);
 		e = errno;

@@ -229,15 +229,20 @@ int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 	if (pm_file_read(ctx, "/proc/swaps", &swaps) < 0)
 		return no(reason, size, "/proc/swaps cannot be read");
 	/* Header line, then "NAME TYPE SIZE USED PRIO" per area (KiB). */
-	char *save = NULL, *line = strtok_r(swaps, "\n", &save);
+	char *save = NULL, *line;
 
+	strtok_r(swaps, "\n", &save);
 	for (line = strtok_r(NULL, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char name[256], type[32], dev[32], path[320];
-		unsigned long long sz, used;
+		char szs[32], useds[32];
+		uint64_t sz, used;
 
-		if (sscanf(line, "%255s %31s %llu %llu", name, type, &sz,
-			   &used) != 4)
+		/* Strict numbers: "-1" is no size, not 2^64 - 1 of them. */
+		if (sscanf(line, "%255s %31s %31s %31s", name, type, szs,
+			   useds) != 4 ||
+		    pm_parse_u64(szs, &sz) < 0 ||
+		    pm_parse_u64(useds, &used) < 0)
 			continue;
 		if (!strcmp(type, "partition") && !strncmp(name, "/dev/", 5)) {
 			snprintf(path, sizeof(path), "/sys/class/block/%s/dev",

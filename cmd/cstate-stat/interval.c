@@ -95,7 +95,7 @@ static void prev_save(struct prev *p, const struct pm_sampler *s)
 	}
 	for (int i = 0; i < s->npol; i++) {
 		p->ntis[i] = s->pol[i].n_tis;
-		memcpy(&p->tis[i * PM_MAX_FREQS], s->pol[i].tis,
+		memcpy(&p->tis[(size_t)i * PM_MAX_FREQS], s->pol[i].tis,
 		       sizeof(struct pm_tis) * (size_t)s->pol[i].n_tis);
 	}
 	for (int i = 0; i < s->nrapl; i++)
@@ -398,7 +398,8 @@ static void human_report(struct report *r, const struct cdelta *sum,
 	char when[32];
 
 	localtime_r(&sec, &tm);
-	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	if (!strftime(when, sizeof(when), "%H:%M:%S", &tm))
+		when[0] = '\0';
 	pm_out_printf(o, "%s%s  %s %.3f s\n", r->header_done ? "\n" : "",
 		      when,
 		      !strcmp(r->period, "sample") ? "interval" :
@@ -429,11 +430,12 @@ static void human_report(struct report *r, const struct cdelta *sum,
 	if (o->color && r->opt->cstates)
 		human_bars(r, sum);
 	if (r->opt->wakeups && ntop) {
-		pm_out_printf(o, "  wakeups %.0f/s; top:", irq_total / r->dt);
+		pm_out_printf(
+			o, "  wakeups %.0f/s; top:", (double)irq_total / r->dt);
 		for (int i = 0; i < ntop; i++)
 			pm_out_printf(o, "%s %s (%s) %.0f/s", i ? "," : "",
 				      top[i].row->label, top[i].row->desc,
-				      top[i].delta / r->dt);
+				      (double)top[i].delta / r->dt);
 		pm_out_printf(o, "\n");
 	}
 	if (r->opt->power) {
@@ -525,14 +527,15 @@ static void json_report(struct report *r, const struct cdelta *sum,
 	if (r->opt->wakeups) {
 		pm_out_obj_begin(o, "wakeups");
 		if (r->s->fd_irq >= 0) {
-			pm_out_double(o, "total_per_s", irq_total / r->dt, 1);
+			pm_out_double(o, "total_per_s",
+				      (double)irq_total / r->dt, 1);
 			pm_out_arr_begin(o, "top", "irq");
 			for (int i = 0; i < ntop; i++) {
 				pm_out_obj_begin(o, NULL);
 				pm_out_str(o, "irq", top[i].row->label);
 				pm_out_str(o, "name", top[i].row->desc);
-				pm_out_double(o, "per_s", top[i].delta / r->dt,
-					      1);
+				pm_out_double(o, "per_s",
+					      (double)top[i].delta / r->dt, 1);
 				pm_out_obj_end(o);
 			}
 			pm_out_arr_end(o);
@@ -777,6 +780,7 @@ static void report(struct pm_tool *t, struct report *r, struct pm_out *o)
 	/* Each sample reaches its reader now, not at exit. */
 	if (fflush(o->f) != 0 && !t->output)
 		pm_tool_out_done(t, o);
+	r->o = NULL; /* o may be emit's own, gone when it returns */
 }
 
 static unsigned flags_of(const struct cs_opts *opt)
@@ -855,7 +859,8 @@ static void emit(struct pm_tool *t, struct run *run, const struct prev *from,
 
 	run->r.p = from;
 	run->r.dt = ts_diff(&from->mono, now_mono);
-	run->r.epoch = (double)now_real->tv_sec + now_real->tv_nsec / 1e9;
+	run->r.epoch =
+		(double)now_real->tv_sec + (double)now_real->tv_nsec / 1e9;
 	run->r.period = period;
 	/* With --output every report replaces the file. */
 	if (t->output) {

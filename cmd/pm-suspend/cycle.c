@@ -45,7 +45,8 @@ void ps_log(struct ps *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	localtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	if (!strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", &tm))
+		when[0] = '\0';
 	dprintf(p->logfd, "%s %s[%ld]: %s\n", when, p->name, (long)getpid(),
 		msg);
 }

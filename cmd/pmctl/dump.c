@@ -60,7 +60,7 @@ int cmd_dump(struct pmctl *p, int argc, char **argv)
 				"(%s)",
 				strerror(e), pm_errno_name(e));
 		/* Reported once: skip the atexit check of the same stream. */
-		fflush(stderr);
+		(void)fflush(stderr);
 		_exit(PM_EXIT_FAIL);
 	}
 	pm_tool_out_done(&p->t, &p->o);

@@ -336,7 +336,7 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 	struct pm_cpuset sel;
 	struct pm_writer w;
 	enum boost_ctl ctl;
-	bool on;
+	bool on = false;
 	int n, code;
 
 	pmctl_opts_only(p, 0, "pmctl boost");

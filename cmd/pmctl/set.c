@@ -278,7 +278,8 @@ static void explain_hotplug(struct pm_writer *w, const struct pm_write *x,
 	unsigned cpu = 0;
 
 	pm_err_str(&p->ctx.err, err, sizeof(err));
-	sscanf(x->path, CPU_DIR "/cpu%u/", &cpu);
+	/* The path pmctl_cpu_set planned: CPU_DIR "/cpuN/online". */
+	cpu = (unsigned)strtoul(x->path + strlen(CPU_DIR "/cpu"), NULL, 10);
 	if (x->err == EBUSY)
 		why = " (the last online CPU cannot go, and hotplug is off "
 		      "during a suspend)";

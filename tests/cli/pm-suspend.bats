@@ -421,6 +421,24 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 	[[ $stderr == *"2097148 KiB free on 8:5, 3000000 KiB needed"* ]]
 }
 
+@test "hibernation: a swap size or use that is not a number counts no room (exit 3)" {
+	fx=$(hib_ok)
+	# sscanf's %llu took -1 as 2^64 - 1 KiB and an overflow as the most.
+	for bad in -1 99999999999999999999 12x 0x10; do
+		set_swaps "$fx" "$(swapline /dev/sda5 partition "$bad" 0)"
+		check "$fx" hibernate
+		assert_failure 3
+		[ "$stderr" = "pm-suspend: hibernate: the resume device 8:5 is not an active swap area in /proc/swaps" ] ||
+			fail "size $bad: $stderr"
+		set_swaps "$fx" "$(swapline /dev/sda5 partition 2097148 "$bad")"
+		check "$fx" hibernate
+		assert_failure 3
+	done
+	set_swaps "$fx" "$(swapline /dev/sda5 partition 2097148 0)"
+	check "$fx" hibernate
+	assert_success
+}
+
 @test "hibernation: Active(anon) missing from /proc/meminfo is exit 3" {
 	fx=$(hib_ok)
 	sed -i '/^Active(anon):/d' "$fx/proc/meminfo"
