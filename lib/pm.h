@@ -513,14 +513,14 @@ struct pm_cpuidle {
 
 struct pm_idle_state {
 	unsigned index;
+	int disable_err;		/* errno of an unreadable disable that
+					 * is there (0: read, or absent) */
 	char name[PM_NAME_MAX];
 	char desc[PM_NAME_MAX];
 	uint64_t latency_us, residency_us, power_mw;
 	uint64_t usage, time_us, above, below, rejected;
 	uint64_t s2idle_usage, s2idle_time_us;
 	int disabled;			/* 0/1, -1 unknown */
-	int disable_err;		/* errno of an unreadable disable that
-					 * is there (0: read, or absent) */
 	int default_disabled;		/* default_status: 0/1, -1 unknown */
 };
 
