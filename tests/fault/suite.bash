@@ -190,7 +190,7 @@ fault_loop() { # TOOL FX ARG...
 # with ERRNO): the run fails before its first write, exit CODE, naming
 # the file and the errno, and the tree is untouched.
 fault_reads() { # CODE ERRNO TOOL FX ARG...
-	local code=$1 e=$2 tool=$3 fx=$4 ref before path log w x
+	local code=$1 e=$2 tool=$3 fx=$4 ref before path log w
 	local -a writes paths fails=()
 	shift 4
 	ref=$(mktemp -d "${fault_tmp:-$BATS_TEST_TMPDIR}/ref.XXXXXX")
