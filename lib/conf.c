@@ -2,12 +2,15 @@
 /*
  * Configuration files without a shell: "[section]" headers, "key = value"
  * lines, full-line '#' and ';' comments, every line numbered for errors.
+ * As root, a file that someone else could have written is not read.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pm.h"
@@ -186,32 +189,127 @@ static ssize_t read_conf(int fd, char **buf)
 	return (ssize_t)len;
 }
 
-int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
+/*
+ * As root, a configuration file chooses what root writes to /sys: one
+ * that anyone but root could change is refused, as hooks are (hooks.c).
+ * The fd that is read is the one checked, so the file cannot be swapped
+ * between the check and the read.  Its folder must not let others swap
+ * it before the open either: not owned by root, or writable by group or
+ * others, is refused, unless the sticky bit keeps others from renaming
+ * or removing root's files there (/tmp).
+ */
+static bool unsafe_file(const struct stat *st)
 {
-	char *buf;
-	ssize_t n;
+	return st->st_uid != 0 || (st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+static bool unsafe_dir(const struct stat *st)
+{
+	return st->st_uid != 0 || ((st->st_mode & (S_IWGRP | S_IWOTH)) &&
+				   !(st->st_mode & S_ISVTX));
+}
+
+/* The folder that holds path, as an O_PATH fd, or -errno. */
+static int open_dir_of(struct pm_ctx *ctx, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PM_PATH_MAX];
 	int fd;
 
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (ctx)
+		return pm_open(ctx, dir, O_PATH | O_DIRECTORY);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int check_owner(struct pm_ctx *ctx, const char *path, int fd,
+		       struct pm_conf *c)
+{
+	struct stat st;
+	int dfd;
+
+	if (geteuid() != 0)
+		return 0;
+	if (fstat(fd, &st) < 0)
+		return fail(c, 0, errno, "%s", strerror(errno));
+	if (unsafe_file(&st))
+		return fail(c, 0, EPERM,
+			    "refusing to read it as root: it is not owned by "
+			    "root or is writable by group or others (mode "
+			    "%04o, uid %u)",
+			    (unsigned)(st.st_mode & 07777),
+			    (unsigned)st.st_uid);
+	dfd = open_dir_of(ctx, path);
+	if (dfd < 0)
+		return fail(c, 0, -dfd, "its folder: %s", strerror(-dfd));
+	if (fstat(dfd, &st) < 0) {
+		int e = errno;
+
+		close(dfd);
+		return fail(c, 0, e, "its folder: %s", strerror(e));
+	}
+	close(dfd);
+	if (unsafe_dir(&st))
+		return fail(c, 0, EPERM,
+			    "refusing to read it as root: its folder is not "
+			    "owned by root or is writable by group or others "
+			    "without the sticky bit (mode %04o, uid %u)",
+			    (unsigned)(st.st_mode & 07777),
+			    (unsigned)st.st_uid);
+	return 0;
+}
+
+ssize_t pm_conf_read(struct pm_ctx *ctx, const char *path, char **buf,
+		     struct pm_conf *c)
+{
+	ssize_t n;
+	int fd, r;
+
 	memset(c, 0, sizeof(*c));
+	*buf = NULL;
 	fd = ctx ? pm_open(ctx, path, O_RDONLY) :
 		   open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = ctx ? -fd : errno;
 
-		c->path = strdup(path);
 		return fail(c, 0, e, "%s", strerror(e));
 	}
-	n = read_conf(fd, &buf);
+	r = check_owner(ctx, path, fd, c);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	n = read_conf(fd, buf);
 	close(fd);
 	if (n < 0) {
-		free(buf);
-		c->path = strdup(path);
+		free(*buf);
+		*buf = NULL;
 		return fail(c, 0, (int)-n, "%s", strerror((int)-n));
 	}
 	if (n > PM_CONF_MAX) {
-		free(buf);
-		c->path = strdup(path);
+		free(*buf);
+		*buf = NULL;
 		return fail(c, 0, EFBIG, "larger than %d bytes", PM_CONF_MAX);
+	}
+	return n;
+}
+
+int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
+{
+	char *buf;
+	ssize_t n;
+
+	memset(c, 0, sizeof(*c));
+	n = pm_conf_read(ctx, path, &buf, c);
+	if (n < 0) {
+		c->path = strdup(path);
+		return (int)n;
 	}
 	return pm_conf_parse(path, buf, (size_t)n, c);
 }

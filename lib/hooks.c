@@ -4,10 +4,11 @@
  * first folder given wins), C-locale order, exit 254/253/252 for "not
  * applicable", "not executable" and "disabled".  Each hook runs in its
  * own process group with a clean environment, stdin from /dev/null, its
- * output appended to the log, and a timeout after which the group is
- * killed.  As root, a hook or folder that someone other than root could
+ * output appended to the log, no other fd open, and a timeout after
+ * which the group is killed.  As root, a hook or folder that someone other than root could
  * change is refused: running it would run their code as root.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,6 +23,10 @@
 #include <unistd.h>
 
 #include "pm.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
 
 static double mono_s(void)
 {
@@ -250,6 +255,38 @@ static void free_env(char **env)
 	free(env);
 }
 
+/*
+ * Every fd from 3 up closes at the exec: those pm-suspend inherited
+ * (acpid's socket, a shell's redirections, a lock its caller holds) are
+ * not the hook's.  Close-on-exec rather than closed, so that errfd lives
+ * until the exec.  close_range's flag is Linux 5.11; before it, each fd
+ * listed in /proc/self/fd.
+ */
+static void cloexec_from_3(void)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return;
+	fd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		int n = atoi(de->d_name);
+
+		if (n > 2 && n != fd)
+			fcntl(n, F_SETFD, FD_CLOEXEC);
+	}
+	closedir(d);
+}
+
 static void child(const char *file, char *const argv[], char **env,
 		  int logfd, int errfd)
 {
@@ -268,6 +305,7 @@ static void child(const char *file, char *const argv[], char **env,
 		dup2(null, 0);
 	dup2(logfd >= 0 ? logfd : null, 1);
 	dup2(logfd >= 0 ? logfd : null, 2);
+	cloexec_from_3();
 	execve(file, argv, env);
 	e = errno;
 	if (write(errfd, &e, sizeof(e)) < 0)

@@ -1350,9 +1350,19 @@ struct pm_conf {
 /*
  * Load a file: under the system root when ctx is given (/etc/pm/...),
  * else as a real path (a file named on the command line is never
- * prefixed).  On error returns -errno and fills errline/errmsg.
+ * prefixed).  On error returns -errno and fills errline/errmsg.  As
+ * root, a file not owned by root or writable by group or others, or in
+ * a folder that is (unless the folder has the sticky bit), is -EPERM.
  */
 int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c);
+/*
+ * Read a configuration file whole (at most PM_CONF_MAX bytes) with the
+ * same checks as pm_conf_load, for files that are not "key = value"
+ * (pm-utils' shell configuration).  Returns the length and *buf (free
+ * it), or -errno with c->errmsg filled.
+ */
+ssize_t pm_conf_read(struct pm_ctx *ctx, const char *path, char **buf,
+		     struct pm_conf *c);
 /* Parse text (taken over: freed with the conf). */
 int pm_conf_parse(const char *name, char *text, size_t len,
 		  struct pm_conf *c);

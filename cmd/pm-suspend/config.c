@@ -127,11 +127,16 @@ static void config_d_file(struct ps *p, const char *path, char *ignored,
 			  size_t size)
 {
 	char *text = NULL, *save = NULL;
+	struct pm_conf c;
+	ssize_t r = pm_conf_read(&p->ctx, path, &text, &c);
 
-	if (pm_file_read(&p->ctx, path, &text) < 0) {
-		pm_err_clear(&p->ctx);
+	/* Root's hooks depend on it: one that others could write is
+	 * refused as pm-suspend.conf is; one that cannot be read is not
+	 * configuration (a folder, a dangling link). */
+	if (r == -EPERM)
+		pm_die(&p->t, PM_EXIT_USAGE, "%s: %s", path, c.errmsg);
+	if (r < 0)
 		return;
-	}
 	for (char *l = strtok_r(text, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
 		char key[64], *eq, *v;

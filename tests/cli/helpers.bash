@@ -14,6 +14,9 @@ dumps="${PMTOOLS_DUMPS:-$top/../shared/corpus/sysfs-dumps}"
 export PM_TEST_GUARD=1
 export LC_ALL=C
 unset PM_SYSROOT NO_COLOR
+# The files the tests make get the modes root's usual umask gives: as
+# root the tools refuse configuration that group or others may write.
+umask 022
 
 pmctl() { "$bin/pmctl" "$@"; }
 cstate_stat() { "$bin/cstate-stat" "$@"; }

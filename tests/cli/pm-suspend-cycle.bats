@@ -727,42 +727,6 @@ EOF
 	[ -z "$stderr" ]
 }
 
-@test "concurrency: of four at once one sleeps and three are exit 4; with --wait all four, never interleaved" {
-	fx=$(sleepfx)
-	hook "$fx" /etc/pm/sleep.d 10slow 0 'sleep 0.3'
-	pids=()
-	for i in 1 2 3 4; do
-		"$bin/pm-suspend" --sysroot "$fx" --no-hooks -q deep 2>/dev/null &
-		pids+=($!)
-	done
-	# --no-hooks runs are quick: start the hooked one that holds the lock.
-	wait "${pids[@]}" || true
-	repower "$fx"
-	codes=()
-	for i in 1 2 3 4; do
-		(
-			c=0
-			"$bin/pm-suspend" --sysroot "$fx" -q deep 2>/dev/null || c=$?
-			echo "$c" >"$fx/code.$i"
-		) &
-	done
-	wait
-	for i in 1 2 3 4; do codes+=("$(cat "$fx/code.$i")"); done
-	ok=0 busy=0
-	for c in "${codes[@]}"; do
-		case $c in 0) ok=$((ok + 1)) ;; 4) busy=$((busy + 1)) ;; *) fail "exit $c" ;; esac
-	done
-	[ "$ok" -ge 1 ] && [ $((ok + busy)) -eq 4 ] || fail "codes ${codes[*]}"
-	[ "$(grep -c "^10slow suspend" "$fx/hooks.log")" -eq "$ok" ]
-	rm "$fx/hooks.log"
-	for i in 1 2 3 4; do
-		"$bin/pm-suspend" --sysroot "$fx" --wait -q s2idle 2>/dev/null &
-	done
-	wait
-	# Four whole cycles, one after the other: down then up, four times.
-	[ "$(paste -sd' ' "$fx/hooks.log")" = "$(for i in 1 2 3 4; do printf '10slow suspend suspend s2idle 10slow resume suspend s2idle '; done | sed 's/ $//')" ]
-}
-
 @test "RTC: --wake-after counts from when the alarm is set, after the hooks; a --wake-at the hooks outlived skips the sleep" {
 	fx=$(sleepfx)
 	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")

@@ -162,10 +162,10 @@ logind() { # FX [logind.conf text]
 
 @test "AC plugged in or out runs opp-set --auto; no point matching is not an error" {
 	fx=$(fresh hwp-laptop)
-	both ac.sh "$fx" "$ac_on" "opp-set --sysroot $fx --auto"
-	grep -q "AC plugged in (ACPI0003:00): opp-set --auto" "$syslog"
-	both ac.sh "$fx" "$ac_off" "opp-set --sysroot $fx --auto"
-	grep -q "AC unplugged (ACPI0003:00): opp-set --auto" "$syslog"
+	both ac.sh "$fx" "$ac_on" "opp-set --sysroot $fx --auto --wait=10"
+	grep -q "AC plugged in (ACPI0003:00): opp-set --auto --wait=10" "$syslog"
+	both ac.sh "$fx" "$ac_off" "opp-set --sysroot $fx --auto --wait=10"
+	grep -q "AC unplugged (ACPI0003:00): opp-set --auto --wait=10" "$syslog"
 	STUB_RC=3 act ac.sh "$fx" "$ac_off"
 	assert_success
 	STUB_RC=4 act ac.sh "$fx" "$ac_off"
@@ -174,7 +174,7 @@ logind() { # FX [logind.conf text]
 	: >"$calls"
 	run --separate-stderr env -u PM_SYSROOT PATH="$stubs:$PATH" "$acts/ac.sh" "$ac_on"
 	assert_success
-	[ "$(cat "$calls")" = "opp-set --auto" ]
+	[ "$(cat "$calls")" = "opp-set --auto --wait=10" ]
 }
 
 @test "battery critical: hibernate when --check hibernate says yes, else suspend" {
@@ -235,7 +235,7 @@ pm-suspend --sysroot $fx hibernate"
 	both power.sh "$fx" "$pbtn" ""
 	grep -q "power button: left to systemd-logind (HandlePowerKey=poweroff)" "$syslog"
 	# logind does not handle AC and batteries.
-	both ac.sh "$fx" "$ac_on" "opp-set --sysroot $fx --auto"
+	both ac.sh "$fx" "$ac_on" "opp-set --sysroot $fx --auto --wait=10"
 	battery "$fx" Discharging 3
 	both battery.sh "$fx" "$bat" "pm-suspend --sysroot $fx --check hibernate
 pm-suspend --sysroot $fx hibernate"
@@ -372,7 +372,7 @@ pm-suspend --sysroot $fx suspend"
 				"$lid_close") [ "$(cat "$calls")" = "pm-suspend --sysroot $fx" ] ;;
 				"$lid_open") [ -z "$(cat "$calls")" ] ;;
 				"$pbtn") [ "$(cat "$calls")" = "pm-suspend --sysroot $fx" ] ;;
-				ac_adapter*) [ "$(cat "$calls")" = "opp-set --sysroot $fx --auto" ] ;;
+				ac_adapter*) [ "$(cat "$calls")" = "opp-set --sysroot $fx --auto --wait=10" ] ;;
 				battery*) [ "$(tail -n 1 "$calls")" = "pm-suspend --sysroot $fx hibernate" ] ;;
 				esac || fail "$r '$ev': $(cat "$calls")"
 			else

@@ -34,6 +34,8 @@
  *               the bytes asked (len / 2, so the file holds a cut value)
  *               and returns that count, as a store that consumed part of
  *               the buffer.
+ *       PAUSE   the open or write waits (see PM_FAULT_PAUSE below), then
+ *               goes through as if no rule had matched.
  *     EINTR as a write rule fails the one write with EINTR before anything
  *     is stored: a caller that retries then succeeds.  (Without @N every
  *     matching write fails, forever.)
@@ -47,10 +49,23 @@
  *     file whose path matches GLOB fails with ERRNO (counted per rule).
  *   - With ":open": the Nth open of a matching path for reading (O_RDONLY,
  *     not O_PATH or a folder's O_DIRECTORY) fails with ERRNO.
+ *   - ERRNO may be PAUSE here too: the read or open waits, then goes on.
  *   The path of an fd is the one it was opened by (below), tracked from
  *   open/openat/openat2 to close/close_range; an fd the shim did not see
  *   opened (stdio's internal opens, inherited fds) is named by
  *   readlink("/proc/self/fd/N"), which resolves symlinks.
+ *
+ * Pauses:
+ *
+ *   PM_FAULT_PAUSE=FILE
+ *
+ *   A PAUSE rule that fires creates FILE holding the pid and a newline,
+ *   then waits until FILE is gone (polled every 10 ms) and lets the call
+ *   through.  A test waits for FILE to appear, knows the process is
+ *   stopped right there (holding its lock, say), looks around, and
+ *   removes FILE to let it go on: races made deterministic.  Without
+ *   PM_FAULT_PAUSE a PAUSE rule does nothing.  A PAUSE that fires ends
+ *   the search for rules, as a failure does.
  *
  * The log:
  *
@@ -107,6 +122,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -121,6 +137,9 @@
 /* Pseudo-errnos, never real ones. */
 #define FAULT_IGNORE 100000
 #define FAULT_SHORT 100001
+#define FAULT_PAUSE 100002
+/* How often a paused call looks for its FILE. */
+#define PAUSE_POLL_NS (10 * 1000 * 1000)
 
 enum kind { K_OPEN_WRITE, K_WRITE, K_OPEN_READ, K_READ };
 
@@ -136,6 +155,7 @@ static struct rule rules[MAX_RULES];
 static int nrules = -1;
 static bool have_write_rules, have_read_rules;
 static char logpath[PATH_LEN];
+static char pausepath[PATH_LEN];
 static long logseq;
 static const char *after_glob, *after_cmd;
 
@@ -204,6 +224,8 @@ static int parse_errno(const char *s)
 		return FAULT_IGNORE;
 	if (!strcmp(s, "SHORT"))
 		return FAULT_SHORT;
+	if (!strcmp(s, "PAUSE"))
+		return FAULT_PAUSE;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i].name))
 			return names[i].err;
@@ -277,6 +299,9 @@ static void load(void)
 	after_cmd = getenv("PM_FAULT_AFTER_CMD");
 	if (!after_glob || !*after_glob || !after_cmd || !*after_cmd)
 		after_glob = after_cmd = NULL;
+	log = getenv("PM_FAULT_PAUSE");
+	if (log && *log)
+		snprintf(pausepath, sizeof(pausepath), "%s", log);
 }
 
 static bool active(void)
@@ -306,7 +331,7 @@ static void run_after(const char *path, const void *buf, size_t n)
 	if (pid == 0) {
 		static const char *const drop[] = {
 			"LD_PRELOAD", "PM_FAULT_WRITE", "PM_FAULT_READ",
-			"PM_FAULT_LOG", "PM_FAULT_AFTER", NULL
+			"PM_FAULT_LOG", "PM_FAULT_AFTER", "PM_FAULT_PAUSE", NULL
 		};
 		const char *cmd = after_cmd;
 
@@ -411,6 +436,35 @@ static const char *err_text(int err, char *buf, size_t size)
 	return buf;
 }
 
+/* --------------------------------------------------------------- pauses */
+
+/* Make PM_FAULT_PAUSE's file, wait until the test removes it. */
+static void pause_here(void)
+{
+	char pid[32];
+	struct stat st;
+	int fd, len, saved = errno;
+
+	if (!pausepath[0])
+		return;
+	len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	REAL(openat);
+	REAL(write);
+	REAL(close);
+	fd = real_openat(AT_FDCWD, pausepath,
+			 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		errno = saved;
+		return;
+	}
+	if (real_write(fd, pid, (size_t)len) < 0)
+		(void)0; /* the file is there: that is the signal */
+	real_close(fd);
+	while (stat(pausepath, &st) == 0)
+		nanosleep(&(struct timespec){ 0, PAUSE_POLL_NS }, NULL);
+	errno = saved;
+}
+
 /* ------------------------------------------------------------ fd table */
 
 /* The path dirfd + name would open, for matching (not resolved). */
@@ -494,10 +548,18 @@ static void plan_open(struct plan *p, int dirfd, const char *name, int flags)
 		return;
 	if (writing) {
 		p->err = fire(K_OPEN_WRITE, p->path);
+		if (p->err == FAULT_PAUSE) {
+			pause_here();
+			p->err = 0;
+		}
 		p->defer = !p->err && (flags & O_TRUNC) &&
 			   any_match(K_WRITE, p->path);
 	} else if (!(flags & (O_PATH | O_DIRECTORY))) {
 		p->err = fire(K_OPEN_READ, p->path);
+		if (p->err == FAULT_PAUSE) {
+			pause_here();
+			p->err = 0;
+		}
 	}
 }
 
@@ -657,6 +719,10 @@ static int fault_write(int fd, const void *buf, size_t n, off_t off,
 	if (!f || !f->writing)
 		return 0;
 	err = have_write_rules ? fire(K_WRITE, f->path) : 0;
+	if (err == FAULT_PAUSE) {
+		pause_here();
+		err = 0;
+	}
 	if (err && err != FAULT_SHORT) {
 		log_write(f->path, buf, n, err_text(err, t, sizeof(t)));
 		errno = err;
@@ -750,18 +816,26 @@ static int fault_read(int fd)
 	char link[64], path[PATH_LEN];
 	const struct fdinfo *f;
 	ssize_t n;
+	int err;
 
 	if (!active() || !have_read_rules)
 		return 0;
 	f = tracked(fd);
-	if (f)
-		return fire(K_READ, f->path);
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n <= 0)
-		return 0;
-	path[n] = '\0';
-	return fire(K_READ, path);
+	if (f) {
+		err = fire(K_READ, f->path);
+	} else {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, path, sizeof(path) - 1);
+		if (n <= 0)
+			return 0;
+		path[n] = '\0';
+		err = fire(K_READ, path);
+	}
+	if (err == FAULT_PAUSE) {
+		pause_here();
+		err = 0;
+	}
+	return err;
 }
 
 #define READ_FAULT(fd)                                                         \

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the configuration reader: sections, key = value lines,
- * comments, quoting, line numbers, every error with its line, and the
- * size limits of pm_conf_load.
+ * comments, quoting, line numbers, every error with its line, the
+ * size limits of pm_conf_load, and, as root, its refusal of files that
+ * others could write.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "pm.h"
@@ -304,10 +306,21 @@ static void test_load(void)
 	is_int(r, -EFBIG, "pm_conf_load of 3 MiB: -EFBIG");
 	pm_conf_free(&c);
 
-	/* An endless file is refused without reading it all. */
-	r = pm_conf_load(NULL, "/dev/zero", &c);
-	is_int(r, -EFBIG, "pm_conf_load of /dev/zero: -EFBIG");
-	pm_conf_free(&c);
+	/* An endless file is refused without reading it all.  /dev/zero
+	 * is writable by others, which root refuses first: root reads a
+	 * zero device of its own. */
+	snprintf(path, sizeof(path), "%s/zero", tmpdir);
+	if (geteuid() != 0) {
+		r = pm_conf_load(NULL, "/dev/zero", &c);
+		is_int(r, -EFBIG, "pm_conf_load of /dev/zero: -EFBIG");
+		pm_conf_free(&c);
+	} else if (mknod(path, S_IFCHR | 0644, makedev(1, 5)) == 0) {
+		r = pm_conf_load(NULL, path, &c);
+		is_int(r, -EFBIG, "pm_conf_load of a zero device: -EFBIG");
+		pm_conf_free(&c);
+	} else {
+		skip("no mknod here", "pm_conf_load of a zero device: -EFBIG");
+	}
 
 	/* Under a system root, /etc/pm/... is the root's. */
 	snprintf(root, sizeof(root), "%s/root", tmpdir);
@@ -346,6 +359,75 @@ static void test_load(void)
 	pm_ctx_close(&ctx);
 }
 
+/* pm_conf_load of path: -EPERM naming want in errmsg, or 0 (want NULL). */
+static void owner_case(const char *path, const char *want, const char *what)
+{
+	struct pm_conf c;
+	int r = pm_conf_load(NULL, path, &c);
+
+	if (!want) {
+		is_int(r, 0, "as root, %s is read", what);
+	} else {
+		is_int(r, -EPERM, "as root, %s is refused: -EPERM", what);
+		ok(strstr(c.errmsg, want) != NULL, "as root, %s: errmsg (%s)",
+		   what, c.errmsg);
+		is_int(c.errline, 0, "as root, %s: errline 0", what);
+		is_str(c.path, path, "as root, %s: path", what);
+	}
+	pm_conf_free(&c);
+}
+
+/* As root: a file or folder others could write is refused (-EPERM). */
+static void test_owner(void)
+{
+	char dir[PM_PATH_MAX], path[PM_PATH_MAX + 16];
+	static const char text[] = "[sleep]\nmode = deep\n";
+
+	if (geteuid() != 0) {
+		skip("not root", "as root, unsafe configuration is refused");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/owner", tmpdir);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/a.conf", dir);
+	write_file(path, text, sizeof(text) - 1);
+	chmod(path, 0644);
+	owner_case(path, NULL, "a root file of mode 0644");
+	chmod(path, 0600);
+	owner_case(path, NULL, "a root file of mode 0600 (mktemp)");
+	chmod(path, 0664);
+	owner_case(path, "it is not owned by root or is writable by group or "
+			 "others (mode 0664, uid 0)",
+		   "a group-writable file");
+	chmod(path, 0646);
+	owner_case(path, "(mode 0646, uid 0)", "a file others may write");
+	chmod(path, 0644);
+	if (chown(path, 65534, 0) == 0)
+		owner_case(path, "(mode 0644, uid 65534)",
+			   "a file owned by nobody");
+	else
+		skip("chown failed", "as root, a file owned by nobody");
+	if (chown(path, 0, 0) < 0)
+		perror(path);
+	chmod(dir, 0777);
+	owner_case(path, "its folder is not owned by root or is writable by "
+			 "group or others without the sticky bit (mode 0777, "
+			 "uid 0)",
+		   "a file in a folder others may write");
+	chmod(dir, 01777);
+	owner_case(path, NULL, "a file in a sticky folder (/tmp)");
+	chmod(dir, 0775);
+	owner_case(path, "(mode 0775, uid 0)", "a file in a group's folder");
+	chmod(dir, 0755);
+	if (chown(dir, 65534, 0) == 0)
+		owner_case(path, "its folder is not owned by root",
+			   "a file in nobody's folder");
+	else
+		skip("chown failed", "as root, a file in nobody's folder");
+	if (chown(dir, 0, 0) < 0)
+		perror(dir);
+}
+
 static int rm_rf(const char *dir)
 {
 	char cmd[512];
@@ -363,6 +445,7 @@ int main(void)
 	test_parse();
 	test_limits();
 	test_load();
+	test_owner();
 	rm_rf(tmpdir);
 	return done_testing();
 }

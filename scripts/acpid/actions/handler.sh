@@ -13,7 +13,8 @@
 #            LID_SUSPEND=no; open: nothing
 #   power    POWER_ACTION: suspend (pm-suspend), hibernate (pm-suspend
 #            hibernate), poweroff (shutdown -h now) or ignore
-#   ac       plugged in or out: opp-set --auto
+#   ac       plugged in or out: opp-set --auto (waiting up to 10 s for
+#            another writer)
 #   battery  the batteries at or below CRITICAL_PCT and discharging:
 #            pm-suspend hibernate when pm-suspend --check hibernate says
 #            it can, else pm-suspend suspend
@@ -360,7 +361,10 @@ ac() {
 	esac
 	what="$what ($ev_device)"
 	rc=0
-	act "$what" opp-set --auto || rc=$?
+	# Events come in bursts (unplugged, then the battery's status): wait
+	# for a run that holds the writers' lock rather than be exit 4, since
+	# it may have read the supply before this event changed it.
+	act "$what" opp-set --auto --wait=10 || rc=$?
 	# 3: no point's [match] holds: nothing to do.
 	[ "$rc" -eq 3 ] && rc=0
 	return "$rc"

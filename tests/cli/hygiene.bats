@@ -1,0 +1,427 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2016 # hook and command bodies are single-quoted on purpose: they expand later
+# shellcheck disable=SC2154 # $bin, $top and bats' $status, $stderr, $stderr_lines come from helpers.bash and run
+# Privilege and hygiene: as root, configuration others could change is
+# refused; as nobody, one line says root is needed; no system() or
+# popen(), every fd close-on-exec (a source scan, and at run time what a
+# hook or a command finds open); signal handlers that only set a flag; a
+# hook's environment exactly the documented one.
+
+load helpers
+
+setup() {
+	load_libs
+	t=$BATS_TEST_TMPDIR
+}
+
+as_root() {
+	[ "$(id -u)" -eq 0 ] || skip "the checks are made as root only"
+}
+
+# A private hwp-laptop with the example points in /etc/pm/opp.d.
+with_examples() {
+	local fx
+	fx=$(fresh hwp-laptop)
+	mkdir -p "$fx/etc/pm/opp.d"
+	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
+	printf '%s\n' "$fx"
+}
+
+unsafe='refusing to read it as root: it is not owned by root or is writable by group or others'
+unsafe_dir='refusing to read it as root: its folder is not owned by root or is writable by group or others without the sticky bit'
+
+# refused_conf TOOL FX WANT ARG...: exit 2, one line WANT, nothing changed.
+refused_conf() {
+	local tool=$1 fx=$2 want=$3
+	shift 3
+	refused 2 "$tool" "$fx" "$@"
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "more than one line: $stderr"
+	[ "${stderr_lines[0]}" = "$want" ] || fail "message: ${stderr_lines[0]}; want: $want"
+}
+
+@test "as root, a point file or folder others could change is refused: exit 2, the file, its mode and owner, nothing written" {
+	as_root
+	fx=$(with_examples)
+	d=$fx/etc/pm/opp.d
+	chmod g+w "$d/performance.conf"
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe (mode 0664, uid 0)" performance
+	chmod g-w,o+w "$d/performance.conf"
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe (mode 0646, uid 0)" performance
+	chmod o-w "$d/performance.conf"
+	chown nobody "$d/performance.conf"
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe (mode 0644, uid 65534)" performance
+	# --diff and -n read it too; --list says why it cannot.
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe (mode 0644, uid 65534)" --diff performance
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --list
+	assert_success
+	[[ $output == *"performance"*"$unsafe (mode 0644, uid 65534)"* ]] || fail "$output"
+	chown root "$d/performance.conf"
+	# An included file: the same, naming it.
+	printf '[opp]\ninclude = performance\n' >"$d/top.conf"
+	chmod 666 "$d/performance.conf"
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe (mode 0666, uid 0)" top
+	chmod 644 "$d/performance.conf"
+	# The folder: others may swap the file in it.
+	chmod 777 "$d"
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe_dir (mode 0777, uid 0)" performance
+	chmod 775 "$d"
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe_dir (mode 0775, uid 0)" performance
+	chmod 755 "$d"
+	chown nobody "$d"
+	refused_conf opp-set "$fx" "opp-set: /etc/pm/opp.d/performance.conf: $unsafe_dir (mode 0755, uid 65534)" performance
+	chown root "$d"
+	# Sticky, as /tmp: others cannot swap root's files there.
+	chmod 1777 "$d"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" performance
+	assert_success
+	[ "$(cat "$fx/sys/devices/system/cpu/cpufreq/policy0/scaling_governor")" = performance ]
+	chmod 755 "$d"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" powersave
+	assert_success
+}
+
+@test "as root, -f FILE: root's file in /tmp, 0644 or mktemp's 0600, is read; nobody's or a writable one is refused" {
+	as_root
+	fx=$(fresh hwp-laptop)
+	f=$(mktemp /tmp/pmtools-hyg.XXXXXX)
+	d=$(mktemp -d /tmp/pmtools-hyg.XXXXXX)
+	printf '[cpufreq]\ngovernor = performance\n' >"$f"
+	cp "$f" "$d/p.conf"
+	[ "$(stat -c %a "$f")" = 600 ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n -f "$f"
+	assert_success
+	chmod 644 "$f"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n -f "$f"
+	assert_success
+	chmod 664 "$f"
+	refused_conf opp-set "$fx" "opp-set: $f: $unsafe (mode 0664, uid 0)" -f "$f"
+	chmod 644 "$f"
+	chown nobody "$f"
+	refused_conf opp-set "$fx" "opp-set: $f: $unsafe (mode 0644, uid 65534)" -f "$f"
+	chmod 777 "$d"
+	refused_conf opp-set "$fx" "opp-set: $d/p.conf: $unsafe_dir (mode 0777, uid 0)" -f "$d/p.conf"
+	rm -rf "$f" "$d"
+	# What --save writes, -f reads.
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --save "$t/saved.conf"
+	assert_success
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -f "$t/saved.conf"
+	assert_success
+}
+
+@test "as root, pm-suspend.conf, --config and /etc/pm/config.d files others could change are refused: exit 2, no hook run" {
+	as_root
+	fx=$(fresh hwp-laptop)
+	mkdir -p "$fx/etc/pm/sleep.d" "$fx/etc/pm/config.d" "$fx/var/log"
+	printf '#!/bin/sh\necho "$1" >>"$PM_SYSROOT/hooks.log"\n' >"$fx/etc/pm/sleep.d/10a"
+	chmod 755 "$fx/etc/pm/sleep.d/10a"
+	c=$fx/etc/pm/pm-suspend.conf
+	echo 'HOOK_TIMEOUT=10' >"$c"
+	chmod 664 "$c"
+	refused_conf pm-suspend "$fx" "pm-suspend: /etc/pm/pm-suspend.conf: $unsafe (mode 0664, uid 0)" deep
+	chmod 644 "$c"
+	chown nobody "$c"
+	refused_conf pm-suspend "$fx" "pm-suspend: /etc/pm/pm-suspend.conf: $unsafe (mode 0644, uid 65534)" -n deep
+	chown root "$c"
+	chmod 757 "$fx/etc/pm"
+	refused_conf pm-suspend "$fx" "pm-suspend: /etc/pm/pm-suspend.conf: $unsafe_dir (mode 0757, uid 0)" deep
+	chmod 755 "$fx/etc/pm"
+	echo 'HOOK_BLACKLIST="10a"' >"$fx/etc/pm/config.d/50x"
+	chmod 666 "$fx/etc/pm/config.d/50x"
+	refused_conf pm-suspend "$fx" "pm-suspend: /etc/pm/config.d/50x: $unsafe (mode 0666, uid 0)" deep
+	rm "$fx/etc/pm/config.d/50x"
+	cp "$c" "$t/my.conf"
+	chmod 606 "$t/my.conf"
+	refused_conf pm-suspend "$fx" "pm-suspend: $t/my.conf: $unsafe (mode 0606, uid 0)" --config "$t/my.conf" deep
+	[ ! -e "$fx/hooks.log" ]
+	chmod 600 "$t/my.conf"
+	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" --config "$t/my.conf" deep
+	assert_success
+	[ "$(cat "$fx/hooks.log")" = $'suspend\nresume' ]
+}
+
+@test "as another user nothing is refused for its owner or mode: the checks are root's" {
+	command -v setpriv >/dev/null || skip "setpriv is missing"
+	as_root
+	d=$(nobody_copy hwp-laptop)
+	nb=$(nobody_bin)
+	mkdir -p "$d/etc/pm/opp.d"
+	printf '[cpufreq]\ngovernor = performance\n' >"$d/etc/pm/opp.d/p.conf"
+	echo 'HOOK_TIMEOUT=10' >"$d/etc/pm/pm-suspend.conf"
+	chmod 666 "$d/etc/pm/opp.d/p.conf" "$d/etc/pm/pm-suspend.conf"
+	chmod 777 "$d/etc/pm/opp.d"
+	o=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$nb/opp-set" --sysroot "$d" -n p 2>&1) || true
+	s=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$nb/pm-suspend" --sysroot "$d" -n s2idle 2>&1) || true
+	rm -rf "$d" "$nb"
+	[[ $o == "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor = performance"* ]] || fail "opp-set: $o"
+	[[ $s == *"/sys/power/state = mem"* ]] || fail "pm-suspend: $s"
+}
+
+@test "opp-set as nobody: one line, root is needed to write PATH, exit 1, nothing changed" {
+	command -v setpriv >/dev/null || skip "setpriv is missing"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to nobody"
+	d=$(nobody_copy hwp-laptop)
+	nb=$(nobody_bin)
+	mkdir -p "$d/etc/pm/opp.d"
+	cp "$top"/data/opp.d/*.conf "$d/etc/pm/opp.d/"
+	printf '[cpufreq]\nmax = 2GHz\n' >"$d/etc/pm/p.conf"
+	before=$(tree_sum "$d")
+	fails=
+	p=/sys/devices/system/cpu/cpufreq/policy0
+	while read -r want args; do
+		# shellcheck disable=SC2086 # the words of each case
+		out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$nb/opp-set" --sysroot "$d" $args 2>&1) && rc=0 || rc=$?
+		[ "$rc" -eq 1 ] || fails+="$args: exit $rc; "
+		[ "$out" = "opp-set: root is needed to write $want" ] || fails+="$args: $out; "
+	done <<EOF
+$p/scaling_governor performance
+$p/scaling_governor --wait performance
+$p/scaling_max_freq -f $d/etc/pm/p.conf
+$p/scaling_governor -s cpufreq.governor=performance
+EOF
+	after=$(tree_sum "$d")
+	rm -rf "$d" "$nb"
+	[ -z "$fails" ] || fail "$fails"
+	[ "$after" = "$before" ]
+}
+
+# The source scan: every call that makes an fd, with its arguments
+# (across lines, comments dropped), against the rule for its kind.
+# Prints each offence as FILE:LINE: CALL: WHY and the count of calls
+# checked on stderr; exit 1 when there is an offence.
+fd_scan() {
+	perl -e '
+	use strict; use warnings;
+	my ($bad, $n) = (0, 0);
+	sub args {	# the text between the "(" at $i and its ")"
+		my ($s, $i) = @_; my $d = 0; my $j = $i;
+		for (; $j < length $s; $j++) {
+			my $c = substr($s, $j, 1);
+			$d++ if $c eq "("; $d-- if $c eq ")";
+			last if $d == 0;
+		}
+		return substr($s, $i + 1, $j - $i - 1);
+	}
+	for my $f (@ARGV) {
+		open(my $fh, "<", $f) or die "$f: $!";
+		local $/; my $s = <$fh>; close $fh;
+		# Comments out, lines kept.
+		$s =~ s{/\*.*?\*/}{ (my $c = $&) =~ s/[^\n]//g; $c }gse;
+		$s =~ s{//[^\n]*}{}g;
+		# No call in a string or a character: their parentheses go.
+		$s =~ s{"(?:[^"\\\n]|\\.)*"}{ (my $x = $&) =~ tr/()/[]/; $x }ge;
+		$s =~ s{\x27(?:[^\x27\\\n]|\\.)\x27}{0}g;
+		while ($s =~ /(?<![\w.>])(system|popen|open|openat|creat|pipe|pipe2|dup|dup2|dup3|socket|socketpair|accept|accept4|fopen|freopen|mkstemp|mkostemp|tmpfile|memfd_create|epoll_create|epoll_create1|inotify_init|inotify_init1|eventfd|signalfd|timerfd_create|fcntl|open_confined)\s*\(/g) {
+			my ($call, $at) = ($1, $-[0]);
+			my $a = args($s, $+[0] - 1);
+			my $line = 1 + (substr($s, 0, $at) =~ tr/\n//);
+			# A definition or prototype, not a call.
+			next if substr($s, 0, $at) =~ /\b(?:int|void|FILE\s*\*|pid_t)\s*$/;
+			my $why;
+			if ($call =~ /^(system|popen|creat|pipe|dup|accept|mkstemp|tmpfile|epoll_create|inotify_init)$/) {
+				$why = "not allowed: no close-on-exec form (use the *_CLOEXEC variant)";
+				$why = "not allowed: runs a shell" if $call =~ /^(system|popen)$/;
+			} elsif ($call =~ /^(open|openat|open_confined|pipe2|dup3|mkostemp|memfd_create|epoll_create1|inotify_init1|eventfd|signalfd|timerfd_create)$/) {
+				# libpm opens through open_confined with the callers flags,
+				# each of which has O_CLOEXEC (checked at the calls).
+				next if $f =~ m{lib/path\.c$} && $call eq "openat" && $a eq "dirfd, path, flags, mode";
+				$why = "no O_CLOEXEC" unless $a =~ /\b(O|MFD|EPOLL|IN|EFD|SFD|TFD)_CLOEXEC\b/;
+			} elsif ($call =~ /^(socket|socketpair|accept4)$/) {
+				$why = "no SOCK_CLOEXEC" unless $a =~ /\bSOCK_CLOEXEC\b/;
+			} elsif ($call =~ /^(fopen|freopen)$/) {
+				$why = "mode without e" unless $a =~ /,\s*"[^"]*e[^"]*"/;
+			} elsif ($call eq "fcntl") {
+				$why = "F_DUPFD without _CLOEXEC" if $a =~ /\bF_DUPFD\b/;
+			} elsif ($call eq "dup2") {
+				# Only onto a child s 0, 1 and 2, which are meant to stay.
+				$why = "dup2 onto an fd other than 0, 1, 2" unless $a =~ /,\s*(0|1|2|STD(IN|OUT|ERR)_FILENO)\s*$/;
+			}
+			$n++;
+			next unless $why;
+			$a =~ s/\s+/ /g;
+			print "$f:$line: $call($a): $why\n";
+			$bad = 1;
+		}
+	}
+	print STDERR "$n calls checked\n";
+	exit $bad;
+	' "$@"
+}
+
+@test "the source: no system() or popen(), and every fd lib/ and cmd/ make is close-on-exec" {
+	cd "$top"
+	run --separate-stderr fd_scan lib/*.c cmd/*/*.c
+	[ "$status" -eq 0 ] || fail "$output"
+	n=${stderr%% *}
+	[ "$n" -ge 10 ] || fail "only $n calls found: the scan is blind"
+	# The scan catches what it must: one offence of each kind.
+	cat >"$t/bad.c" <<'EOF'
+int f(void)
+{
+	int fd = open("/x",
+		      O_RDONLY);
+	FILE *f = fopen("/y", "r");
+	pipe(p);
+	system("ls");
+	popen("ls", "r");
+	dup2(fd, 7);
+	fcntl(fd, F_DUPFD, 3);
+	socket(AF_UNIX, SOCK_STREAM, 0);
+	/* open(commented, O_RDONLY) is not a call */
+	warn("system(nor) this in a string", ')');
+	fd = openat(d, "z", O_RDONLY | O_CLOEXEC);
+	return fd;
+}
+EOF
+	run --separate-stderr fd_scan "$t/bad.c"
+	assert_failure 1
+	[ "${#lines[@]}" -eq 8 ] || fail "$output"
+	[[ ${lines[0]} == "$t/bad.c:3: open("* ]]
+	[[ ${lines[1]} == *":5: fopen("*"mode without e" ]]
+	[[ $output == *":6: pipe(p): not allowed"* ]]
+	[[ $output == *":7: system("*"runs a shell"* ]]
+	[[ $output == *":9: dup2(fd, 7): dup2 onto"* ]]
+	[[ $output == *":10: fcntl("*"F_DUPFD without"* ]]
+	[[ $output == *":11: socket("*"no SOCK_CLOEXEC"* ]]
+}
+
+# Signal handlers: each function given to sigaction or signal must only
+# assign constants or its argument to volatile sig_atomic_t variables.
+sig_scan() {
+	perl -e '
+	use strict; use warnings;
+	my (%src, %handler, %flag);
+	my $n = 0;
+	for my $f (@ARGV) {
+		open(my $fh, "<", $f) or die "$f: $!";
+		local $/; my $s = <$fh>; close $fh;
+		$s =~ s{/\*.*?\*/}{}gs; $s =~ s{//[^\n]*}{}g;
+		$src{$f} = $s;
+		$flag{$1} = 1 while $s =~ /\bvolatile\s+sig_atomic_t\s+(\w+)/g;
+		$handler{"$f:$1"} = 1 while $s =~ /\bsa_(?:handler|sigaction)\s*=\s*(\w+)/g;
+		$handler{"$f:$1"} = 1 while $s =~ /\bsignal\s*\(\s*\w+\s*,\s*(\w+)\s*\)/g;
+	}
+	my $bad = 0;
+	for my $k (sort keys %handler) {
+		my ($f, $h) = $k =~ /^(.*):(\w+)$/;
+		next if $h =~ /^SIG_(IGN|DFL)$/;
+		my $s = $src{$f};
+		unless ($s =~ /\bvoid\s+\Q$h\E\s*\(\s*int\s+(\w+)\s*\)\s*\{([^{}]*)\}/) {
+			print "$f: $h: no definition found\n"; $bad = 1; next;
+		}
+		my ($arg, $body) = ($1, $2);
+		for my $st (grep { /\S/ } split /;/, $body) {
+			$st =~ s/^\s+|\s+$//g;
+			next if $st eq "(void)$arg";
+			if ($st =~ /^(\w+)\s*=\s*(\w+)$/ && $flag{$1} && ($2 eq $arg || $2 =~ /^\d+$/)) {
+				next;
+			}
+			print "$f: $h: not a flag assignment: $st\n";
+			$bad = 1;
+		}
+		$n++;
+	}
+	print STDERR "$n handlers checked\n";
+	exit $bad;
+	' "$@"
+}
+
+@test "the source: every signal handler in lib/ and cmd/ only sets a volatile sig_atomic_t flag" {
+	cd "$top"
+	run --separate-stderr sig_scan lib/*.c lib/*.h cmd/*/*.c cmd/*/*.h
+	[ "$status" -eq 0 ] || fail "$output"
+	n=${stderr%% *}
+	[ "$n" -ge 2 ] || fail "only $n handlers found: the scan is blind"
+	cat >"$t/bad.c" <<'EOF'
+static int plain;
+static volatile sig_atomic_t ok_flag;
+static void h1(int sig)
+{
+	ok_flag = sig;
+	printf("caught\n");
+}
+static void h2(int s)
+{
+	plain = 1;
+}
+static void h3(int sig)
+{
+	(void)sig;
+	ok_flag = 1;
+}
+void set(void)
+{
+	sa.sa_handler = h1;
+	signal(SIGTERM, h2);
+	signal(SIGHUP, h3);
+	signal(SIGPIPE, SIG_IGN);
+}
+EOF
+	run --separate-stderr sig_scan "$t/bad.c"
+	assert_failure 1
+	[ "$output" = "$t/bad.c: h1: not a flag assignment: printf(\"caught\\n\")
+$t/bad.c: h2: not a flag assignment: plain = 1" ] || fail "$output"
+	[ "$stderr" = "3 handlers checked" ]
+}
+
+# A folder of hooks for pm-suspend on a fresh hwp-laptop.
+sleepfx() {
+	local fx
+	fx=$(fresh hwp-laptop)
+	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log" "$fx/usr/lib/systemd/system-sleep"
+	printf '%s\n' "$fx"
+}
+
+# Run ARG... with only fds 0, 1 and 2 open.
+std_only() {
+	bash -c 'for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "$@"' std_only "$@"
+}
+
+@test "hooks get fds 0, 1 and 2 only, not what pm-suspend inherited nor its own" {
+	fx=$(sleepfx)
+	# ls lists /proc/self/fd through an fd of its own: 3 when 3 is free.
+	printf '#!/bin/sh\nls /proc/self/fd | paste -sd" " >"$PM_SYSROOT/fds.$(basename "$0").$1"\n' >"$fx/etc/pm/sleep.d/10fds"
+	cp "$fx/etc/pm/sleep.d/10fds" "$fx/usr/lib/systemd/system-sleep/sd"
+	chmod 755 "$fx/etc/pm/sleep.d/10fds" "$fx/usr/lib/systemd/system-sleep/sd"
+	echo SYSTEMD_SLEEP_HOOKS=yes >"$fx/etc/pm/pm-suspend.conf"
+	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" s2idle 7>"$t/seven" 9</dev/null 12<>"$t/twelve"
+	assert_success
+	for f in 10fds.suspend 10fds.resume sd.pre sd.post; do
+		[ "$(cat "$fx/fds.$f")" = "0 1 2 3" ] || fail "$f: open fds $(cat "$fx/fds.$f")"
+	done
+}
+
+@test "a command run by cstate-stat or pmctl latency gets none of the tool's fds" {
+	fx=$(fresh hwp-laptop)
+	list='ls /proc/self/fd | paste -sd" " >"$0"'
+	run --separate-stderr std_only "$bin/cstate-stat" --sysroot "$fx" -J -o "$t/report.json" -- sh -c "$list" "$t/cs"
+	assert_success
+	[ "$(cat "$t/cs")" = "0 1 2 3" ] || fail "cstate-stat -- CMD: open fds $(cat "$t/cs")"
+	run --separate-stderr std_only "$bin/cstate-stat" --sysroot "$fx" --wakeups --power -- sh -c "$list" "$t/cs2"
+	assert_success
+	[ "$(cat "$t/cs2")" = "0 1 2 3" ] || fail "cstate-stat --wakeups --power -- CMD: open fds $(cat "$t/cs2")"
+	run --separate-stderr std_only "$bin/pmctl" --sysroot "$fx" latency 10 -- sh -c "$list" "$t/lat"
+	assert_success
+	[ "$(cat "$t/lat")" = "0 1 2 3" ] || fail "pmctl latency -- CMD: open fds $(cat "$t/lat")"
+}
+
+@test "a hook's environment is exactly the documented one, whatever the caller's (LD_PRELOAD, BASH_ENV, ENV, IFS)" {
+	fx=$(sleepfx)
+	printf '#!/bin/sh\ntr "\\000" "\\n" </proc/$$/environ | sort >"$PM_SYSROOT/env.$1"\n' >"$fx/etc/pm/sleep.d/10env"
+	# bash reads BASH_ENV before a script: it must not be there to read.
+	printf 'touch %s/bash_env_ran\n' "$t" >"$t/evil.sh"
+	printf '#!/bin/bash\n:\n' >"$fx/etc/pm/sleep.d/20bash"
+	chmod 755 "$fx"/etc/pm/sleep.d/*
+	run --separate-stderr env LD_PRELOAD=/nonexistent/x.so LD_LIBRARY_PATH=/nonexistent BASH_ENV="$t/evil.sh" \
+		ENV="$t/evil.sh" IFS=/ PS4='$(touch x)' SHELLOPTS=xtrace CDPATH=/ TMPDIR=/nonexistent LANG=de_DE.UTF-8 \
+		LC_ALL=de_DE.UTF-8 PM_DEBUG=1 HOME=/nonexistent "$bin/pm-suspend" --sysroot "$fx" s2idle
+	assert_success
+	want="LANG=C
+PATH=$(cd "$bin" && pwd -P):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+PM_CMDLINE=--sysroot $fx s2idle
+PM_MODE=s2idle
+PM_SYSROOT=$fx"
+	for p in suspend resume; do
+		[ "$(cat "$fx/env.$p")" = "$want" ] || fail "$p: $(cat "$fx/env.$p")"
+	done
+	[ ! -e "$t/bash_env_ran" ]
+}
