@@ -238,11 +238,15 @@ int opp_current(struct opp *op)
 		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 	last_applied(op, last, sizeof(last));
 	(void)fflush(NULL);
-	for (int i = 0; i < n; i++)
-		if (!v[i].error[0] && at_point(op, v[i].name) == 0) {
+	for (int i = 0; i < n; i++) {
+		/* A point that does not load is said, as --list does. */
+		if (v[i].error[0])
+			pm_warn(&op->t, "%s: %s", v[i].path, v[i].error);
+		else if (at_point(op, v[i].name) == 0) {
 			at[i] = true;
 			k++;
 		}
+	}
 	pm_tool_out(&op->t, o);
 	if (op->t.fmt == PM_FMT_HUMAN) {
 		/* The last applied first. */
@@ -396,8 +400,11 @@ void opp_auto_pick(struct opp *op, char *out, size_t size)
 		long prio;
 		int m;
 
-		if (v[i].error[0])
+		if (v[i].error[0]) {
+			pm_warn(&op->t, "%s: %s (left out)", v[i].path,
+				v[i].error);
 			continue;
+		}
 		memset(&pt, 0, sizeof(pt));
 		opp_load_name(op, v[i].name, &pt);
 		m = matches(&pt, &nw, !strcmp(v[i].name, last), &prio);

@@ -55,6 +55,12 @@ refused_conf() {
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --list
 	assert_success
 	[[ $output == *"performance"*"$unsafe (mode 0644, uid 65534)"* ]] || fail "$output"
+	# --current and --auto leave it out, and say so.
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --current
+	assert_success
+	[[ $stderr == *"opp-set: /etc/pm/opp.d/performance.conf: $unsafe (mode 0644, uid 65534)"* ]] || fail "$stderr"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n --auto
+	[[ $stderr == *"opp-set: /etc/pm/opp.d/performance.conf: $unsafe (mode 0644, uid 65534) (left out)"* ]] || fail "$stderr"
 	chown root "$d/performance.conf"
 	# An included file: the same, naming it.
 	printf '[opp]\ninclude = performance\n' >"$d/top.conf"
