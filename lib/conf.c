@@ -228,6 +228,14 @@ static int open_dir_of(struct pm_ctx *ctx, const char *path)
 	return fd < 0 ? -errno : fd;
 }
 
+static int refuse(struct pm_conf *c, const char *why, const struct stat *st)
+{
+	return fail(c, 0, EPERM, "refusing to read it as root: %s (mode %04o, "
+				 "uid %u)",
+		    why, (unsigned)(st->st_mode & 07777),
+		    (unsigned)st->st_uid);
+}
+
 static int check_owner(struct pm_ctx *ctx, const char *path, int fd,
 		       struct pm_conf *c)
 {
@@ -239,12 +247,9 @@ static int check_owner(struct pm_ctx *ctx, const char *path, int fd,
 	if (fstat(fd, &st) < 0)
 		return fail(c, 0, errno, "%s", strerror(errno));
 	if (unsafe_file(&st))
-		return fail(c, 0, EPERM,
-			    "refusing to read it as root: it is not owned by "
-			    "root or is writable by group or others (mode "
-			    "%04o, uid %u)",
-			    (unsigned)(st.st_mode & 07777),
-			    (unsigned)st.st_uid);
+		return refuse(c, "it is not owned by root or is writable by "
+				 "group or others",
+			      &st);
 	dfd = open_dir_of(ctx, path);
 	if (dfd < 0)
 		return fail(c, 0, -dfd, "its folder: %s", strerror(-dfd));
@@ -256,12 +261,10 @@ static int check_owner(struct pm_ctx *ctx, const char *path, int fd,
 	}
 	close(dfd);
 	if (unsafe_dir(&st))
-		return fail(c, 0, EPERM,
-			    "refusing to read it as root: its folder is not "
-			    "owned by root or is writable by group or others "
-			    "without the sticky bit (mode %04o, uid %u)",
-			    (unsigned)(st.st_mode & 07777),
-			    (unsigned)st.st_uid);
+		return refuse(c, "its folder is not owned by root or is "
+				 "writable by group or others without the "
+				 "sticky bit",
+			      &st);
 	return 0;
 }
 
