@@ -399,10 +399,24 @@ int pm_sampler_read(struct pm_sampler *s)
 		if (!c->online)
 			continue;
 		if (read_cpu(s, c) < 0) {
-			/* Removed under us: offline until it is listed again. */
-			close_cpu(s, c);
-			unknown_cpu(c);
-			c->online = false;
+			/*
+			 * Its files went away under a CPU that is listed
+			 * online: they may have been replaced (acpi_idle
+			 * removes and re-adds a CPU's cpuidle folders as it
+			 * comes online, after the online list has it).  Open
+			 * the new ones; the kernel's counters go on.  Only
+			 * when those cannot be read either (or fewer states
+			 * are there) is the CPU offline until it is listed
+			 * again.
+			 */
+			int had = c->nstates;
+
+			open_cpu(s, c);
+			if (c->nstates < had || read_cpu(s, c) < 0) {
+				close_cpu(s, c);
+				unknown_cpu(c);
+				c->online = false;
+			}
 		}
 	}
 	if (s->fd_stat >= 0 && read_table(s, s->fd_stat) >= 0 &&
@@ -422,10 +436,9 @@ int pm_sampler_read(struct pm_sampler *s)
 					     PM_MAX_CPUS, s->irq,
 					     PM_MAX_IRQ_ROWS);
 		s->nirq = n < 0 ? 0 : n;
+		/* PM_UNKNOWN for a CPU without a column: not online. */
 		for (int i = 0; i < s->ncpu; i++)
-			s->cpu[i].irqs = s->cpu[i].online ?
-						 s->irq_per[s->cpu[i].cpu] :
-						 PM_UNKNOWN;
+			s->cpu[i].irqs = s->irq_per[s->cpu[i].cpu];
 		s->values += (uint64_t)s->ncpu;
 	}
 	for (int i = 0; i < s->npol; i++)
