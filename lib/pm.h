@@ -666,6 +666,9 @@ struct pm_scpu {
 	uint64_t irqs;			/* interrupts on this CPU (wakeups);
 					   PM_UNKNOWN without a column */
 	int policy;			/* index into pm_sampler.pol, -1 */
+	int nstates_seen;		/* states at the last full opening */
+	int tries;			/* openings that found fewer */
+	bool pending;			/* states not there yet: values unknown */
 };
 
 struct pm_spol {
