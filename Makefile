@@ -183,11 +183,12 @@ check-e2e:
 	@tests/run e2e
 
 # The long soak in QEMU, by hand: SOAK_S3 real S3 cycles and SOAK_HOTPLUG
-# CPU hotplug cycles under cstate-stat (CI runs 5 and 20 in check-e2e).
+# CPU hotplug cycles under cstate-stat (CI runs 5 and 20 in check-e2e),
+# with every check and the figures shown (-v).
 SOAK_S3 ?= 50
 SOAK_HOTPLUG ?= 100
 soak:
-	@E2E_SOAK_S3=$(SOAK_S3) E2E_SOAK_HOTPLUG=$(SOAK_HOTPLUG) tests/e2e/run soak
+	@E2E_SOAK_S3=$(SOAK_S3) E2E_SOAK_HOTPLUG=$(SOAK_HOTPLUG) tests/e2e/run -v soak
 
 # libFuzzer targets of libpm's parsers, FUZZ_S seconds each (CI: 20).
 FUZZ_S ?= 60

@@ -55,8 +55,9 @@ while [ "$i" -le "$M" ]; do
 			pbad=$((pbad + 1))
 			note "hotplug cycle $i: pmctl cpu $op 1: exit $rc, online $on: $(head -c 300 "$D/pmctl.err" | tr '\n' ' ')"
 		fi
-		# Longer than the 0.1 s interval: a sample sees each state.
-		sleep 0.15
+		# Offline longer than the 0.1 s interval, so that a sample sees
+		# it; online for some samples, which must have every value.
+		if [ "$op" = offline ]; then sleep 0.15; else sleep 0.4; fi
 	done
 	i=$((i + 1))
 done
@@ -149,8 +150,8 @@ cstate-stat -i 0.1: an offline CPU has null values and no cstates
 all(.[].cpus[] | select(.online == false); .busy_pct == null and .avg_khz == null and .cur_khz == null and .cstates == [])
 cstate-stat -i 0.1: CPU 1 seen going offline at least $((M / 2)) and at most $M times (once for each time it went)
 [.[:-1][] | .cpus[1].online] | [., .[1:]] | transpose | map(select(.[0] == true and .[1] == false)) | length | if . >= $((M / 2)) and . <= $M then true else "\(.) times" end
-cstate-stat -i 0.1: CPU 1 online at two readings in a row has every idle-state value known
-[.[:-1][] | .cpus[1]] | [., .[1:]] | transpose | map(select(.[0].online == true and .[1].online == true) | .[1]) | map(select((.cstates | length) == 3 and all(.cstates[]; .usage != null and .time_us != null and .residency_pct != null) | not)) | if . == [] then true else .[:2] end
+cstate-stat -i 0.1: CPU 1 online in 5 reports in a row has its 3 idle states, every value known, in the 5th
+[.[:-1][] | .cpus[1]] as \$c | [range(4; \$c | length) | select(all(\$c[. - 4:. + 1][]; .online)) | \$c[.] | select(((.cstates | length) == 3 and all(.cstates[]; .usage != null and .time_us != null and .residency_pct != null)) | not)] | if . == [] then true else .[:2] end
 cstate-stat -i 0.1: no bogus value (shares and rates not negative and as the counters and interval_s give, busy_pct 0-100, frequencies of the policy)
 $defs bogus | if . == [] then true else .[:3] end
 cstate-stat -i 0.1: the idle time credited never runs ahead of the clock by more than $AHEAD_MAX s
@@ -181,7 +182,7 @@ EOF
 # The figures, in one jq.
 jq -n -r --slurpfile a "$D/cs.json" --slurpfile b "$D/cw.json" "$defs"'
 	$a[0] as $a | $b[0] as $b |
-	"cstate-stat -i 0.1: \($a | length) reports, CPU 1 offline in \([$a[].cpus[1] | select(.online == false)] | length); interval_s \([$a[:-1][].interval_s] | min) to \([$a[:-1][].interval_s] | max); residency sum of a CPU at most \([$a[].cpus[] | [.cstates[].residency_pct // 0] | add] | max)%; credit ahead of the clock by \($a | ahead) s at most; busy_pct unknown for an online CPU in \([$a[].cpus[] | select(.online and .busy_pct == null)] | length)",
+	"cstate-stat -i 0.1: \($a | length) reports, CPU 1 offline in \([$a[].cpus[1] | select(.online == false)] | length) (\([$a[:-1][] | .cpus[1].online] | [., .[1:]] | transpose | map(select(.[0] == true and .[1] == false)) | length) times gone); interval_s \([$a[:-1][].interval_s] | min) to \([$a[:-1][].interval_s] | max); residency sum of a CPU at most \([$a[].cpus[] | [.cstates[].residency_pct // 0] | add] | max)%; credit ahead of the clock by \($a | ahead) s at most; busy_pct unknown for an online CPU in \([$a[].cpus[] | select(.online and .busy_pct == null)] | length); CPU 1 in its 5th report online or later in \([$a[:-1][] | .cpus[1]] as $c | [range(4; $c | length) | select(all($c[. - 4:. + 1][]; .online))] | length)",
 	"cstate-stat -i 0.2 --wakeups: \($b | length) reports, total_per_s \([$b[].wakeups.total_per_s] | min) to \([$b[].wakeups.total_per_s] | max), top unknown in \([$b[] | select(.wakeups.top == null)] | length); credit ahead by \($b | ahead) s at most"' \
 	2>&1 | while IFS= read -r l; do note "$l"; done
 
