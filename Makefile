@@ -52,7 +52,7 @@ SHELL_FILES = $(shell git ls-files 2>/dev/null | \
                 grep -vE '\.(md|conf|desc|cron|[578])$$|^bench/results/')
 
 .PHONY: all check check-unit check-cli check-all check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
-        lint-mandoc lint-cppcheck lint-clang-tidy install uninstall clean distclean
+        lint-mandoc lint-cppcheck lint-clang-tidy install uninstall clean distclean soak
 
 all: $(LIBPM) $(BINS)
 
@@ -192,6 +192,14 @@ uninstall:
 # The tools on Debian's own kernel in QEMU (tests/e2e/README.md).
 check-e2e:
 	@tests/run e2e
+
+# The long soak in QEMU, by hand: SOAK_S3 real S3 cycles and SOAK_HOTPLUG
+# CPU hotplug cycles under cstate-stat (CI runs 5 and 20 in check-e2e),
+# with every check and the figures shown (-v).
+SOAK_S3 ?= 50
+SOAK_HOTPLUG ?= 100
+soak:
+	@E2E_SOAK_S3=$(SOAK_S3) E2E_SOAK_HOTPLUG=$(SOAK_HOTPLUG) tests/e2e/run -v soak
 
 # libFuzzer targets of libpm's parsers, FUZZ_S seconds each (CI: 20).
 FUZZ_S ?= 60

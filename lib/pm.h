@@ -683,8 +683,12 @@ struct pm_scpu {
 	uint64_t usage[PM_MAX_IDLE_STATES], time_us[PM_MAX_IDLE_STATES];
 	int disabled[PM_MAX_IDLE_STATES];
 	struct pm_cpu_ticks ticks;	/* total PM_UNKNOWN if absent */
-	uint64_t irqs;			/* interrupts on this CPU (wakeups) */
+	uint64_t irqs;			/* interrupts on this CPU (wakeups);
+					   PM_UNKNOWN without a column */
 	int policy;			/* index into pm_sampler.pol, -1 */
+	int nstates_seen;		/* states at the last full opening */
+	int tries;			/* openings that found fewer */
+	bool pending;			/* states not there yet: values unknown */
 };
 
 struct pm_spol {
@@ -761,8 +765,10 @@ static inline uint64_t pm_delta_wrap(uint64_t prev, uint64_t cur,
 int pm_proc_stat_parse(const char *text, struct pm_cpu_ticks *ticks,
 		       unsigned nticks);
 /*
- * Parse /proc/interrupts: per-CPU totals into percpu[cpu] (for the CPUs
- * in sel), and per-row totals over sel into rows.  Returns the row count.
+ * Parse /proc/interrupts: per-CPU totals into percpu[cpu] for the CPUs in
+ * sel that have a column (the kernel lists the online CPUs only; the
+ * others are PM_UNKNOWN), and per-row totals over sel into rows.  Returns
+ * the row count.
  */
 int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 			     uint64_t *percpu, unsigned npercpu,

@@ -88,8 +88,9 @@ int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 	int ncol = 0, nrows = 0;
 	const char *p = text;
 
+	/* A CPU without a column (offline) has no count, not 0. */
 	for (unsigned i = 0; i < npercpu; i++)
-		percpu[i] = 0;
+		percpu[i] = PM_UNKNOWN;
 	if (!p || !*p)
 		return -EINVAL;
 	for (p = skip_sp(p); *p && *p != '\n'; p = skip_sp(p)) {
@@ -102,6 +103,8 @@ int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 			return -EINVAL;
 		if (ncol < PM_MAX_CPUS)
 			col[ncol++] = (unsigned)c;
+		if (c < npercpu && pm_cpuset_isset(sel, (unsigned)c))
+			percpu[c] = 0;
 	}
 	for (p = next_line(p); p && *p; p = next_line(p)) {
 		const char *q = skip_sp(p), *colon = strchr(q, ':');

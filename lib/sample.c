@@ -21,6 +21,12 @@
 #define NOFILE_MAX (1u << 20)
 /* First size of the /proc buffer; it grows once if a table is larger. */
 #define PROC_BUF 65536
+/*
+ * Readings at which a CPU may find fewer idle states than it had before
+ * its count is taken as the new one: acpi_idle re-creates a CPU's state
+ * folders one by one as it comes online, for some milliseconds.
+ */
+#define REOPEN_TRIES 3
 
 /*
  * Room for one fd per counter: the soft limit goes up to the hard one,
@@ -101,6 +107,7 @@ static void open_cpu(struct pm_sampler *s, struct pm_scpu *c)
 	int n;
 
 	close_cpu(s, c);
+	c->pending = false;
 	if (!(s->flags & PM_SAMPLE_CSTATES))
 		return;
 	n = pm_idle_states_read_fields(s->ctx, c->cpu, st, PM_MAX_IDLE_STATES,
@@ -122,6 +129,21 @@ static void open_cpu(struct pm_sampler *s, struct pm_scpu *c)
 		c->nstates = i + 1;
 	}
 	pm_err_clear(s->ctx);
+	/*
+	 * Fewer states than at the last opening: the folders are being
+	 * re-created.  Keep the states it had (names and all), with values
+	 * unknown, and open them again at the next reading.
+	 */
+	if (c->nstates < c->nstates_seen && c->tries < REOPEN_TRIES) {
+		close_cpu(s, c);
+		unknown_cpu(c);
+		c->nstates = c->nstates_seen;
+		c->tries++;
+		c->pending = true;
+		return;
+	}
+	c->nstates_seen = c->nstates;
+	c->tries = 0;
 }
 
 /* One value: pread on the kept fd, or open/read/close by path. */
@@ -392,17 +414,34 @@ static void read_policy(struct pm_sampler *s, struct pm_spol *p)
 int pm_sampler_read(struct pm_sampler *s)
 {
 	s->syscalls = s->values = s->fallback = 0;
+	/* States that were not all there at the reading before. */
+	for (int i = 0; i < s->ncpu; i++)
+		if (s->cpu[i].online && s->cpu[i].pending)
+			open_cpu(s, &s->cpu[i]);
 	read_online(s);
 	for (int i = 0; i < s->ncpu; i++) {
 		struct pm_scpu *c = &s->cpu[i];
 
-		if (!c->online)
+		if (!c->online || c->pending)
 			continue;
 		if (read_cpu(s, c) < 0) {
-			/* Removed under us: offline until it is listed again. */
-			close_cpu(s, c);
-			unknown_cpu(c);
-			c->online = false;
+			/*
+			 * Its files went away under a CPU that is listed
+			 * online: they may have been replaced (acpi_idle
+			 * removes and re-adds a CPU's cpuidle folders as it
+			 * comes online, after the online list has it).  Open
+			 * the new ones; the kernel's counters go on (while
+			 * the folders are still being made, open_cpu leaves
+			 * the values unknown).  Only when the new ones cannot
+			 * be read either is the CPU offline until it is
+			 * listed again.
+			 */
+			open_cpu(s, c);
+			if (!c->pending && read_cpu(s, c) < 0) {
+				close_cpu(s, c);
+				unknown_cpu(c);
+				c->online = false;
+			}
 		}
 	}
 	if (s->fd_stat >= 0 && read_table(s, s->fd_stat) >= 0 &&
@@ -422,10 +461,9 @@ int pm_sampler_read(struct pm_sampler *s)
 					     PM_MAX_CPUS, s->irq,
 					     PM_MAX_IRQ_ROWS);
 		s->nirq = n < 0 ? 0 : n;
+		/* PM_UNKNOWN for a CPU without a column: not online. */
 		for (int i = 0; i < s->ncpu; i++)
-			s->cpu[i].irqs = s->cpu[i].online ?
-						 s->irq_per[s->cpu[i].cpu] :
-						 PM_UNKNOWN;
+			s->cpu[i].irqs = s->irq_per[s->cpu[i].cpu];
 		s->values += (uint64_t)s->ncpu;
 	}
 	for (int i = 0; i < s->npol; i++)

@@ -183,7 +183,8 @@ static void cpu_delta(const struct pm_sampler *s, const struct prev *p, int c,
 							      100.0 /
 							      (double)dtot;
 	}
-	if (s->fd_irq >= 0 && p->online[c])
+	/* Unknown unless the CPU had a column at both readings. */
+	if (s->fd_irq >= 0)
 		d->wakeups_per_s = ratio(pm_delta(p->irqs[c], sc->irqs), dt,
 					 1.0);
 	if (sc->policy >= 0) {
@@ -197,12 +198,48 @@ struct irq_top {
 	uint64_t delta;
 };
 
+/*
+ * The interrupts on the CPUs whose wakeups are reported: the sum of their
+ * counts' deltas, so that total_per_s is the sum of the CPUs' rates.
+ */
+static uint64_t irq_sum(const struct pm_sampler *s, const struct prev *p,
+			const struct cdelta *d)
+{
+	uint64_t total = 0;
+
+	for (int c = 0; c < s->ncpu; c++) {
+		uint64_t x = pm_delta(p->irqs[c], s->cpu[c].irqs);
+
+		if (d[c].online && x != PM_UNKNOWN)
+			total += x;
+	}
+	return total;
+}
+
+/*
+ * The rows of two readings count the same CPUs when each CPU had a column
+ * at both (and is reported) or at neither.  /proc/interrupts lists online
+ * CPUs only: across a CPU that went offline or came back, a row's total
+ * drops or jumps by that CPU's count since boot, which is no rate.
+ */
+static bool irq_rows_comparable(const struct pm_sampler *s,
+				const struct prev *p, const struct cdelta *d)
+{
+	for (int c = 0; c < s->ncpu; c++) {
+		bool was = p->irqs[c] != PM_UNKNOWN;
+		bool is = s->cpu[c].irqs != PM_UNKNOWN;
+
+		if (was != is || (is && !d[c].online))
+			return false;
+	}
+	return true;
+}
+
 static int top_irqs(const struct pm_sampler *s, const struct prev *p,
-		    struct irq_top *top, uint64_t *total)
+		    struct irq_top *top)
 {
 	int n = 0;
 
-	*total = 0;
 	for (int i = 0; i < s->nirq; i++) {
 		const struct pm_irq_row *r = &s->irq[i];
 		uint64_t old = PM_UNKNOWN, d;
@@ -220,7 +257,6 @@ static int top_irqs(const struct pm_sampler *s, const struct prev *p,
 		d = pm_delta(old, r->total);
 		if (d == PM_UNKNOWN || !d)
 			continue;
-		*total += d;
 		/* Insertion into the top list, largest first. */
 		int k = n < TOP_IRQS ? n++ : TOP_IRQS - 1;
 
@@ -429,9 +465,12 @@ static void human_report(struct report *r, const struct cdelta *sum,
 		}
 	if (o->color && r->opt->cstates)
 		human_bars(r, sum);
-	if (r->opt->wakeups && ntop) {
-		pm_out_printf(
-			o, "  wakeups %.0f/s; top:", (double)irq_total / r->dt);
+	if (r->opt->wakeups && ntop < 0 && r->s->fd_irq >= 0)
+		pm_out_printf(o, "  wakeups %.0f/s; top: unknown (CPUs went "
+				 "offline or came back)\n",
+			      (double)irq_total / r->dt);
+	if (r->opt->wakeups && ntop > 0) {
+		pm_out_printf(o, "  wakeups %.0f/s; top:", (double)irq_total / r->dt);
 		for (int i = 0; i < ntop; i++)
 			pm_out_printf(o, "%s %s (%s) %.0f/s", i ? "," : "",
 				      top[i].row->label, top[i].row->desc,
@@ -508,6 +547,27 @@ static void json_cpu(const struct report *r, const struct cdelta *d,
 	pm_out_obj_end(o);
 }
 
+/* The top sources; null when the rows of the two readings differ. */
+static void json_top(const struct report *r, const struct irq_top *top,
+		     int ntop)
+{
+	struct pm_out *o = r->o;
+
+	if (ntop < 0) {
+		pm_out_null(o, "top");
+		return;
+	}
+	pm_out_arr_begin(o, "top", "irq");
+	for (int i = 0; i < ntop; i++) {
+		pm_out_obj_begin(o, NULL);
+		pm_out_str(o, "irq", top[i].row->label);
+		pm_out_str(o, "name", top[i].row->desc);
+		pm_out_double(o, "per_s", (double)top[i].delta / r->dt, 1);
+		pm_out_obj_end(o);
+	}
+	pm_out_arr_end(o);
+}
+
 static void json_report(struct report *r, const struct cdelta *sum,
 			const struct irq_top *top, int ntop,
 			uint64_t irq_total)
@@ -527,18 +587,8 @@ static void json_report(struct report *r, const struct cdelta *sum,
 	if (r->opt->wakeups) {
 		pm_out_obj_begin(o, "wakeups");
 		if (r->s->fd_irq >= 0) {
-			pm_out_double(o, "total_per_s",
-				      (double)irq_total / r->dt, 1);
-			pm_out_arr_begin(o, "top", "irq");
-			for (int i = 0; i < ntop; i++) {
-				pm_out_obj_begin(o, NULL);
-				pm_out_str(o, "irq", top[i].row->label);
-				pm_out_str(o, "name", top[i].row->desc);
-				pm_out_double(o, "per_s",
-					      (double)top[i].delta / r->dt, 1);
-				pm_out_obj_end(o);
-			}
-			pm_out_arr_end(o);
+			pm_out_double(o, "total_per_s", (double)irq_total / r->dt, 1);
+			json_top(r, top, ntop);
 		} else {
 			pm_out_null(o, "total_per_s");
 			pm_out_null(o, "top");
@@ -759,8 +809,12 @@ static void report(struct pm_tool *t, struct report *r, struct pm_out *o)
 	for (int c = 0; c < r->s->ncpu; c++)
 		cpu_delta(r->s, r->p, c, r->dt, &r->d[c]);
 	summarize(r, &sum);
-	if (r->opt->wakeups && r->s->fd_irq >= 0)
-		ntop = top_irqs(r->s, r->p, top, &irq_total);
+	if (r->opt->wakeups && r->s->fd_irq >= 0) {
+		irq_total = irq_sum(r->s, r->p, r->d);
+		ntop = irq_rows_comparable(r->s, r->p, r->d) ?
+			       top_irqs(r->s, r->p, top) :
+			       -1;
+	}
 	r->o = o;
 	switch (o->fmt) {
 	case PM_FMT_HUMAN:

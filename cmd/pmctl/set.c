@@ -332,6 +332,30 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 			       "online file)",
 			       cpu);
 	}
+	/*
+	 * A CPU that the kernel lists offline while its online file reads 1
+	 * failed to come up (at resume: "Error taking CPU1 up"): the device
+	 * still counts as online, so a write of 1 is taken and does nothing.
+	 * Say so, instead of "nothing to change" and exit 0.
+	 */
+	pm_cpuset_foreach(cpu, &want)
+	{
+		char path[PM_PATH_MAX], v[16];
+
+		if (!on || pm_cpuset_isset(&p->cpus.online, (unsigned)cpu))
+			continue;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
+		if (pm_attr_read(&p->ctx, path, v, sizeof(v)) > 0 &&
+		    !strcmp(v, "1"))
+			pm_die(&p->t, PM_EXIT_FAIL,
+			       "cpu%d is offline though %s reads 1: the kernel "
+			       "failed to bring it up (after a resume, dmesg "
+			       "says \"Error taking CPU%d up\"), and a write of "
+			       "1 does not retry; taking it offline, then online, "
+			       "does while another CPU stays online",
+			       cpu, path, cpu);
+	}
+	pm_err_clear(&p->ctx);
 	if (!on) {
 		left = p->cpus.online;
 		pm_cpuset_andnot(&left, &want);

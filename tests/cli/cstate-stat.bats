@@ -222,6 +222,56 @@ cpu_dir=sys/devices/system/cpu
 	[ "$(jq -r '.wakeups.top[0].irq' <<<"$output")" = LOC ]
 }
 
+@test "--wakeups: a CPU that goes offline or comes back leaves no bogus rate (/proc/interrupts lists online CPUs only)" {
+	cp -a "$(fixture vm-haltpoll)" "$BATS_TEST_TMPDIR/fx"
+	fx=$BATS_TEST_TMPDIR/fx
+	f="$fx/proc/interrupts"
+	sed 's/^  0:         47 /  0:        147 /' "$f" >"$BATS_TEST_TMPDIR/irq4"
+	# CPU 3 goes offline: the kernel drops its column, and CPU 0 takes 100
+	# timer interrupts.  Before the fix the rows' totals went down, which
+	# counted as a reset: total_per_s was their whole count since boot
+	# over the interval (about 150 000/s here).
+	awk 'NR == 1 { sub(/CPU3 *$/, "") } NR > 1 && $5 ~ /^[0-9]+$/ { $0 = substr($0, 1, 37) substr($0, 49) } { print }' "$f" |
+		sed 's/^  0:         47 /  0:        147 /' >"$BATS_TEST_TMPDIR/irq3"
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c all --wakeups -- sh -c \
+		"echo 0-2 >'$fx/$cpu_dir/online'; echo 3 >'$fx/$cpu_dir/offline'; echo 0 >'$fx/$cpu_dir/cpu3/online'; cat '$BATS_TEST_TMPDIR/irq3' >'$f'; sleep 0.2"
+	assert_success
+	jq -e '.interval_s as $i | (.cpus[0].wakeups_per_s - 100 / $i | fabs) < 1 and
+		.cpus[1].wakeups_per_s == 0 and .cpus[2].wakeups_per_s == 0 and
+		.cpus[3].online == false and .cpus[3].wakeups_per_s == null' <<<"$output"
+	# The total is the CPUs' sum; which rows moved is unknown.
+	jq -e '((.wakeups.total_per_s - ([.cpus[].wakeups_per_s // 0] | add)) | fabs) < 0.2 and .wakeups.top == null' <<<"$output"
+	# CPU 3 comes back with its column (its counts of the start): before
+	# the fix the rows jumped by its count since boot.
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c all --wakeups -- sh -c \
+		"echo 0-3 >'$fx/$cpu_dir/online'; : >'$fx/$cpu_dir/offline'; echo 1 >'$fx/$cpu_dir/cpu3/online'; cat '$BATS_TEST_TMPDIR/irq4' >'$f'; sleep 0.2"
+	assert_success
+	jq -e '.cpus[3].online == true and .cpus[3].wakeups_per_s == null and
+		((.wakeups.total_per_s - ([.cpus[].wakeups_per_s // 0] | add)) | fabs) < 0.2 and
+		.wakeups.total_per_s < 1000 and .wakeups.top == null' <<<"$output"
+	# With the same CPUs at both readings the top sources are there.
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c all --wakeups -- sh -c \
+		"sed 's/^  0:        147 /  0:        247 /' '$BATS_TEST_TMPDIR/irq4' >'$f.new' && cat '$f.new' >'$f'; sleep 0.2"
+	assert_success
+	jq -e '.wakeups.top[0].irq == "0" and ((.wakeups.total_per_s - .wakeups.top[0].per_s) | fabs) < 0.2' <<<"$output"
+}
+
+@test "interval: idle-state files replaced under an online CPU are opened again, the CPU not shown offline" {
+	fault_so
+	cp -a "$(fixture vm-haltpoll)" "$BATS_TEST_TMPDIR/fx"
+	fx=$BATS_TEST_TMPDIR/fx
+	# The second read of a kept fd fails with ENODEV, as sysfs does once
+	# acpi_idle has removed and re-created the folder of a CPU coming
+	# online.  Before the fix the CPU was shown offline in that sample.
+	run --separate-stderr env PM_FAULT_READ="*/cpu1/cpuidle/state0/usage=ENODEV@2" LD_PRELOAD="$so" \
+		"$bin/cstate-stat" --sysroot "$fx" -J -c all -i 0.1 -n 2
+	assert_success
+	[ "${#lines[@]}" -eq 2 ]
+	for l in "${lines[@]}"; do
+		jq -e '.cpus[1].online == true and ([.cpus[1].cstates[] | .usage, .time_us] | all(. == 0))' <<<"$l"
+	done
+}
+
 @test "--power: watts from energy_uj, a wrap of the counter handled" {
 	fx=$(fixture hwp-laptop)
 	z="$fx/sys/class/powercap/intel-rapl:0"

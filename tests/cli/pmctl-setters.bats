@@ -180,6 +180,22 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	[[ ${stderr_lines[0]} == *"(the last online CPU cannot go, and hotplug is off during a suspend)" ]]
 }
 
+@test "cpu online: a CPU the kernel lists offline while its file reads 1 (a failed bring-up) is exit 1, not 'nothing to change'" {
+	fx=$(fresh hwp-laptop)
+	# As a 2-CPU QEMU guest was left when CPU 1 did not wake at resume
+	# ("do_boot_cpu failed(-1) to wakeup CPU#1"): before the fix pmctl
+	# read the 1, had nothing to write and exited 0.
+	printf '0,2-7\n' >"$fx/$cpu/online"
+	printf '1\n' >"$fx/$cpu/offline"
+	refused 1 pmctl "$fx" cpu online 1-2
+	[[ ${stderr_lines[0]} == "pmctl: cpu1 is offline though /$cpu/cpu1/online reads 1: the kernel failed to bring it up"* ]]
+	# An offline CPU whose file agrees is brought online as ever.
+	printf '0\n' >"$fx/$cpu/cpu1/online"
+	run "$bin/pmctl" --sysroot "$fx" cpu online 1
+	assert_success
+	[ "$(val "$fx/$cpu/cpu1/online")" = 1 ]
+}
+
 @test "smt on|off: written and read back; absent or forced off is exit 3" {
 	fx=$(fresh hwp-laptop)
 	run "$bin/pmctl" --sysroot "$fx" smt off

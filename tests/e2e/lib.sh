@@ -180,3 +180,16 @@ hooks_are() {
 	eq "$1" "$_got" "10-rec-a $2,20-rec-b $2,20-rec-b $3,10-rec-a $3,"
 	: >"$HOOKLOG"
 }
+
+# param NAME DEFAULT: the value of e2e.NAME=VALUE on the kernel command
+# line, where tests/e2e/run puts a case's "#@ params:", else DEFAULT.
+param() {
+	_v=$2
+	read -r _cmdline </proc/cmdline
+	for _w in $_cmdline; do
+		case "$_w" in
+		"e2e.$1="*) _v=${_w#*=} ;;
+		esac
+	done
+	printf '%s\n' "$_v"
+}

@@ -5,8 +5,9 @@
  * exactly npercpu and maxrows entries.  Checked: the result is a row
  * count within maxrows or -EINVAL; labels and descriptions are
  * NUL-terminated; the rows do not depend on the CPU selection, except
- * their totals, which are 0 for an empty selection, as are the per-CPU
- * totals; NULL per-CPU space (as pm_irq_name passes) gives the same rows.
+ * their totals, which are 0 for an empty selection; the per-CPU totals
+ * are then all unknown (PM_UNKNOWN: only a selected CPU with a column has
+ * one); NULL per-CPU space (as pm_irq_name passes) gives the same rows.
  */
 #include <errno.h>
 
@@ -46,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = pm_proc_interrupts_parse(s, &sel, pc, NPERCPU, none, MAXROWS);
 	CHECK(m == n);
 	for (int i = 0; i < NPERCPU; i++)
-		CHECK(pc[i] == 0);
+		CHECK(pc[i] == PM_UNKNOWN);
 	for (int i = 0; i < m; i++) {
 		CHECK(none[i].total == 0);
 		CHECK(!strcmp(none[i].label, all[i].label));
