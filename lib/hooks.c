@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -279,10 +280,12 @@ static void cloexec_from_3(void)
 		return;
 	}
 	while ((de = readdir(d))) {
-		int n = atoi(de->d_name);
+		char *end;
+		long n = strtol(de->d_name, &end, 10);
 
-		if (n > 2 && n != fd)
-			fcntl(n, F_SETFD, FD_CLOEXEC);
+		if (!*end && end != de->d_name && n > 2 && n != fd &&
+		    n <= INT_MAX)
+			fcntl((int)n, F_SETFD, FD_CLOEXEC);
 	}
 	closedir(d);
 }
