@@ -413,8 +413,19 @@ static void check_field(struct opp *op, struct pm_fset f,
 static void snapshot_tunables(struct opp *op, struct pm_writer *w,
 			      const struct pm_policy *pol)
 {
-	char up[PM_PATH_MAX] = "", upv[32] = "";
+	char up[PM_PATH_MAX] = "", upv[32] = "", dir[PM_PATH_MAX + 32];
 
+	/* No folder of the governor's (one without tunables, or a kernel
+	 * that keeps none): nothing to look for, file by file. */
+	if (!opp_tunable_governor(pol->governor))
+		return;
+	snprintf(dir, sizeof(dir), "%s/%s", pol->path, pol->governor);
+	if (!pm_exists(&op->ctx, dir)) {
+		snprintf(dir, sizeof(dir), CPU_DIR "/cpufreq/%s",
+			 pol->governor);
+		if (!pm_exists(&op->ctx, dir))
+			return;
+	}
 	for (int k = 0; opp_tunable_at(k); k++) {
 		const struct opp_tunable *t = opp_tunable_at(k);
 		char path[PM_PATH_MAX], v[32];
