@@ -5,8 +5,9 @@
  * applicable", "not executable" and "disabled".  Each hook runs in its
  * own process group with a clean environment, stdin from /dev/null, its
  * output appended to the log, no other fd open, and a timeout after
- * which the group is killed.  As root, a hook or folder that someone other than root could
- * change is refused: running it would run their code as root.
+ * which the group is killed.  As root, a hook or folder that someone
+ * other than root could change is refused: running it would run their
+ * code as root.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -286,11 +286,9 @@ int pm_writer_apply(struct pm_writer *w)
 int pm_writer_commit(struct pm_writer *w)
 {
 	struct pm_txn *t = &w->txn;
-	int code, any = 0;
+	int code;
 
-	for (int i = 0; i < t->n; i++)
-		any += !t->w[i].skip;
-	if (!any && w->t->verbose > 0)
+	if (!pm_txn_changes(t) && w->t->verbose > 0)
 		pm_note(w->t, "nothing to change");
 	code = pm_writer_apply(w);
 	w->t->on_die = NULL;

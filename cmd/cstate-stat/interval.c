@@ -470,7 +470,8 @@ static void human_report(struct report *r, const struct cdelta *sum,
 				 "offline or came back)\n",
 			      (double)irq_total / r->dt);
 	if (r->opt->wakeups && ntop > 0) {
-		pm_out_printf(o, "  wakeups %.0f/s; top:", (double)irq_total / r->dt);
+		pm_out_printf(o, "  wakeups %.0f/s; top:",
+			      (double)irq_total / r->dt);
 		for (int i = 0; i < ntop; i++)
 			pm_out_printf(o, "%s %s (%s) %.0f/s", i ? "," : "",
 				      top[i].row->label, top[i].row->desc,
@@ -587,7 +588,8 @@ static void json_report(struct report *r, const struct cdelta *sum,
 	if (r->opt->wakeups) {
 		pm_out_obj_begin(o, "wakeups");
 		if (r->s->fd_irq >= 0) {
-			pm_out_double(o, "total_per_s", (double)irq_total / r->dt, 1);
+			pm_out_double(o, "total_per_s",
+				      (double)irq_total / r->dt, 1);
 			json_top(r, top, ntop);
 		} else {
 			pm_out_null(o, "total_per_s");

@@ -250,15 +250,6 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 		snprintf(buf, size, "%s", err);
 }
 
-/* The first n writes change something. */
-static bool changes_before(const struct pm_txn *t, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!t->w[i].skip)
-			return true;
-	return false;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -412,8 +403,9 @@ int main(int argc, char **argv)
 	 * the first stage changes something, the rest again after it. */
 	opp_plan_first(&op, &pt, &w, &st);
 	first = w.txn.n;
+	changes = pm_txn_changes(&w.txn);
 	opp_plan_rest(&op, &pt, &w, &st);
-	if (!op.t.dry_run && changes_before(&w.txn, first)) {
+	if (!op.t.dry_run && changes) {
 		pm_txn_truncate(&w.txn, first);
 		if (pm_writer_apply(&w) == PM_EXIT_OK) {
 			st.applied = true;

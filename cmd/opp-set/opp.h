@@ -47,8 +47,8 @@ void opp_point_free(struct opp_point *pt);
  * they are offline).  The second, everything else, is planned on the
  * machine as the first left it.  Before the first write the second is
  * planned once on the machine as it is, as a check (and for --dry-run):
- * only what depends on the first stage is left out of it (opp.current
- * notes say so under --dry-run).
+ * only what depends on the first stage is left out of it (a note on
+ * stderr says so under --dry-run).
  */
 struct opp_stage {
 	struct pm_cpus cpus;

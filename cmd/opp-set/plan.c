@@ -1023,7 +1023,8 @@ static void plan_profile(struct opp *op, const struct opp_point *pt,
 	if (!s)
 		return;
 	opp_where(s, where, sizeof(where));
-	if (pm_profile_read(&op->ctx, &pr) <= 0 && pr.err)
+	pm_profile_read(&op->ctx, &pr);
+	if (pr.err)
 		unreadable(op, where, "[platform] profile",
 			   "/sys/firmware/acpi/platform_profile", pr.err);
 	if (!pr.current[0])

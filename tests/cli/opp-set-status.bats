@@ -138,6 +138,19 @@ $cpu/intel_pstate/min_perf_pct" ] || fail "after the status: $rest"
 	[ ! -e "$fx/run/pmtools/opp.current" ]
 }
 
+@test "an error after the switch whose undo fails too: exit 1, naming the file left changed" {
+	fault_so
+	fx=$(tuned)
+	point "$fx" pas '[intel_pstate]\nstatus = passive\n\n[cpufreq]\ngovernor = nosuch\n'
+	run --separate-stderr env PM_FAULT_WRITE="*/intel_pstate/status=EIO@2:write" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$fx" pas
+	assert_failure 1
+	[[ ${stderr_lines[0]} == *"none of 'nosuch' is available"* ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: could not restore $cpu/intel_pstate/status to 'active': Input/output error (EIO)" ]
+	[ "${stderr_lines[2]}" = "opp-set: 1 of 1 earlier writes could not be restored" ]
+	[ "$(cat "$fx$cpu/intel_pstate/status")" = passive ]
+}
+
 @test "--save with the status, a switch away, and -f puts the machine back" {
 	fault_so
 	kernel_switch
