@@ -133,3 +133,23 @@ nobody_copy() { # NAME
 	cp -a "$(fixture "$1")/." "$d/"
 	printf '%s\n' "$d"
 }
+
+# Hold lock file FILE with flock(1) until release_lock (or release_lock_after
+# SEC): returns once the lock is held, however loaded the machine, so that
+# a test never depends on a holder's sleep outlasting its checks.
+# shellcheck disable=SC2016 # expanded by the holder's shell
+hold_lock() { # FILE
+	local r="$BATS_TEST_TMPDIR/lock-release"
+	rm -f "$r" "$r.held"
+	flock "$1" sh -c 'touch "$1.held"; while [ ! -e "$1" ]; do sleep 0.02; done' \
+		sh "$r" 3>&- &
+	lock_holder=$!
+	while [ ! -e "$r.held" ]; do sleep 0.02; done
+}
+release_lock() { touch "$BATS_TEST_TMPDIR/lock-release"; }
+release_lock_after() { # SEC
+	(
+		sleep "$1"
+		release_lock
+	) 3>&- &
+}

@@ -392,9 +392,7 @@ EOF
 	mkdir -p "$fx/run"
 	hook "$fx" /etc/pm/sleep.d 10a
 	echo "4242 pm-suspend" >"$fx/run/pm-suspend.lock"
-	flock "$fx/run/pm-suspend.lock" sleep 3 &
-	holder=$!
-	sleep 0.3
+	hold_lock "$fx/run/pm-suspend.lock"
 	before=$(tree_sum "$fx")
 	ps "$fx" deep
 	assert_failure 4
@@ -403,9 +401,10 @@ EOF
 	assert_failure 4
 	[ "$(tree_sum "$fx")" = "$before" ]
 	[ ! -e "$fx/hooks.log" ]
+	release_lock_after 0.3
 	ps "$fx" --wait deep
 	assert_success
-	wait "$holder"
+	wait "$lock_holder"
 	[ -s "$fx/hooks.log" ]
 }
 

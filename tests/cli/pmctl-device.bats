@@ -474,8 +474,7 @@ $pci14/power/wakeup = disabled"
 	command -v flock >/dev/null || skip "flock is missing"
 	p02=$fx/sys/devices/pci0000:00/0000:00:02.0/power/control
 	touch "$fx/run/opp-set.lock"
-	flock "$fx/run/opp-set.lock" sleep 1.5 3>&- &
-	sleep 0.3
+	hold_lock "$fx/run/opp-set.lock"
 	before=$(tree_sum "$fx")
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/devices/pci0000:00/0000:00:02.0 --runtime on
 	[ "$status" -eq 4 ]
@@ -483,6 +482,7 @@ $pci14/power/wakeup = disabled"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/devices/pci0000:00/0000:00:02.0 --runtime on --wait=0.2
 	[ "$status" -eq 4 ]
 	[ "$(tree_sum "$fx")" = "$before" ]
+	release_lock_after 0.3
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/devices/pci0000:00/0000:00:02.0 --runtime on --wait
 	wait
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"

@@ -245,12 +245,12 @@ val() { cat "$1"; }
 	command -v flock >/dev/null || skip "flock(1) is missing"
 	fx=$(fresh laptop2006)
 	mkdir -p "$fx/run"
-	flock "$fx/run/opp-set.lock" sleep 1 &
-	sleep 0.2
+	hold_lock "$fx/run/opp-set.lock"
 	refused 4 pmctl "$fx" freq set --governor powersave
 	[[ ${stderr_lines[0]} == "pmctl: busy: /run/opp-set.lock is held"*"use --wait to wait for it" ]]
 	refused 4 pmctl "$fx" --wait=0.1 freq set --governor powersave
-	run "$bin/pmctl" --sysroot "$fx" --wait=5 freq set --governor powersave
+	release_lock_after 0.3
+	run "$bin/pmctl" --sysroot "$fx" --wait=60 freq set --governor powersave
 	assert_success
 	[ "$(val "$fx/$cf/policy0/scaling_governor")" = powersave ]
 	wait

@@ -230,9 +230,9 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	fx=$(fresh vm-haltpoll)
 	"$bin/pmctl" --sysroot "$fx" latency 50 --hold &
 	pid=$!
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in $(seq 600); do
 		[ "$(od -An -td4 "$fx/dev/cpu_dma_latency" | tr -d ' ')" = 50 ] && break
-		sleep 0.1
+		sleep 0.05
 	done
 	kill -0 "$pid"
 	kill -TERM "$pid"
