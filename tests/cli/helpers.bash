@@ -143,6 +143,7 @@ hold_lock() { # FILE
 	rm -f "$r" "$r.held"
 	flock "$1" sh -c 'touch "$1.held"; while [ ! -e "$1" ]; do sleep 0.02; done' \
 		sh "$r" 3>&- &
+	# shellcheck disable=SC2034 # read by the calling test
 	lock_holder=$!
 	while [ ! -e "$r.held" ]; do sleep 0.02; done
 }
