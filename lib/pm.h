@@ -228,6 +228,8 @@ struct pm_write {
 	char *alt;		/* PM_W_LATE: the other place (malloc'd) */
 };
 
+struct pm_journal;
+
 struct pm_txn {
 	struct pm_ctx *ctx;
 	struct pm_write *w;
@@ -236,6 +238,11 @@ struct pm_txn {
 	int not_restored;	/* writes that could not be undone */
 	int next;		/* the first write not applied yet */
 	bool rolled_back;
+	int stopped;		/* the signal that stopped the apply, 0 */
+	/* Written before the first write of each stage and of each
+	 * PM_W_LATE file (NULL: none, as in a dry run). */
+	struct pm_journal *journal;
+	int journal_err;	/* errno of a journal that could not be made */
 };
 
 void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx);
@@ -256,7 +263,10 @@ int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
  * planned on what the one before made.  0 when every write was made;
  * else -errno of the failed write, after the rollback of every stage:
  * t->failed names it, t->not_restored counts the files left changed
- * (each with undo_err set).
+ * (each with undo_err set).  A stop signal caught (pm_stop_catch) before
+ * a write is -EINTR after the rollback, with t->stopped set and
+ * t->failed -1; a journal that cannot be written (t->journal) is its
+ * -errno, with t->journal_err set, before the stage's first write.
  */
 int pm_txn_apply(struct pm_txn *t);
 /* Undo every write applied so far, in reverse order (an error found
@@ -266,6 +276,103 @@ void pm_txn_undo(struct pm_txn *t);
 void pm_txn_truncate(struct pm_txn *t, int n);
 /* Writes that change something (not skipped). */
 int pm_txn_changes(const struct pm_txn *t);
+
+/*
+ * Signals in the middle of a write: from pm_stop_catch to pm_stop_release,
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT (each one not ignored when it
+ * starts) only set a flag, which pm_txn_apply reads before each write:
+ * the writes stop and are rolled back, and a signal during the rollback
+ * does not stop it.  pm_stop_hold blocks them, so that pm_stop_caught()
+ * is final; pm_stop_release puts the old actions back, then lets a
+ * signal that came meanwhile take its usual course.
+ */
+#include <signal.h>
+
+#define PM_STOP_NSIG 4
+
+struct pm_stop {
+	bool on, held;
+	struct sigaction old[PM_STOP_NSIG];
+	sigset_t mask;		/* the mask before pm_stop_hold */
+};
+
+void pm_stop_catch(struct pm_stop *s);
+/* The last stop signal caught since pm_stop_catch, 0 none. */
+int pm_stop_caught(void);
+void pm_stop_hold(struct pm_stop *s);
+void pm_stop_release(struct pm_stop *s);
+/* "SIGTERM" */
+const char *pm_signal_name(int sig);
+
+/*
+ * The writers' journal (lib/journal.c): before the first write, the old
+ * value of every file a write may change, in PM_JOURNAL under the root,
+ * the file and its folder synced; removed after the last read-back or
+ * the rollback.  A journal that is there when a writer takes the lock
+ * was left by one that died mid-apply (SIGKILL, a crash, a power cut of
+ * the kernel's own writes): pm_journal_recover puts it back.
+ */
+#define PM_STATE_DIR "/run/pmtools"
+#define PM_JOURNAL PM_STATE_DIR "/journal"
+#define PM_JOURNAL_VERSION 1
+
+struct pm_journal {
+	struct pm_ctx *ctx;
+	const char *tool;	/* "opp-set", in the journal */
+	int dirfd;		/* PM_STATE_DIR, -1 not open yet */
+	bool live;		/* written and not removed yet */
+	char boot[40];		/* boot_id, "-" unreadable, "" not read */
+};
+
+void pm_journal_init(struct pm_journal *j, struct pm_ctx *ctx,
+		     const char *tool);
+/* Record the old values of t's writes (replacing the journal atomically):
+ * 0 or -errno with the record naming the journal. */
+int pm_journal_write(struct pm_journal *j, const struct pm_txn *t);
+/* Remove it, the folder synced: 0 or -errno (record set). */
+int pm_journal_remove(struct pm_journal *j);
+void pm_journal_close(struct pm_journal *j);
+
+/* One file of a journal found, and what its restore did. */
+struct pm_jfile {
+	char kind;		/* 'w' write, 'c' choice, 's' snapshot, 'u' */
+	char path[PM_W_PATH];
+	char old[PM_W_VAL];	/* to restore ("" not known: 'u') */
+	char was[PM_W_VAL];	/* read before the restore ("" unread) */
+	char got[PM_W_VAL];	/* read back after it */
+	bool changed;		/* read otherwise than old: written back */
+	bool restored;		/* written back and read back as old */
+	int err;		/* errno of a failed restore, -1 reads otherwise */
+};
+
+struct pm_recovery {
+	bool found;		/* a journal was there */
+	bool bad;		/* did not parse, or unsafe: left untouched */
+	char why[320];		/* what is wrong with it ("line 3: ...") */
+	bool earlier_boot;	/* written before the last boot: not restored */
+	long pid;
+	char tool[PM_NAME_MAX];
+	char boot[40];
+	int64_t time;		/* when it was written, seconds since the epoch */
+	int n;
+	struct pm_jfile *f;	/* in the journal's order */
+	int changed;		/* files that read otherwise than their old */
+	int restored;		/* of those, put back and read back */
+	int failed;		/* could not be put back (err set) */
+	int remove_err;		/* errno of its removal, 0 */
+};
+
+/*
+ * With the writers' lock held: restore the journal a dead writer left,
+ * last file first, each read back, then remove it; one written in an
+ * earlier boot is removed unrestored (the kernel started afresh), one
+ * that does not parse or that others could have written is left as it
+ * is (r->bad).  Under ctx->dry_run, only compare.  0 (r says what was
+ * found and done), or -errno when the journal cannot be read (the error
+ * record names it).
+ */
+int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r);
+void pm_recovery_free(struct pm_recovery *r);
 
 /*
  * The writers' lock (CLI.md: /run/opp-set.lock, shared by pmctl and
@@ -1482,9 +1589,12 @@ int pm_exit_for(int err);
 
 /*
  * A write of pmctl or opp-set: pm_writer_begin takes the lock (exit 4
- * when held, unless --dry-run), each pm_writer_plan adds a file (exit 3
- * when it is not there), and pm_writer_commit applies all of it or
- * nothing, reports, and returns the exit status.
+ * when held, unless --dry-run) and restores the journal of a writer that
+ * died mid-apply, each pm_writer_plan adds a file (exit 3 when it is not
+ * there), and pm_writer_commit applies all of it or nothing, reports,
+ * and returns the exit status.  From the first write to the last
+ * read-back the old values are in the journal and a stop signal rolls
+ * the writes back (exit 1).
  */
 struct pm_writer {
 	struct pm_tool *t;
@@ -1503,6 +1613,12 @@ struct pm_writer {
 	/* The message for the failed write (NULL: the file and errno). */
 	void (*explain_fail)(struct pm_writer *w, const struct pm_write *x,
 			     char *buf, size_t size);
+	/* Called under the lock once every write is made and the journal
+	 * is gone, before the report (opp-set records the point). */
+	void (*on_applied)(struct pm_writer *w);
+	struct pm_stop stop;	/* stop signals caught from the first write */
+	struct pm_journal journal;
+	struct pm_recovery rec;	/* what pm_writer_begin found and restored */
 };
 
 void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
@@ -1519,7 +1635,19 @@ int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
  * stays unless something could not be restored (then 1).
  */
 int pm_writer_apply(struct pm_writer *w);
+/*
+ * Apply the rest, end the transaction (the journal removed), report, and
+ * release the lock; returns the exit status.  A report that cannot be
+ * written is exit 1 after saying whether the machine was changed.
+ */
 int pm_writer_commit(struct pm_writer *w);
+/*
+ * What pm_writer_begin does once it holds the lock (pmctl recover calls
+ * it for a dry run): restore the journal a dead writer left (w->rec) and
+ * say what was done.  Returns 0, or 1 when a file of it stays changed;
+ * a journal that cannot be read or does not parse is exit 1.
+ */
+int pm_writer_recover(struct pm_writer *w);
 
 /* ---------------------------------------------------------------- fset */
 

@@ -1,15 +1,143 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What every write of pmctl and opp-set shares: the writers' lock, the
- * plan, the apply with its rollback, and the report (dry-run or diff
- * lines, warnings for values the kernel changed, the JSON record of
- * every write).
+ * journal of a writer that died mid-apply put back, the plan, the apply
+ * with its rollback (after a failed write, or a stop signal), and the
+ * report (dry-run or diff lines, warnings for values the kernel changed,
+ * the JSON record of every write).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pm.h"
+
+#define STDOUT_NAME "standard output"
+
+/* Say what the recovery did: 0, or 1 when something stays changed. */
+static int recovered(struct pm_writer *w)
+{
+	const struct pm_recovery *r = &w->rec;
+	bool dry = w->ctx->dry_run;
+
+	if (!r->found)
+		return PM_EXIT_OK;
+	if (r->earlier_boot) {
+		pm_note(w->t, "%s: left by %s (pid %ld) in an earlier boot: "
+			      "not restored, the kernel started afresh; %s",
+			PM_JOURNAL, r->tool, r->pid,
+			dry ? "it would be removed" : "removed");
+	} else {
+		for (int i = r->n - 1; i >= 0; i--) {
+			const struct pm_jfile *x = &r->f[i];
+
+			if (x->err > 0 && x->err != ENODATA)
+				pm_warn(w->t, "could not restore %s to '%s': "
+					      "%s (%s)",
+					x->path, x->old, strerror(x->err),
+					pm_errno_name(x->err));
+			else if (x->err == ENODATA)
+				pm_warn(w->t, "could not restore %s: its old "
+					      "value is not known",
+					x->path);
+			else if (x->err == -1)
+				pm_warn(w->t, "could not restore %s to '%s': "
+					      "it reads '%s'",
+					x->path, x->old, x->got);
+			else if (x->changed && w->t->verbose > 0)
+				pm_note(w->t, "%s %s: %s -> %s",
+					dry ? "would restore" : "restored",
+					x->path, x->was, x->old);
+		}
+		if (r->failed)
+			pm_warn(w->t, "%s (pid %ld) died mid-apply: restored "
+				      "%d file%s, %d could not be restored "
+				      "(%s)",
+				r->tool, r->pid, r->restored,
+				r->restored == 1 ? "" : "s", r->failed,
+				PM_JOURNAL);
+		else if (dry)
+			pm_note(w->t, "%s (pid %ld) died mid-apply: %d file%s "
+				      "would be restored (%s)",
+				r->tool, r->pid, r->changed,
+				r->changed == 1 ? "" : "s", PM_JOURNAL);
+		else if (r->changed)
+			pm_note(w->t, "%s (pid %ld) died mid-apply: restored "
+				      "the %d file%s it had changed (%s)",
+				r->tool, r->pid, r->changed,
+				r->changed == 1 ? "" : "s", PM_JOURNAL);
+		else
+			pm_note(w->t, "%s (pid %ld) died mid-apply before it "
+				      "changed anything (%s removed)",
+				r->tool, r->pid, PM_JOURNAL);
+	}
+	if (r->remove_err)
+		pm_warn(w->t, "could not remove %s: %s (%s)", PM_JOURNAL,
+			strerror(r->remove_err),
+			pm_errno_name(r->remove_err));
+	return r->failed || r->remove_err ? PM_EXIT_FAIL : PM_EXIT_OK;
+}
+
+int pm_writer_recover(struct pm_writer *w)
+{
+	char msg[PM_PATH_MAX + 600];
+	int r, sig, code;
+
+	/* A signal does not cut the restore short either. */
+	pm_stop_catch(&w->stop);
+	r = pm_journal_recover(w->ctx, &w->rec);
+	pm_stop_hold(&w->stop);
+	sig = pm_stop_caught();
+	if (r < 0) {
+		pm_stop_release(&w->stop);
+		pm_die(w->t, PM_EXIT_FAIL, "cannot read the journal of an "
+					   "earlier write: %s; nothing was "
+					   "changed",
+		       pm_err_str(&w->ctx->err, msg, sizeof(msg)));
+	}
+	if (w->rec.bad) {
+		pm_stop_release(&w->stop);
+		pm_die(w->t, PM_EXIT_FAIL,
+		       "%s: %s: it is not restored, and nothing is written "
+		       "while it is there (remove it once the files it names "
+		       "are checked); nothing was changed",
+		       PM_JOURNAL, w->rec.why);
+	}
+	code = recovered(w);
+	pm_stop_release(&w->stop);
+	if (sig)
+		pm_die(w->t, PM_EXIT_FAIL,
+		       "stopped by %s%s: nothing else was changed",
+		       pm_signal_name(sig),
+		       w->rec.found ? " after the recovery" : "");
+	return code;
+}
+
+/*
+ * The report goes to standard output after the writes: one that cannot
+ * take it (closed, read-only, /dev/full) must fail before them.  A
+ * zero-length write(2) fails there as a real one would; it is tried only
+ * when something will be written (a human report of a real write is
+ * empty).
+ */
+static void check_stdout(struct pm_tool *t)
+{
+	bool report = t->dry_run || t->fmt == PM_FMT_JSON ||
+		      t->fmt == PM_FMT_KV;
+	int e = 0;
+
+	if (fcntl(STDOUT_FILENO, F_GETFL) < 0)
+		e = errno;
+	else if (report && write(STDOUT_FILENO, "", 0) < 0)
+		e = errno;
+	if (e)
+		pm_die(t, PM_EXIT_FAIL, "cannot write the report to "
+					STDOUT_NAME ": %s (%s); nothing was "
+					"changed",
+		       strerror(e), pm_errno_name(e));
+}
 
 
 void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
@@ -22,6 +150,7 @@ void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
 	w->ctx = ctx;
 	w->o = o;
 	w->lockfd = -1;
+	pm_journal_init(&w->journal, ctx, t->name);
 	/* The report goes to --output after the writes: a file that cannot
 	 * be made must fail before them (exit 1, nothing changed). */
 	if (t->output) {
@@ -32,14 +161,18 @@ void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
 			pm_die(t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
 			       t->output, strerror(-r), pm_errno_name(-r));
 		pm_out_abort(&probe);
+	} else {
+		check_stdout(t);
 	}
 	pm_txn_init(&w->txn, ctx);
 	if (t->dry_run)
 		return;
 	w->lockfd = pm_lock_take(ctx, PM_WRITER_LOCK, t->name, t->wait_s,
 				 holder, sizeof(holder));
-	if (w->lockfd >= 0)
+	if (w->lockfd >= 0) {
+		(void)pm_writer_recover(w);
 		return;
+	}
 	switch (ctx->err.err) {
 	case EWOULDBLOCK:
 		pm_die(t, PM_EXIT_BUSY,
@@ -104,6 +237,8 @@ static void report_json(struct pm_writer *w)
 	pm_out_u64(w->o, "changed", (uint64_t)changed);
 	pm_out_u64(w->o, "unchanged", (uint64_t)unchanged);
 	pm_out_bool(w->o, "rolled_back", t->rolled_back);
+	pm_out_str_or_null(w->o, "stopped_by",
+			   t->stopped ? pm_signal_name(t->stopped) : "");
 	pm_out_arr_begin(w->o, "writes", "write");
 	for (int i = 0; i < t->n; i++) {
 		const struct pm_write *x = &t->w[i];
@@ -232,28 +367,102 @@ static int failed(struct pm_writer *w, int err)
 	return PM_EXIT_FAIL;
 }
 
+/* Writes made (and rolled back) before write n. */
+static int done_before(const struct pm_txn *t, int n)
+{
+	int done = 0;
+
+	for (int i = 0; i < n; i++)
+		done += t->w[i].done;
+	return done;
+}
+
+/* After the rollback of a stop signal or a journal that could not be
+ * made: "WHY: restored the N earlier writes: nothing was changed". */
+static int rolled_back(struct pm_writer *w, const char *why)
+{
+	struct pm_txn *t = &w->txn;
+	int done = done_before(t, t->n);
+
+	if (!done) {
+		pm_warn(w->t, "%s before the first write: nothing was changed",
+			why);
+		return PM_EXIT_FAIL;
+	}
+	if (!t->not_restored) {
+		pm_warn(w->t, "%s: restored the %d earlier write%s: nothing "
+			       "was changed",
+			why, done, done == 1 ? "" : "s");
+		return PM_EXIT_FAIL;
+	}
+	warn_unrestored_before(w, t->n);
+	pm_warn(w->t, "%s: %d of %d earlier writes could not be restored",
+		why, t->not_restored, done);
+	return PM_EXIT_FAIL;
+}
+
+static int stopped(struct pm_writer *w)
+{
+	char why[64];
+
+	snprintf(why, sizeof(why), "stopped by %s",
+		 pm_signal_name(w->txn.stopped));
+	return rolled_back(w, why);
+}
+
+static int journal_failed(struct pm_writer *w)
+{
+	char why[PM_PATH_MAX + 600], err[PM_PATH_MAX + 512];
+
+	snprintf(why, sizeof(why), "cannot write the journal: %s",
+		 pm_err_str(&w->ctx->err, err, sizeof(err)));
+	return rolled_back(w, why);
+}
+
+/*
+ * The end of the writes, made or rolled back: the journal goes (with
+ * the stop signals held, so that one cannot come between), then the
+ * signals act as before.  Returns code, or 1 when the journal stays.
+ */
+static int end_txn(struct pm_writer *w, int code)
+{
+	char msg[PM_PATH_MAX + 600];
+
+	pm_stop_hold(&w->stop);
+	if (pm_journal_remove(&w->journal) < 0) {
+		pm_warn(w->t, "cannot remove the journal: %s; the next "
+			      "pmctl or opp-set would undo these writes: "
+			      "remove it",
+			pm_err_str(&w->ctx->err, msg, sizeof(msg)));
+		code = PM_EXIT_FAIL;
+	}
+	if (code == PM_EXIT_OK && w->on_applied)
+		w->on_applied(w);
+	pm_journal_close(&w->journal);
+	pm_stop_release(&w->stop);
+	return code;
+}
+
 /* pm_die after a stage was applied: undo it, and say how that went. */
 static int undo_on_die(void *arg, int code)
 {
 	struct pm_writer *w = arg;
 	struct pm_txn *t = &w->txn;
-	int done = 0;
+	int done = done_before(t, t->next);
 
-	for (int i = 0; i < t->next; i++)
-		done += t->w[i].done;
 	pm_txn_undo(t);
 	if (!done)
-		return code;
+		return end_txn(w, code);
 	if (!t->not_restored) {
 		pm_warn(w->t, "restored the %d earlier write%s: nothing was "
 			       "changed",
 			done, done == 1 ? "" : "s");
-		return code;
+		return end_txn(w, code);
 	}
 	warn_unrestored_before(w, t->next);
 	pm_warn(w->t, "%d of %d earlier writes could not be restored",
 		t->not_restored, done);
-	return PM_EXIT_FAIL;
+	return end_txn(w, PM_EXIT_FAIL);
 }
 
 int pm_writer_apply(struct pm_writer *w)
@@ -269,10 +478,22 @@ int pm_writer_apply(struct pm_writer *w)
 	if (first >= 0 && w->lock_denied)
 		pm_die(w->t, PM_EXIT_FAIL, "root is needed to write %s",
 		       t->w[first].path);
+	if (first >= 0 && !w->t->dry_run) {
+		/* From here to the end, all or nothing: a stop signal rolls
+		 * back, and a SIGKILL leaves the journal behind. */
+		pm_stop_catch(&w->stop);
+		t->journal = &w->journal;
+	}
 	r = first < 0 ? 0 : pm_txn_apply(t);
 	if (r < 0) {
 		w->t->on_die = NULL;
-		w->code = failed(w, -r);
+		if (t->stopped)
+			w->code = stopped(w);
+		else if (t->journal_err)
+			w->code = journal_failed(w);
+		else
+			w->code = failed(w, -r);
+		w->code = end_txn(w, w->code);
 		return w->code;
 	}
 	t->next = t->n;
@@ -283,15 +504,52 @@ int pm_writer_apply(struct pm_writer *w)
 	return 0;
 }
 
+/* The report could not be written: say whether the machine changed. */
+static void report_failed(struct pm_writer *w, int code, int err)
+{
+	const char *to = w->t->output ? w->t->output : STDOUT_NAME;
+	int made = 0;
+
+	if (code == PM_EXIT_OK && !w->t->dry_run)
+		made = done_before(&w->txn, w->txn.n);
+	if (made)
+		pm_warn(w->t, "cannot write the report to %s: %s (%s); %d "
+			      "change%s made and kept",
+			to, strerror(err), pm_errno_name(err), made,
+			made == 1 ? " was" : "s were");
+	else if (code == PM_EXIT_OK)
+		pm_warn(w->t, "cannot write the report to %s: %s (%s); "
+			      "nothing was changed",
+			to, strerror(err), pm_errno_name(err));
+	else
+		pm_warn(w->t, "cannot write the report to %s: %s (%s)", to,
+			strerror(err), pm_errno_name(err));
+	/* Said once: not again by the check of stdout at exit. */
+	(void)fflush(stderr);
+	_exit(PM_EXIT_FAIL);
+}
+
 int pm_writer_commit(struct pm_writer *w)
 {
 	struct pm_txn *t = &w->txn;
-	int code;
+	int code, r;
 
 	if (!pm_txn_changes(t) && w->t->verbose > 0)
 		pm_note(w->t, "nothing to change");
 	code = pm_writer_apply(w);
 	w->t->on_die = NULL;
+	if (code == PM_EXIT_OK && w->stop.on) {
+		/* The last word of a signal: after this, the writes stay. */
+		pm_stop_hold(&w->stop);
+		if (pm_stop_caught()) {
+			t->stopped = pm_stop_caught();
+			pm_txn_undo(t);
+			code = stopped(w);
+		}
+		code = end_txn(w, code);
+	} else if (code == PM_EXIT_OK && !w->t->dry_run && w->on_applied) {
+		w->on_applied(w);
+	}
 	if (code == PM_EXIT_OK && !w->t->dry_run) {
 		for (int i = 0; i < t->n; i++) {
 			const struct pm_write *x = &t->w[i];
@@ -311,7 +569,9 @@ int pm_writer_commit(struct pm_writer *w)
 	}
 	pm_lock_release(w->lockfd);
 	w->lockfd = -1;
-	pm_tool_out(w->t, w->o);
+	r = pm_out_open(w->o, w->t->fmt, w->t->output);
+	if (r < 0)
+		report_failed(w, code, -r);
 	if (w->t->fmt == PM_FMT_JSON || w->t->fmt == PM_FMT_KV) {
 		report_json(w);
 	} else if (w->t->dry_run) {
@@ -329,7 +589,10 @@ int pm_writer_commit(struct pm_writer *w)
 					      x->val);
 		}
 	}
-	pm_tool_out_done(w->t, w->o);
+	r = pm_out_commit(w->o);
+	if (r < 0)
+		report_failed(w, code, -r);
 	pm_txn_free(t);
+	pm_recovery_free(&w->rec);
 	return code;
 }

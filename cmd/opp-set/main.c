@@ -229,6 +229,12 @@ static void record_current(struct opp *op, const char *name)
 	close(fd);
 }
 
+/* Every write made, the journal gone, the lock still held. */
+static void applied(struct pm_writer *w)
+{
+	record_current(w->arg, w->name);
+}
+
 /* A governor's tunable that its governor did not bring. */
 static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 			 char *buf, size_t size)
@@ -384,6 +390,7 @@ int main(int argc, char **argv)
 	w.arg = &op;
 	w.diff = !!diff;
 	w.explain_fail = explain_fail;
+	w.on_applied = applied;
 	if (autom) {
 		opp_auto_pick(&op, picked, sizeof(picked));
 		name = picked;
@@ -420,7 +427,6 @@ int main(int argc, char **argv)
 		else if (op.t.fmt == PM_FMT_HUMAN)
 			pm_note(&op.t, "at %s: %d change%s", pt.name, changes,
 				changes == 1 ? "" : "s");
-		record_current(&op, pt.name);
 	} else if (code == PM_EXIT_OK && diff && !changes &&
 		   op.t.fmt == PM_FMT_HUMAN) {
 		pm_note(&op.t, "already at %s", pt.name);

@@ -51,6 +51,8 @@ static void usage(FILE *f)
 	      "enabled|disabled\n"
 	      "  dump                  the power-management files of /sys and "
 	      "/proc as a tar\n"
+	      "  recover               undo what a setter killed mid-apply "
+	      "left changed\n"
 	      "\n"
 	      "Options:\n"
 	      "  -c, --cpu LIST       the CPUs (0-3,8, all, online); reading: "
@@ -72,9 +74,10 @@ static void usage(FILE *f)
 	      "command\n"
 	      "  -V, --version        show the version\n"
 	      "\n"
-	      "Exit status: 0 done, 1 failed (after restoring what was "
-	      "written), 2 usage\n"
-	      "error, 3 not supported here, 4 busy.  See pmctl(8).\n",
+	      "Exit status: 0 done, 1 failed or stopped by a signal (after "
+	      "restoring what\n"
+	      "was written), 2 usage error, 3 not supported here, 4 busy.  "
+	      "See pmctl(8).\n",
 	      f);
 }
 
@@ -265,6 +268,18 @@ static const struct {
 	  "Options: -n/--dry-run (set: print PATH = VALUE, change nothing),\n"
 	  "--wait[=SEC] (set), -F/--format human|json|kv, -J, -o FILE,\n"
 	  "--sysroot DIR.\n" },
+	{ "recover", cmd_recover,
+	  "Usage: pmctl [options] recover\n"
+	  "\n"
+	  "Put back the files that a pmctl or opp-set killed mid-apply (SIGKILL,\n"
+	  "a crash) had changed, from the journal it keeps in /run/pmtools,\n"
+	  "last first, each read back.  Every setter does this itself when it\n"
+	  "takes the writers' lock; the boot unit runs it.  A journal from an\n"
+	  "earlier boot is removed, not restored (the kernel started afresh);\n"
+	  "one that does not parse is left as it is, and exit 1.\n"
+	  "\n"
+	  "Options: -n/--dry-run (print PATH = VALUE, change nothing),\n"
+	  "--wait[=SEC], -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 };
 
 /* The subcommands' own options, parsed here with the shared ones so

@@ -117,5 +117,6 @@ int cmd_profile(struct pmctl *p, int argc, char **argv);
 int cmd_freq(struct pmctl *p, int argc, char **argv);
 int cmd_dump(struct pmctl *p, int argc, char **argv);
 int cmd_device(struct pmctl *p, int argc, char **argv);
+int cmd_recover(struct pmctl *p, int argc, char **argv);
 
 #endif /* PMCTL_H */
