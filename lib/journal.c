@@ -278,18 +278,18 @@ static char *next_line(struct parser *ps)
 {
 	char *s = ps->p, *nl;
 
+	/* At the end too: the line that is missing is named. */
+	ps->line++;
 	if (s >= ps->end)
 		return NULL;
 	nl = memchr(s, '\n', (size_t)(ps->end - s));
 	if (!nl) {
 		/* Only a cut journal ends without a newline. */
-		ps->line++;
 		ps->p = ps->end;
 		return NULL;
 	}
 	*nl = '\0';
 	ps->p = nl + 1;
-	ps->line++;
 	return s;
 }
 
@@ -634,7 +634,7 @@ int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r)
 	if (r->bad) {
 		/* Nothing of it is restored: half a journal is not a state
 		 * the machine was ever in. */
-		r->n = 0;
+		pm_recovery_free(r);
 		close(dirfd);
 		return 0;
 	}

@@ -426,6 +426,8 @@ static int journal_failed(struct pm_writer *w)
  */
 static int end_txn(struct pm_writer *w, int code)
 {
+	/* The error of the write that failed is said after this. */
+	struct pm_err keep = w->ctx->err;
 	char msg[PM_PATH_MAX + 600];
 
 	pm_stop_hold(&w->stop);
@@ -436,6 +438,7 @@ static int end_txn(struct pm_writer *w, int code)
 			pm_err_str(&w->ctx->err, msg, sizeof(msg)));
 		code = PM_EXIT_FAIL;
 	}
+	w->ctx->err = keep;
 	if (code == PM_EXIT_OK && w->on_applied)
 		w->on_applied(w);
 	pm_journal_close(&w->journal);
@@ -487,13 +490,15 @@ int pm_writer_apply(struct pm_writer *w)
 	r = first < 0 ? 0 : pm_txn_apply(t);
 	if (r < 0) {
 		w->t->on_die = NULL;
+		/* Rolled back: the journal goes before anything is said
+		 * (failed() may end the process). */
+		end_txn(w, PM_EXIT_FAIL);
 		if (t->stopped)
 			w->code = stopped(w);
 		else if (t->journal_err)
 			w->code = journal_failed(w);
 		else
 			w->code = failed(w, -r);
-		w->code = end_txn(w, w->code);
 		return w->code;
 	}
 	t->next = t->n;

@@ -73,9 +73,10 @@ static void usage(FILE *f)
 	      "  -h, --help           show this help\n"
 	      "  -V, --version        show the version\n"
 	      "\n"
-	      "Exit status: 0 done, 1 failed (after undoing what was "
-	      "written), 2 usage\n"
-	      "error or bad point file, 3 not offered by this machine, "
+	      "Exit status: 0 done, 1 failed or stopped by a signal (after "
+	      "undoing what was\n"
+	      "written), 2 usage error or bad point file, 3 not offered by "
+	      "this machine,\n"
 	      "4 busy.\n"
 	      "See opp-set(8) and opp.conf(5).\n",
 	      f);

@@ -627,6 +627,7 @@ _pmtools_pmctl() {
 			[[ -n $verb && $verb != set ]] || opts+=" $wr --runtime --wakeup"
 			;;
 		dump) opts="-o --output --redact" ;;
+		recover) opts="$out $wr" ;;
 		*) opts="" ;;
 		esac
 		local a
@@ -637,7 +638,7 @@ _pmtools_pmctl() {
 
 	if [[ -z $cmd ]]; then
 		_pmtools_push status freq boost idle cpu smt latency sleep supply \
-			thermal devfreq domains powercap profile device dump
+			thermal devfreq domains powercap profile device dump recover
 		_pmtools_offer
 		return
 	fi
