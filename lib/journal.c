@@ -535,8 +535,14 @@ static int reads(struct pm_ctx *ctx, const struct pm_jfile *x, char *buf,
 	return 0;
 }
 
+/*
+ * Restore x.  In a dry run nothing is written, so a file the journal
+ * names twice would be seen as the dead writer left it both times:
+ * later, the same file's record just restored (in a real run), gives
+ * what it would read instead.
+ */
 static void restore(struct pm_ctx *ctx, struct pm_recovery *r,
-		    struct pm_jfile *x)
+		    struct pm_jfile *x, const struct pm_jfile *later)
 {
 	int e;
 
@@ -545,7 +551,15 @@ static void restore(struct pm_ctx *ctx, struct pm_recovery *r,
 		r->failed++;
 		return;
 	}
-	e = reads(ctx, x, x->was, sizeof(x->was));
+	if (later && (later->changed || later->was[0])) {
+		snprintf(x->was, sizeof(x->was), "%s",
+			 later->changed ? later->old : later->was);
+		e = 0;
+	} else if (later) {
+		e = -ENOENT;
+	} else {
+		e = reads(ctx, x, x->was, sizeof(x->was));
+	}
 	if (e < 0) {
 		x->was[0] = '\0';
 		/* A snapshot's file goes with its governor: nothing to do. */
@@ -578,6 +592,44 @@ static void restore(struct pm_ctx *ctx, struct pm_recovery *r,
 	}
 	x->restored = true;
 	r->restored++;
+}
+
+struct by_path {
+	const char *path;
+	int i;
+};
+
+static int by_path_cmp(const void *a, const void *b)
+{
+	const struct by_path *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : x->i - y->i;
+}
+
+/* For each record, the next one of the same file (-1 none): NULL when
+ * out of memory (then a dry run reads every file as it is). */
+static int *next_same(const struct pm_recovery *r)
+{
+	struct by_path *v = calloc((size_t)r->n + 1, sizeof(*v));
+	int *next = malloc(((size_t)r->n + 1) * sizeof(*next));
+
+	if (!v || !next) {
+		free(v);
+		free(next);
+		return NULL;
+	}
+	for (int i = 0; i < r->n; i++) {
+		v[i].path = r->f[i].path;
+		v[i].i = i;
+		next[i] = -1;
+	}
+	qsort(v, (size_t)r->n, sizeof(*v), by_path_cmp);
+	for (int k = 0; k + 1 < r->n; k++)
+		if (!strcmp(v[k].path, v[k + 1].path))
+			next[v[k].i] = v[k + 1].i;
+	free(v);
+	return next;
 }
 
 void pm_recovery_free(struct pm_recovery *r)
@@ -639,9 +691,14 @@ int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r)
 		return 0;
 	}
 	keep = ctx->err;
-	if (!r->earlier_boot)
+	if (!r->earlier_boot) {
+		int *next = ctx->dry_run ? next_same(r) : NULL;
+
 		for (int i = r->n - 1; i >= 0; i--)
-			restore(ctx, r, &r->f[i]);
+			restore(ctx, r, &r->f[i],
+				next && next[i] >= 0 ? &r->f[next[i]] : NULL);
+		free(next);
+	}
 	ctx->err = keep;
 	if (!ctx->dry_run) {
 		if (unlinkat(dirfd, JOURNAL_NAME, 0) < 0 && errno != ENOENT)

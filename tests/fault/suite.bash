@@ -48,6 +48,36 @@ fault_fresh() {
 	printf '%s\n' "$d"
 }
 
+# The 4-CPU fixture with the point "full" in its etc/pm/opp.d: a point
+# across every section, set up so that it switches intel_pstate to
+# passive, raises the limits of policy0-1, lowers those of policy2-3,
+# switches the governor from performance (before EPP), raises both
+# intel_pstate limits and brings cpu3 back online.
+opp_fixture() {
+	local fx p cpu=/sys/devices/system/cpu cf=/sys/devices/system/cpu/cpufreq
+	fx=$(fault_fresh)
+	for p in 0 1 2 3; do
+		echo performance >"$fx$cf/policy$p/scaling_governor"
+	done
+	for p in 0 1; do
+		echo 400000 >"$fx$cf/policy$p/scaling_min_freq"
+		echo 1000000 >"$fx$cf/policy$p/scaling_max_freq"
+	done
+	for p in 2 3; do echo 2000000 >"$fx$cf/policy$p/scaling_min_freq"; done
+	echo 30 >"$fx$cpu/intel_pstate/max_perf_pct"
+	# cpu3 offline, as the kernel would show it.
+	echo 0 >"$fx$cpu/cpu3/online"
+	echo 0-2 >"$fx$cpu/online"
+	echo 3 >"$fx$cpu/offline"
+	mkdir -p "$fx/etc/pm/opp.d"
+	printf '%b' '[opp]\ndescription = a point across every section\n\n[cpufreq]\ngovernor = powersave\nepp = power\nmin = 1.2GHz\nmax = 3GHz\nboost = off\n\n[cpufreq cpus=0-1]\nepp = balance_power\n\n[cpufreq cpus=2-3]\nmin = 500MHz\nmax = 1GHz\n\n[intel_pstate]\nstatus = passive\nmax_perf_pct = 80\nmin_perf_pct = 50\n\n[cpuidle]\ngovernor = teo\ndisable = C10 C8\n\n[cpu]\nonline = 0-3\nsmt = on\n\n[platform]\nprofile = low-power\n\n[runtime_pm]\npci = auto\n\n[sysfs]\n/sys/power/mem_sleep = deep\n' \
+		>"$fx/etc/pm/opp.d/full.conf"
+	# The same without the status switch and cpu3 online: everything is
+	# read before the first write.
+	grep -v -e '^status = ' -e '^online = ' "$fx/etc/pm/opp.d/full.conf" >"$fx/etc/pm/opp.d/steady.conf"
+	printf '%s\n' "$fx"
+}
+
 # Run TOOL on FX (which it changes) under the shim's log and print the
 # writes below FX/sys, one "PATH<TAB>VALUE<TAB>RESULT" line each, PATH as
 # the tools name it (without FX).  Fails when the run fails.

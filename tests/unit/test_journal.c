@@ -211,6 +211,24 @@ static void test_recover(struct pm_ctx *ctx)
 	is_str(get("sys/a"), "10\n", "nothing written");
 	ok(there("run/pmtools/journal"), "the journal stays");
 	pm_recovery_free(&r);
+	/* A snapshot and a write of one file: the write restores it, so
+	 * the snapshot has nothing left to do, in a dry run too. */
+	journal(HEAD "s /sys/a 1\nw /sys/a 1\nw /sys/d 4\nend 3\n");
+	ctx->dry_run = true;
+	pm_journal_recover(ctx, &r);
+	ctx->dry_run = false;
+	is_int(r.changed, 1, "dry run: one file would be written");
+	ok(r.f[1].changed && !r.f[0].changed,
+	   "the write, not the snapshot it leaves nothing to");
+	is_str(r.f[0].was, "1", "the snapshot would read the write's value");
+	pm_recovery_free(&r);
+	journal(HEAD "w /sys/a 2\nw /sys/a 7\nend 2\n");
+	ctx->dry_run = true;
+	pm_journal_recover(ctx, &r);
+	ctx->dry_run = false;
+	ok(r.changed == 2 && !strcmp(r.f[0].was, "7"),
+	   "dry run: a file written twice, each step as a real run sees it");
+	pm_recovery_free(&r);
 	pm_journal_recover(ctx, &r);
 	pm_recovery_free(&r);
 }

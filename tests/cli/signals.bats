@@ -1,0 +1,530 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $so, $top, $fault_* and bats' $status, $stderr come from helpers.bash, the fault suite and run
+# Signals in the middle of a write (issue 24): the fault shim's PAUSE
+# stops a setter at its Kth write below /sys, the test sends it a signal
+# there and lets it go.
+#  - SIGINT, SIGTERM, SIGHUP, SIGQUIT at every write of a point across
+#    every section (opp-set) and of every pmctl setter: the writes stop,
+#    are rolled back, one line says so, exit 1, the tree byte-identical;
+#    a signal during the rollback does not stop it;
+#  - SIGKILL at every write, then the next run (pmctl recover, or the
+#    point again): the tree byte-identical to before, or to the whole
+#    point; the journal it reads, one that does not parse, one of an
+#    earlier boot;
+#  - a report that cannot be written: before the writes, nothing
+#    changed; after them, the changes kept and said, the point recorded.
+# Every write position is tried; SIGTERM at each, the other three in
+# turn (each at every third write).  PM_SIGNALS_ALL=1 sends all four at
+# every write (four times the catchable scenarios).
+
+load helpers
+load ../fault/suite
+
+setup() {
+	load_libs
+	fault_setup
+	t=$BATS_TEST_TMPDIR
+	bgpid=
+	# A pause without a fork: read(1) on a FIFO no one writes.
+	mkfifo "$t/never"
+	exec 5<>"$t/never"
+	# The kernel shows mem_sleep as a choice, "s2idle [deep]", whatever
+	# was written: a rollback reads it back so.  The shim makes the
+	# fixture's plain file do the same after each write.
+	printf '%s\n' '#!/bin/sh' \
+		'l=; for w in s2idle deep; do if [ "$w" = "$PM_FAULT_VALUE" ]; then l="$l [$w]"; else l="$l $w"; fi; done' \
+		'echo "${l# }" >"$PM_FAULT_PATH"' >"$t/mem_sleep"
+	chmod +x "$t/mem_sleep"
+	export PM_FAULT_AFTER="*/sys/power/mem_sleep" PM_FAULT_AFTER_CMD="$t/mem_sleep"
+}
+
+# A hundredth of a second.
+tick() { read -r -t 0.01 -u 5 || true; }
+
+teardown() {
+	rm -f "${fault_tmp:?}"/pause
+	if [ -n "$bgpid" ]; then
+		kill -KILL "$bgpid" 2>/dev/null || true
+		wait "$bgpid" 2>/dev/null || true
+	fi
+	exec 5<&-
+	fault_teardown
+}
+
+cpu=/sys/devices/system/cpu
+cf=$cpu/cpufreq
+dev=/sys/devices/pci0000:00
+journal=/run/pmtools/journal
+
+# The signals sent at write K.
+signals_at() {
+	local others=(INT HUP QUIT)
+	if [ -n "${PM_SIGNALS_ALL:-}" ]; then
+		echo INT TERM HUP QUIT
+	else
+		echo TERM "${others[$1 % 3]}"
+	fi
+}
+
+# prepare TOOL ARG...: a clean run of TOOL on a copy of $fx gives the
+# writes ($writes, $n), the tree it leaves ($ref) and its file count
+# ($nref); $orig is $fx as it is, $nfiles its count, $stamp the time
+# mark of fault_same.
+prepare() {
+	local tool=$1
+	shift
+	orig=$(mktemp -d "$fault_tmp/orig.XXXXXX")
+	ref=$(mktemp -d "$fault_tmp/ref.XXXXXX")
+	find "$fx" -type f -exec touch -d @1000000000 {} +
+	stamp=$(mktemp "$fault_tmp/stamp.XXXXXX")
+	cp -a "$fx/." "$orig/"
+	cp -a "$fx/." "$ref/"
+	mapfile -t writes < <(fault_writes "$ref" "$tool" "$@")
+	n=${#writes[@]}
+	[ "$n" -ge 1 ] || fail "$tool $*: no write in a clean run"
+	nfiles=$(find "$fx" -type f ! -path "$fx/run/*.lock" | wc -l)
+	nref=$(find "$ref" -type f ! -path "$ref/run/*.lock" | wc -l)
+	fails=()
+	runs=0
+}
+
+# paused K SIG TOOL ARG...: TOOL on $fx, with every signal's default
+# action (bash starts a background job with SIGINT and SIGQUIT ignored),
+# stopped by the shim before its Kth write below /sys, sent SIG there,
+# then let go (the write goes through, unless SIG is KILL).  Its status
+# in $st, its stderr in $err, its pid in $spid.
+paused() {
+	local k=$1 sig=$2 tool=$3 pf=$fault_tmp/pause i
+	shift 3
+	rm -f "$pf"
+	env --default-signal PM_FAULT_WRITE="*/sys/*=PAUSE@$k:write${extra_rule:-}" \
+		PM_FAULT_PAUSE="$pf" LD_PRELOAD="$so" "$bin/$tool" --sysroot "$fx" "$@" \
+		>"$fault_tmp/out" 2>"$fault_tmp/err" 3>&- &
+	spid=$!
+	for ((i = 0; i < 3000; i++)); do
+		[ -s "$pf" ] && break
+		kill -0 "$spid" 2>/dev/null || break
+		tick
+	done
+	if [ ! -s "$pf" ]; then
+		wait "$spid" || true
+		fail "$tool $* never reached write $k: $(cat "$fault_tmp/err")"
+	fi
+	kill -s "$sig" "$spid"
+	rm -f "$pf"
+	st=0
+	wait "$spid" || st=$?
+	err=$(cat "$fault_tmp/err")
+	runs=$((runs + 1))
+}
+
+# same_as TREE COUNT: is $fx byte-identical to TREE (which has COUNT files)?
+same_as() { fault_same "$fx" "$1" "$stamp" "$2"; }
+
+# Back to $orig after a scenario, and the time mark for the next.
+reset_fx() {
+	fault_reset "$fx" "$orig" "${writes[@]}"
+	touch -d '-2 seconds' "$stamp"
+}
+
+# "1 earlier write" / "N earlier writes"
+writes_word() { if [ "$1" -eq 1 ]; then echo "1 earlier write"; else echo "$1 earlier writes"; fi; }
+
+# Each signal of signals_at at every write of TOOL ARG... on $fx (after
+# prepare): exit 1, the one line, the tree as before.
+every_signal() {
+	local tool=$1 k sig want
+	shift
+	for ((k = 1; k <= n; k++)); do
+		for sig in $(signals_at "$k"); do
+			touch -d '-2 seconds' "$stamp"
+			paused "$k" "$sig" "$tool" "$@"
+			want="$tool: stopped by SIG$sig: restored the $(writes_word "$k"): nothing was changed"
+			[ "$st" -eq 1 ] || fails+=("write $k SIG$sig: exit $st: $err")
+			[ "$err" = "$want" ] || fails+=("write $k SIG$sig: stderr: $err")
+			if ! same_as "$orig" "$nfiles"; then
+				fails+=("write $k SIG$sig: the tree changed: $err")
+				reset_fx
+			fi
+			[ "${#fails[@]}" -lt 10 ] || break 2
+		done
+	done
+	verdict "$tool $*"
+}
+
+verdict() {
+	echo "# $1: $runs runs" >&3
+	if [ "${#fails[@]}" -gt 0 ]; then
+		printf '%s\n' "${fails[@]}" >&2
+		fail "$1: ${#fails[@]} scenarios failed (of $runs)"
+	fi
+}
+
+# "restored the K files it had changed" of a recovery after a SIGKILL
+# before write K (K-1 writes made).
+recovered_line() { # TOOL PID WRITES
+	case $3 in
+	0) echo "$1: opp-set (pid $2) died mid-apply before it changed anything ($journal removed)" ;;
+	1) echo "$1: opp-set (pid $2) died mid-apply: restored the 1 file it had changed ($journal)" ;;
+	*) echo "$1: opp-set (pid $2) died mid-apply: restored the $3 files it had changed ($journal)" ;;
+	esac
+}
+
+@test "opp-set, a point across every section: a stop signal at every write is rolled back, said in one line, exit 1" {
+	fault_so
+	fx=$(opp_fixture)
+	prepare opp-set full
+	[ "$n" -ge 30 ] || fail "only $n writes"
+	every_signal opp-set full
+}
+
+@test "opp-set: SIGKILL at every write, then pmctl recover (the tree as before) or the point again (the whole point)" {
+	fault_so
+	fx=$(opp_fixture)
+	prepare opp-set full
+	for ((k = 1; k <= n; k++)); do
+		touch -d '-2 seconds' "$stamp"
+		paused "$k" KILL opp-set full
+		[ "$st" -eq 137 ] || fails+=("write $k: exit $st: $err")
+		[ -f "$fx$journal" ] || fails+=("write $k: no journal left")
+		kpid=$spid
+		if ((k % 2)); then
+			run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+			[ "$status" -eq 0 ] || fails+=("write $k, recover: exit $status: $stderr")
+			[ "$stderr" = "$(recovered_line pmctl "$kpid" $((k - 1)))" ] ||
+				fails+=("write $k, recover: $stderr")
+			same_as "$orig" "$nfiles" || fails+=("write $k, recover: not as before")
+		else
+			run --separate-stderr env LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" full
+			[ "$status" -eq 0 ] || fails+=("write $k, again: exit $status: $stderr")
+			[ "$stderr" = "$(recovered_line opp-set "$kpid" $((k - 1)))
+opp-set: at full: $n changes" ] || fails+=("write $k, again: $stderr")
+			same_as "$ref" "$nref" || fails+=("write $k, again: not the whole point")
+		fi
+		reset_fx
+		[ "${#fails[@]}" -lt 10 ] || break
+	done
+	# Killed while the journal itself was being made: nothing to undo.
+	touch -d '-2 seconds' "$stamp"
+	extra_rule=";*/run/pmtools/journal.new=PAUSE@1:write" paused 99 KILL opp-set full
+	[ ! -e "$fx$journal" ] || fails+=("journal.new: a journal was left")
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || fails+=("journal.new: $status $stderr")
+	same_as "$orig" "$nfiles" || fails+=("journal.new: not as before")
+	verdict "opp-set full, SIGKILL"
+}
+
+@test "a signal during the rollback does not stop it; SIGKILL during it is finished by the next run" {
+	fault_so
+	fx=$(opp_fixture)
+	prepare opp-set full
+	pf=$fault_tmp/pause
+	for sig in INT KILL; do
+		# The shim stops write 5, then the first write after it: the
+		# first of the rollback.
+		rm -f "$pf"
+		env --default-signal PM_FAULT_WRITE="*/sys/*=PAUSE@5:write;*/sys/*=PAUSE@5:write" \
+			PM_FAULT_PAUSE="$pf" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" full \
+			2>"$t/err" 3>&- &
+		bgpid=$!
+		until [ -s "$pf" ]; do tick; done
+		kill -TERM "$bgpid"
+		rm "$pf"
+		until [ -s "$pf" ]; do tick; done
+		# Write 6 is the rollback's first: write 5's file put back.
+		grep -q . "$fx$journal"
+		kill -s "$sig" "$bgpid"
+		rm "$pf"
+		st=0
+		wait "$bgpid" || st=$?
+		bgpid=
+		if [ "$sig" = INT ]; then
+			[ "$st" -eq 1 ] || fail "exit $st: $(cat "$t/err")"
+			[ "$(cat "$t/err")" = "opp-set: stopped by SIGTERM: restored the 5 earlier writes: nothing was changed" ] ||
+				fail "$(cat "$t/err")"
+		else
+			[ "$st" -eq 137 ]
+			run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+			assert_success
+			# Killed before the rollback's first write: 5 left.
+			[[ $stderr == "pmctl: opp-set (pid "*") died mid-apply: restored the 5 files it had changed ($journal)" ]] ||
+				fail "$stderr"
+		fi
+		same_as "$orig" "$nfiles" || fail "SIG$sig in the rollback: the tree changed"
+	done
+}
+
+@test "a signal ignored when the setter started (nohup) stays ignored: the point is applied whole" {
+	fault_so
+	fx=$(opp_fixture)
+	prepare opp-set full
+	pf=$fault_tmp/pause
+	env --default-signal --ignore-signal=HUP PM_FAULT_WRITE="*/sys/*=PAUSE@3:write" \
+		PM_FAULT_PAUSE="$pf" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" -q full 3>&- &
+	bgpid=$!
+	until [ -s "$pf" ]; do tick; done
+	kill -HUP "$bgpid"
+	rm "$pf"
+	wait "$bgpid"
+	bgpid=
+	same_as "$ref" "$nref" || fail "not the whole point"
+}
+
+@test "before the first write a signal acts as usual: waiting for the lock, SIGTERM ends opp-set, nothing written, no journal" {
+	command -v flock >/dev/null || skip "flock(1) is missing"
+	fx=$(opp_fixture)
+	before=$(tree_sum "$fx")
+	lock=$fx/run/opp-set.lock
+	mkdir -p "$fx/run"
+	flock "$lock" sleep 60 3>&- &
+	bgpid=$!
+	until [ -e "$lock" ] && ! flock -n "$lock" true; do sleep 0.02; done
+	env --default-signal "$bin/opp-set" --sysroot "$fx" --wait full 2>"$t/err" 3>&- &
+	w=$!
+	ino=$(stat -c %i "$lock")
+	# Blocked in flock(2): a "->" line of /proc/locks.
+	until grep -q -- "-> FLOCK .*:$ino " /proc/locks; do sleep 0.02; done
+	kill -TERM "$w"
+	st=0
+	wait "$w" || st=$?
+	[ "$st" -eq 143 ] || fail "exit $st: $(cat "$t/err")"
+	[ ! -s "$t/err" ]
+	[ "$(tree_sum "$fx")" = "$before" ]
+	[ ! -e "$fx$journal" ]
+}
+
+# pmctl's setters on the 4-CPU fixture: one line each, the arguments
+# after "pmctl --sysroot FX".
+pmctl_setters=(
+	"freq set --governor powersave --min 1.2GHz --max 3GHz --epp power"
+	"boost off"
+	"idle disable C8 C10"
+	"idle limit 100"
+	"idle governor teo"
+	"cpu offline 1-3"
+	"smt off"
+	"profile low-power"
+	"supply set BAT0 --charge-start 40 --charge-stop 70"
+	"device set $dev/0000:00:14.3 $dev/0000:00:14.0/usb1 --runtime auto --wakeup enabled"
+)
+
+@test "every pmctl setter: a stop signal at every write is rolled back, said in one line, exit 1" {
+	fault_so
+	local total=0 line
+	local -a args
+	for line in "${pmctl_setters[@]}"; do
+		read -ra args <<<"$line"
+		fx=$(fault_fresh)
+		prepare pmctl "${args[@]}"
+		every_signal pmctl "${args[@]}"
+		total=$((total + runs))
+	done
+	echo "# $total runs over ${#pmctl_setters[@]} setters" >&3
+}
+
+@test "devfreq set on an ARM board: a stop signal at every write is rolled back" {
+	fault_so
+	fx=$(mktemp -d "$fault_tmp/arm.XXXXXX")
+	cp -a "$(fixture arm-biglittle)/." "$fx/"
+	prepare pmctl devfreq set ff9a0000.gpu --governor powersave --min 200MHz --max 400MHz
+	every_signal pmctl devfreq set ff9a0000.gpu --governor powersave --min 200MHz --max 400MHz
+}
+
+@test "pmctl setters: SIGKILL at the middle write, then any setter restores the journal first" {
+	fault_so
+	local line k gov
+	local -a args
+	for line in "freq set --governor powersave --min 1.2GHz --max 3GHz" "idle limit 100" "cpu offline 1-3"; do
+		read -ra args <<<"$line"
+		fx=$(fault_fresh)
+		prepare pmctl "${args[@]}"
+		k=$(((n + 1) / 2))
+		paused "$k" KILL pmctl "${args[@]}"
+		[ "$st" -eq 137 ]
+		# A setter with nothing to change of its own.
+		gov=$(cat "$fx$cpu/cpuidle/current_governor")
+		run --separate-stderr "$bin/pmctl" --sysroot "$fx" idle governor "$gov"
+		assert_success
+		[[ $stderr == "pmctl: pmctl (pid $spid) died mid-apply: restored the $((k - 1)) file"*" it had changed ($journal)" ]] ||
+			fail "$line: $stderr"
+		same_as "$orig" "$nfiles" || fail "$line: not as before"
+	done
+	# -q: the recovery is not said.
+	paused 2 KILL pmctl freq set --max 3GHz
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -q idle governor "$gov"
+	assert_success
+	[ -z "$stderr" ]
+	same_as "$orig" "$nfiles"
+}
+
+# ------------------------------------------------------------- the journal
+
+@test "the journal: written before the first write, synced, 0600, with the writer, the boot id and the old values" {
+	fault_so
+	fx=$(opp_fixture)
+	mkdir -p "$fx/proc/sys/kernel/random"
+	echo 0e1f9c7a-8b4d-4f0e-9a51-2c6d3b7e8f10 >"$fx/proc/sys/kernel/random/boot_id"
+	prepare opp-set full
+	log=$fault_tmp/log
+	PM_FAULT_LOG=$log PM_FAULT_PAUSE=$fault_tmp/pause PM_FAULT_WRITE="*/sys/*=PAUSE@3:write" LD_PRELOAD=$so \
+		"$bin/opp-set" --sysroot "$fx" full 2>/dev/null 3>&- &
+	bgpid=$!
+	until [ -s "$fault_tmp/pause" ]; do tick; done
+	[ "$(stat -c %a "$fx$journal")" = 600 ]
+	mapfile -t j <"$fx$journal"
+	[ "${j[0]}" = "pmtools-journal 1" ]
+	[ "${j[1]}" = "pid $bgpid" ]
+	[ "${j[2]}" = "tool opp-set" ]
+	[ "${j[3]}" = "boot 0e1f9c7a-8b4d-4f0e-9a51-2c6d3b7e8f10" ]
+	[[ ${j[4]} =~ ^time\ [0-9]+$ ]]
+	[ "${j[-1]}" = "end $((${#j[@]} - 6))" ]
+	# Written again for the second stage: the first stage's writes (the
+	# status switch, cpu3 online), after the snapshot of what the switch
+	# resets, then the rest; the choice file by its bracketed word.
+	for r in "s $cf/policy0/scaling_governor performance" "w $cpu/intel_pstate/status active" \
+		"w $cpu/cpu3/online 0" "w $cf/policy3/scaling_governor performance" "c /sys/power/mem_sleep s2idle"; do
+		grep -qFx "$r" "$fx$journal" || fail "no '$r' in $(cat "$fx$journal")"
+	done
+	[ "$(grep -c '^[wcsu] ' "$fx$journal")" -eq $((${#j[@]} - 6)) ]
+	kill -9 "$bgpid"
+	rm "$fault_tmp/pause"
+	wait "$bgpid" || true
+	bgpid=
+	# The first /sys write comes after the journal is in place.
+	first=$(grep -n "	$fx/sys/" "$log" | head -n 1 | cut -d: -f1)
+	jn=$(grep -n "	$fx/run/pmtools/journal.new	" "$log" | head -n 1 | cut -d: -f1)
+	[ -n "$jn" ] && [ "$jn" -lt "$first" ]
+	# A cut journal is not restored: named, nothing written, exit 1.
+	sed -i '$d' "$fx$journal"
+	mid=$(tree_sum "$fx")
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" full
+	assert_failure 1
+	[ "$stderr" = "opp-set: $journal: line ${#j[@]}: no 'end N': the journal is cut short: it is not restored, and nothing is written while it is there (remove it once the files it names are checked); nothing was changed" ] ||
+		fail "$stderr"
+	[ "$(tree_sum "$fx")" = "$mid" ]
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" idle governor teo
+	assert_failure 1
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+	assert_failure 1
+	[ "$(tree_sum "$fx")" = "$mid" ]
+	# A dry run takes no lock and reads no journal.
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n full
+	assert_success
+}
+
+@test "a journal from an earlier boot is removed, not restored; the next run goes on" {
+	fault_so
+	fx=$(opp_fixture)
+	mkdir -p "$fx/proc/sys/kernel/random"
+	echo 0e1f9c7a-8b4d-4f0e-9a51-2c6d3b7e8f10 >"$fx/proc/sys/kernel/random/boot_id"
+	prepare opp-set full
+	paused 9 KILL opp-set full
+	echo 5b5b5b5b-8b4d-4f0e-9a51-2c6d3b7e8f10 >"$fx/proc/sys/kernel/random/boot_id"
+	mid=$(tree_sum "$fx")
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover -n -J
+	assert_success
+	[ "$(jq -c '[.found, .earlier_boot, .changed, .pid]' <<<"$output")" = "[true,true,0,$spid]" ]
+	[ "$(tree_sum "$fx")" = "$mid" ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" full
+	assert_success
+	[ "${stderr_lines[0]}" = "opp-set: $journal: left by opp-set (pid $spid) in an earlier boot: not restored, the kernel started afresh; removed" ]
+	[ ! -e "$fx$journal" ]
+}
+
+@test "pmctl recover: -n prints what it would write; -J reports each file; no journal is exit 0" {
+	fault_so
+	fx=$(opp_fixture)
+	prepare opp-set full
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+	assert_success
+	[ -z "$output$stderr" ]
+	paused 4 KILL opp-set full
+	mid=$(tree_sum "$fx")
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover -n
+	assert_success
+	[ "${#lines[@]}" -eq 3 ] || fail "${#lines[@]} lines: $output"
+	[ "${lines[0]}" = "${writes[2]%%$'\t'*} = $(cat "$orig${writes[2]%%$'\t'*}")" ]
+	[ "$stderr" = "pmctl: opp-set (pid $spid) died mid-apply: 3 files would be restored ($journal)" ]
+	[ "$(tree_sum "$fx")" = "$mid" ]
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover -J -v
+	assert_success
+	[ "$(jq -c '[.found, .changed, .restored, .not_restored, .tool]' <<<"$output")" = '[true,3,3,0,"opp-set"]' ]
+	[ "$(jq -r '[.files[] | select(.changed)][0].path' <<<"$output")" = "${writes[2]%%$'\t'*}" ]
+	[ "${#stderr_lines[@]}" -eq 4 ]
+	same_as "$orig" "$nfiles"
+}
+
+# ------------------------------------------------------------- the report
+
+@test "a report that cannot be written: found before the writes (stdout closed, /dev/full), nothing changed" {
+	fx=$(opp_fixture)
+	before=$(tree_sum "$fx")
+	run --separate-stderr bash -c '"$0" --sysroot "$1" -J full >/dev/full' "$bin/opp-set" "$fx"
+	assert_failure 1
+	[ "$stderr" = "opp-set: cannot write the report to standard output: No space left on device (ENOSPC); nothing was changed" ]
+	run --separate-stderr bash -c '"$0" --sysroot "$1" -F kv idle disable C8 >/dev/full' "$bin/pmctl" "$fx"
+	assert_failure 1
+	[ "$stderr" = "pmctl: cannot write the report to standard output: No space left on device (ENOSPC); nothing was changed" ]
+	run --separate-stderr bash -c '"$0" --sysroot "$1" -J full >&-' "$bin/opp-set" "$fx"
+	assert_failure 1
+	[ "$stderr" = "opp-set: cannot write the report to standard output: Bad file descriptor (EBADF); nothing was changed" ]
+	[ "$(tree_sum "$fx")" = "$before" ]
+	# Human output of a real write prints nothing: /dev/full is no matter.
+	run --separate-stderr bash -c '"$0" --sysroot "$1" -q full >/dev/full' "$bin/opp-set" "$fx"
+	assert_success
+}
+
+@test "a report that fails after the writes (the reader gone, the -o folder gone): exit 1, the changes said kept, the point recorded" {
+	fault_so
+	fx=$(opp_fixture)
+	prepare opp-set full
+	pf=$fault_tmp/pause
+	mkfifo "$t/fifo"
+	env PM_FAULT_WRITE="*/sys/*=PAUSE@$n:write" PM_FAULT_PAUSE="$pf" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$fx" -J full >"$t/fifo" 2>"$t/err" 3>&- &
+	bgpid=$!
+	exec 4<"$t/fifo"
+	until [ -s "$pf" ]; do tick; done
+	exec 4<&-
+	rm "$pf"
+	st=0
+	wait "$bgpid" || st=$?
+	bgpid=
+	[ "$st" -eq 1 ] || fail "exit $st: $(cat "$t/err")"
+	[ "$(cat "$t/err")" = "opp-set: cannot write the report to standard output: Broken pipe (EPIPE); $n changes were made and kept" ] ||
+		fail "$(cat "$t/err")"
+	same_as "$ref" "$nref" || fail "not the whole point"
+	[ "$(cat "$fx/run/pmtools/opp.current")" = full ]
+	reset_fx
+
+	# -o: checked before the writes, its folder removed during them.
+	mkdir "$t/out"
+	env PM_FAULT_WRITE="*/sys/*=PAUSE@2:write" PM_FAULT_PAUSE="$pf" LD_PRELOAD="$so" \
+		"$bin/pmctl" --sysroot "$fx" -q -o "$t/out/r.json" -J idle limit 100 2>"$t/err" 3>&- &
+	bgpid=$!
+	until [ -s "$pf" ]; do tick; done
+	rmdir "$t/out"
+	rm "$pf"
+	st=0
+	wait "$bgpid" || st=$?
+	bgpid=
+	[ "$st" -eq 1 ] || fail "exit $st: $(cat "$t/err")"
+	[[ $(cat "$t/err") == "pmctl: cannot write the report to $t/out/r.json: No such file or directory (ENOENT); "*" changes were made and kept" ]] ||
+		fail "$(cat "$t/err")"
+}
+
+@test "a report to a full disk after the writes: exit 1, the changes said kept" {
+	command -v unshare >/dev/null || skip "unshare(1) is missing"
+	fx=$(opp_fixture)
+	mnt=$t/full
+	mkdir "$mnt"
+	run --separate-stderr unshare -m sh -c '
+		mount -t tmpfs -o size=16k tmpfs "$1" || exit 77
+		dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null
+		"$2" --sysroot "$3" -o "$1/report.json" -J full' sh "$mnt" "$bin/opp-set" "$fx"
+	[ "$status" -ne 77 ] || skip "cannot mount a tmpfs here"
+	assert_failure 1
+	[[ $stderr == "opp-set: cannot write the report to $mnt/report.json: No space left on device (ENOSPC); "*" changes were made and kept" ]] ||
+		fail "$stderr"
+	[ "$(cat "$fx/run/pmtools/opp.current")" = full ]
+}
