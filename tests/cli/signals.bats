@@ -1,8 +1,11 @@
 #!/usr/bin/env bats
 # shellcheck disable=SC2154 # $bin, $so, $top, $fault_* and bats' $status, $stderr come from helpers.bash, the fault suite and run
+# shellcheck disable=SC2016 # scripts and commands are single-quoted on purpose: they expand later
+# shellcheck disable=SC2030,SC2031 # each test is one process: what paused sets is the test's
 # Signals in the middle of a write (issue 24): the fault shim's PAUSE
 # stops a setter at its Kth write below /sys, the test sends it a signal
-# there and lets it go.
+# there and lets it go (the loops over every write are
+# tests/fault/signal-loop, a plain script: bats is slow at loops).
 #  - SIGINT, SIGTERM, SIGHUP, SIGQUIT at every write of a point across
 #    every section (opp-set) and of every pmctl setter: the writes stop,
 #    are rolled back, one line says so, exit 1, the tree byte-identical;
@@ -56,16 +59,6 @@ cf=$cpu/cpufreq
 dev=/sys/devices/pci0000:00
 journal=/run/pmtools/journal
 
-# The signals sent at write K.
-signals_at() {
-	local others=(INT HUP QUIT)
-	if [ -n "${PM_SIGNALS_ALL:-}" ]; then
-		echo INT TERM HUP QUIT
-	else
-		echo TERM "${others[$1 % 3]}"
-	fi
-}
-
 # prepare TOOL ARG...: a clean run of TOOL on a copy of $fx gives the
 # writes ($writes, $n), the tree it leaves ($ref) and its file count
 # ($nref); $orig is $fx as it is, $nfiles its count, $stamp the time
@@ -84,15 +77,13 @@ prepare() {
 	[ "$n" -ge 1 ] || fail "$tool $*: no write in a clean run"
 	nfiles=$(find "$fx" -type f ! -path "$fx/run/*.lock" | wc -l)
 	nref=$(find "$ref" -type f ! -path "$ref/run/*.lock" | wc -l)
-	fails=()
-	runs=0
 }
 
 # paused K SIG TOOL ARG...: TOOL on $fx, with every signal's default
 # action (bash starts a background job with SIGINT and SIGQUIT ignored),
 # stopped by the shim before its Kth write below /sys, sent SIG there,
 # then let go (the write goes through, unless SIG is KILL).  Its status
-# in $st, its stderr in $err, its pid in $spid.
+# in $st, its pid in $spid.
 paused() {
 	local k=$1 sig=$2 tool=$3 pf=$fault_tmp/pause i
 	shift 3
@@ -114,8 +105,6 @@ paused() {
 	rm -f "$pf"
 	st=0
 	wait "$spid" || st=$?
-	err=$(cat "$fault_tmp/err")
-	runs=$((runs + 1))
 }
 
 # same_as TREE COUNT: is $fx byte-identical to TREE (which has COUNT files)?
@@ -127,91 +116,36 @@ reset_fx() {
 	touch -d '-2 seconds' "$stamp"
 }
 
-# "1 earlier write" / "N earlier writes"
-writes_word() { if [ "$1" -eq 1 ]; then echo "1 earlier write"; else echo "$1 earlier writes"; fi; }
-
-# Each signal of signals_at at every write of TOOL ARG... on $fx (after
-# prepare): exit 1, the one line, the tree as before.
-every_signal() {
-	local tool=$1 k sig want
-	shift
-	for ((k = 1; k <= n; k++)); do
-		for sig in $(signals_at "$k"); do
-			touch -d '-2 seconds' "$stamp"
-			paused "$k" "$sig" "$tool" "$@"
-			want="$tool: stopped by SIG$sig: restored the $(writes_word "$k"): nothing was changed"
-			[ "$st" -eq 1 ] || fails+=("write $k SIG$sig: exit $st: $err")
-			[ "$err" = "$want" ] || fails+=("write $k SIG$sig: stderr: $err")
-			if ! same_as "$orig" "$nfiles"; then
-				fails+=("write $k SIG$sig: the tree changed: $err")
-				reset_fx
-			fi
-			[ "${#fails[@]}" -lt 10 ] || break 2
-		done
-	done
-	verdict "$tool $*"
-}
-
-verdict() {
-	echo "# $1: $runs runs" >&3
-	if [ "${#fails[@]}" -gt 0 ]; then
-		printf '%s\n' "${fails[@]}" >&2
-		fail "$1: ${#fails[@]} scenarios failed (of $runs)"
-	fi
-}
-
-# "restored the K files it had changed" of a recovery after a SIGKILL
-# before write K (K-1 writes made).
-recovered_line() { # TOOL PID WRITES
-	case $3 in
-	0) echo "$1: opp-set (pid $2) died mid-apply before it changed anything ($journal removed)" ;;
-	1) echo "$1: opp-set (pid $2) died mid-apply: restored the 1 file it had changed ($journal)" ;;
-	*) echo "$1: opp-set (pid $2) died mid-apply: restored the $3 files it had changed ($journal)" ;;
-	esac
+# loop MODE FX TOOL ARG...: tests/fault/signal-loop (every write, a
+# signal at each; see there), its copies on tmpfs.
+loop() {
+	run --separate-stderr env TMPDIR="$fault_tmp" FAULT_SO="$so" \
+		"$top/tests/fault/signal-loop" "$@"
+	echo "# ${*:3}: ${output##*$'\n'}" >&3
+	[ "$status" -eq 0 ] || fail "$output$stderr"
 }
 
 @test "opp-set, a point across every section: a stop signal at every write is rolled back, said in one line, exit 1" {
 	fault_so
-	fx=$(opp_fixture)
-	prepare opp-set full
-	[ "$n" -ge 30 ] || fail "only $n writes"
-	every_signal opp-set full
+	loop stop "$(opp_fixture)" opp-set full
 }
 
 @test "opp-set: SIGKILL at every write, then pmctl recover (the tree as before) or the point again (the whole point)" {
 	fault_so
+	loop kill "$(opp_fixture)" opp-set full
+}
+
+@test "opp-set: SIGKILL while the journal is being made: nothing to undo, nothing left" {
+	fault_so
 	fx=$(opp_fixture)
 	prepare opp-set full
-	for ((k = 1; k <= n; k++)); do
-		touch -d '-2 seconds' "$stamp"
-		paused "$k" KILL opp-set full
-		[ "$st" -eq 137 ] || fails+=("write $k: exit $st: $err")
-		[ -f "$fx$journal" ] || fails+=("write $k: no journal left")
-		kpid=$spid
-		if ((k % 2)); then
-			run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
-			[ "$status" -eq 0 ] || fails+=("write $k, recover: exit $status: $stderr")
-			[ "$stderr" = "$(recovered_line pmctl "$kpid" $((k - 1)))" ] ||
-				fails+=("write $k, recover: $stderr")
-			same_as "$orig" "$nfiles" || fails+=("write $k, recover: not as before")
-		else
-			run --separate-stderr env LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" full
-			[ "$status" -eq 0 ] || fails+=("write $k, again: exit $status: $stderr")
-			[ "$stderr" = "$(recovered_line opp-set "$kpid" $((k - 1)))
-opp-set: at full: $n changes" ] || fails+=("write $k, again: $stderr")
-			same_as "$ref" "$nref" || fails+=("write $k, again: not the whole point")
-		fi
-		reset_fx
-		[ "${#fails[@]}" -lt 10 ] || break
-	done
-	# Killed while the journal itself was being made: nothing to undo.
-	touch -d '-2 seconds' "$stamp"
 	extra_rule=";*/run/pmtools/journal.new=PAUSE@1:write" paused 99 KILL opp-set full
-	[ ! -e "$fx$journal" ] || fails+=("journal.new: a journal was left")
+	[ "$st" -eq 137 ]
+	[ -e "$fx/run/pmtools/journal.new" ] && [ ! -e "$fx$journal" ]
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
-	[ "$status" -eq 0 ] && [ -z "$stderr" ] || fails+=("journal.new: $status $stderr")
-	same_as "$orig" "$nfiles" || fails+=("journal.new: not as before")
-	verdict "opp-set full, SIGKILL"
+	assert_success
+	[ -z "$stderr" ]
+	same_as "$orig" "$nfiles" || fail "not as before"
 }
 
 @test "a signal during the rollback does not stop it; SIGKILL during it is finished by the next run" {
@@ -310,24 +244,15 @@ pmctl_setters=(
 
 @test "every pmctl setter: a stop signal at every write is rolled back, said in one line, exit 1" {
 	fault_so
-	local total=0 line
+	local line
 	local -a args
 	for line in "${pmctl_setters[@]}"; do
 		read -ra args <<<"$line"
-		fx=$(fault_fresh)
-		prepare pmctl "${args[@]}"
-		every_signal pmctl "${args[@]}"
-		total=$((total + runs))
+		loop stop "$(fault_fresh)" pmctl "${args[@]}"
 	done
-	echo "# $total runs over ${#pmctl_setters[@]} setters" >&3
-}
-
-@test "devfreq set on an ARM board: a stop signal at every write is rolled back" {
-	fault_so
 	fx=$(mktemp -d "$fault_tmp/arm.XXXXXX")
 	cp -a "$(fixture arm-biglittle)/." "$fx/"
-	prepare pmctl devfreq set ff9a0000.gpu --governor powersave --min 200MHz --max 400MHz
-	every_signal pmctl devfreq set ff9a0000.gpu --governor powersave --min 200MHz --max 400MHz
+	loop stop "$fx" pmctl devfreq set ff9a0000.gpu --governor powersave --min 200MHz --max 400MHz
 }
 
 @test "pmctl setters: SIGKILL at the middle write, then any setter restores the journal first" {
