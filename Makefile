@@ -48,7 +48,7 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
-                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/e2e/(run|init)$$' | \
+                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/fault/signal-loop$$|^tests/e2e/(run|init)$$' | \
                 grep -vE '\.(md|conf|desc|cron|[578])$$|^bench/results/')
 
 .PHONY: all check check-unit check-cli check-all check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
