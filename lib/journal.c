@@ -607,12 +607,13 @@ static int by_path_cmp(const void *a, const void *b)
 	return c ? c : x->i - y->i;
 }
 
-/* For each record, the next one of the same file (-1 none): NULL when
- * out of memory (then a dry run reads every file as it is). */
+/* For each record, 1 + the index of the next one of the same file (0
+ * none): NULL when out of memory (then a dry run reads every file as
+ * it is). */
 static int *next_same(const struct pm_recovery *r)
 {
 	struct by_path *v = calloc((size_t)r->n + 1, sizeof(*v));
-	int *next = malloc(((size_t)r->n + 1) * sizeof(*next));
+	int *next = calloc((size_t)r->n + 1, sizeof(*next));
 
 	if (!v || !next) {
 		free(v);
@@ -622,12 +623,11 @@ static int *next_same(const struct pm_recovery *r)
 	for (int i = 0; i < r->n; i++) {
 		v[i].path = r->f[i].path;
 		v[i].i = i;
-		next[i] = -1;
 	}
 	qsort(v, (size_t)r->n, sizeof(*v), by_path_cmp);
 	for (int k = 0; k + 1 < r->n; k++)
 		if (!strcmp(v[k].path, v[k + 1].path))
-			next[v[k].i] = v[k + 1].i;
+			next[v[k].i] = v[k + 1].i + 1;
 	free(v);
 	return next;
 }
@@ -696,14 +696,14 @@ int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r)
 
 		for (int i = r->n - 1; i >= 0; i--)
 			restore(ctx, r, &r->f[i],
-				next && next[i] >= 0 ? &r->f[next[i]] : NULL);
+				next && next[i] ? &r->f[next[i] - 1] : NULL);
 		free(next);
 	}
 	ctx->err = keep;
 	if (!ctx->dry_run) {
-		if (unlinkat(dirfd, JOURNAL_NAME, 0) < 0 && errno != ENOENT)
-			r->remove_err = errno;
-		else if (fsync(dirfd) < 0 && errno != EINVAL)
+		if (unlinkat(dirfd, JOURNAL_NAME, 0) < 0)
+			r->remove_err = errno == ENOENT ? 0 : errno;
+		if (!r->remove_err && fsync(dirfd) < 0 && errno != EINVAL)
 			r->remove_err = errno;
 	}
 	close(dirfd);

@@ -128,9 +128,8 @@ static void check_stdout(struct pm_tool *t)
 		      t->fmt == PM_FMT_KV;
 	int e = 0;
 
-	if (fcntl(STDOUT_FILENO, F_GETFL) < 0)
-		e = errno;
-	else if (report && write(STDOUT_FILENO, "", 0) < 0)
+	if (fcntl(STDOUT_FILENO, F_GETFL) < 0 ||
+	    (report && write(STDOUT_FILENO, "", 0) < 0))
 		e = errno;
 	if (e)
 		pm_die(t, PM_EXIT_FAIL, "cannot write the report to "
