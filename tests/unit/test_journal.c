@@ -339,6 +339,7 @@ static void test_bad(struct pm_ctx *ctx)
 		is_int(pm_journal_recover(ctx, &r), 0, "case %zu: 0", i);
 		ok(r.found && r.bad, "case %zu: does not parse", i);
 		is_str(r.why, cases[i].why, "case %zu: says why", i);
+		ok(r.n == 0 && !r.f, "case %zu: no records kept", i);
 		is_str(get("sys/a"), "10\n", "case %zu: nothing restored", i);
 		ok(there("run/pmtools/journal"), "case %zu: left in place", i);
 		pm_recovery_free(&r);
