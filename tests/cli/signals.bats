@@ -210,9 +210,7 @@ loop() {
 	before=$(tree_sum "$fx")
 	lock=$fx/run/opp-set.lock
 	mkdir -p "$fx/run"
-	flock "$lock" sleep 60 3>&- &
-	bgpid=$!
-	until [ -e "$lock" ] && ! flock -n "$lock" true; do sleep 0.02; done
+	hold_lock "$lock"
 	env --default-signal "$bin/opp-set" --sysroot "$fx" --wait full 2>"$t/err" 3>&- &
 	w=$!
 	ino=$(stat -c %i "$lock")
@@ -223,6 +221,8 @@ loop() {
 	wait "$w" || st=$?
 	[ "$st" -eq 143 ] || fail "exit $st: $(cat "$t/err")"
 	[ ! -s "$t/err" ]
+	release_lock
+	wait "$lock_holder"
 	[ "$(tree_sum "$fx")" = "$before" ]
 	[ ! -e "$fx$journal" ]
 }
