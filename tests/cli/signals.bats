@@ -453,3 +453,48 @@ pmctl_setters=(
 		fail "$stderr"
 	[ "$(cat "$fx/run/pmtools/opp.current")" = full ]
 }
+
+@test "a journal as a killed writer leaves it (no shim: the ASan build runs this too) is restored by the next setter, each file read back" {
+	fx=$(fault_fresh)
+	before=$(tree_sum "$fx")
+	mkdir -p "$fx/run/pmtools"
+	# policy1's max half way through a point; a device's control after it.
+	[ "$(cat "$fx$dev/0000:00:14.3/power/control")" = auto ]
+	echo 2000000 >"$fx$cf/policy1/scaling_max_freq"
+	echo on >"$fx$dev/0000:00:14.3/power/control"
+	printf '%s\n' 'pmtools-journal 1' 'pid 4242' 'tool opp-set' 'boot -' 'time 1718000000' \
+		"w $cf/policy0/scaling_max_freq 4700000" "w $cf/policy1/scaling_max_freq 4700000" \
+		"w $dev/0000:00:14.3/power/control auto" "c /sys/power/mem_sleep s2idle" 'end 4' >"$fx$journal"
+	chmod 600 "$fx$journal"
+	gov=$(cat "$fx$cpu/cpuidle/current_governor")
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v idle governor "$gov"
+	assert_success
+	[ "${stderr_lines[0]}" = "pmctl: restored $dev/0000:00:14.3/power/control: on -> auto" ] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "pmctl: restored $cf/policy1/scaling_max_freq: 2000000 -> 4700000" ] || fail "$stderr"
+	[ "${stderr_lines[2]}" = "pmctl: opp-set (pid 4242) died mid-apply: restored the 2 files it had changed ($journal)" ] ||
+		fail "$stderr"
+	[ "$(tree_sum "$fx")" = "$before" ]
+	# A file that cannot be put back is named; the journal goes all the
+	# same, and the setter goes on (recover alone says exit 1).
+	printf '%s\n' 'pmtools-journal 1' 'pid 4242' 'tool pmctl' 'boot -' 'time 1' \
+		"w $cf/policy9/scaling_max_freq 1" 'end 1' >"$fx$journal"
+	chmod 600 "$fx$journal"
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pmctl: could not restore $cf/policy9/scaling_max_freq to '1': No such file or directory (ENOENT)" ] ||
+		fail "$stderr"
+	[ "${stderr_lines[1]}" = "pmctl: pmctl (pid 4242) died mid-apply: restored 0 files, 1 could not be restored ($journal)" ] ||
+		fail "$stderr"
+	[ ! -e "$fx$journal" ]
+	[ "$(tree_sum "$fx")" = "$before" ]
+	# One that others could have written is not used.
+	printf '%s\n' 'pmtools-journal 1' 'pid 4242' 'tool pmctl' 'boot -' 'time 1' \
+		"w $cf/policy0/scaling_max_freq 1" 'end 1' >"$fx$journal"
+	chmod 666 "$fx$journal"
+	mid=$(tree_sum "$fx")
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -s cpufreq.max=3GHz
+	assert_failure 1
+	[ "$stderr" = "opp-set: $journal: it or its folder could be written by another user: it is not restored, and nothing is written while it is there (remove it once the files it names are checked); nothing was changed" ] ||
+		fail "$stderr"
+	[ "$(tree_sum "$fx")" = "$mid" ]
+}
