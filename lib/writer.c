@@ -107,11 +107,15 @@ int pm_writer_recover(struct pm_writer *w)
 	}
 	code = recovered(w);
 	pm_stop_release(&w->stop);
+	if (sig && w->rec.found)
+		pm_die(w->t, PM_EXIT_FAIL, "stopped by %s after the recovery: "
+					   "nothing else was changed",
+		       pm_signal_name(sig));
 	if (sig)
 		pm_die(w->t, PM_EXIT_FAIL,
-		       "stopped by %s%s: nothing else was changed",
-		       pm_signal_name(sig),
-		       w->rec.found ? " after the recovery" : "");
+		       "stopped by %s before the first write: nothing was "
+		       "changed",
+		       pm_signal_name(sig));
 	return code;
 }
 
