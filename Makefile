@@ -51,7 +51,7 @@ SHELL_FILES = $(shell git ls-files 2>/dev/null | \
                 grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/fault/signal-loop$$|^tests/e2e/(run|init)$$' | \
                 grep -vE '\.(md|conf|desc|cron|[578])$$|^bench/results/')
 
-.PHONY: all check check-unit check-cli check-all check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
+.PHONY: all check check-unit check-cli check-all check-signals check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
         lint-mandoc lint-cppcheck lint-clang-tidy install uninstall clean distclean soak
 
 all: $(LIBPM) $(BINS)
@@ -95,6 +95,13 @@ check-unit: all $(UNIT_BIN)
 
 check-cli: all $(FAULT_SO)
 	@tests/run --bin $(B) cli
+
+# The signal suite unbounded, by hand: each of SIGINT, SIGTERM, SIGHUP
+# and SIGQUIT at every write of opp-set and of every pmctl setter, and
+# SIGKILL at each followed by the next run (CI: 6 positions a run, one
+# signal at each, no SIGKILL loop over the pmctl setters).
+check-signals: all $(FAULT_SO)
+	@PM_SIGNALS_FULL=1 PM_SIGNALS_ALL=1 T=signals tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
 # the linters, counted in one summary line.
