@@ -2,21 +2,52 @@
 # pmtools: one entry point for building, testing, linting and installing.
 
 VERSION   := 0.1.0
+
+# Every installed path comes from here: the binaries get theirs at build
+# time (PATH_DEFS), the man pages, completion, units, udev rule and
+# scripts at install time (install-data).  A PREFIX given to
+# `make install` that differs from the one `make` built with rebuilds the
+# binaries first (the paths stamp below), so `make && make install
+# PREFIX=/usr` installs binaries that look in /usr.
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 SBINDIR   ?= $(PREFIX)/sbin
 DATADIR   ?= $(PREFIX)/share/pmtools
+LIBEXECDIR ?= $(PREFIX)/libexec/pmtools
 MANDIR    ?= $(PREFIX)/share/man
 COMPDIR   ?= $(PREFIX)/share/bash-completion/completions
+# bash-completion ships completions of its own for pm-suspend,
+# pm-hibernate, pm-suspend-hybrid and pm-is-supported (for pm-utils) in
+# COMPDIR: a package cannot replace those files, so it sets COMPATCOMPDIR
+# (/etc/bash_completion.d, read when bash-completion starts) to get a
+# small file that claims these four names there instead of links in
+# COMPDIR.
+COMPATCOMPDIR ?=
+# systemd and udev read these under /usr/local too, but for
+# systemd-sleep, which reads only /usr/lib/systemd/system-sleep (and
+# /lib/... before the /usr merge): install with PREFIX=/usr or set it.
+UNITDIR   ?= $(PREFIX)/lib/systemd/system
+SLEEPHOOKDIR ?= $(PREFIX)/lib/systemd/system-sleep
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+# pm-utils' own hook folder, which pm-suspend reads: set (to
+# /usr/lib/pm-utils/sleep.d) to install the resume hook 50pmtools-opp
+# there; empty, it is only an example in DATADIR/sleep.d.
+PMUTILS_SLEEPDIR ?=
+SYSTEMCTL ?= /bin/systemctl
 DESTDIR   ?=
 
 CC        ?= cc
 CFLAGS    ?= -O2 -g
 WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
              -Wmissing-prototypes -Wno-format-nonliteral
-HARDEN    := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
-PM_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Ilib \
-             -DPM_DATADIR='"$(DATADIR)"' -MMD -MP
+# The build environment's CPPFLAGS, CFLAGS and LDFLAGS (dpkg-buildflags'
+# hardening and -ffile-prefix-map) come after ours and win; a
+# _FORTIFY_SOURCE of theirs replaces ours rather than redefine it.
+HARDEN    := $(if $(findstring _FORTIFY_SOURCE,$(CPPFLAGS) $(CFLAGS)),,-D_FORTIFY_SOURCE=2) \
+             -fstack-protector-strong
+# The paths compiled into the binaries.
+PATH_DEFS := -DPM_DATADIR='"$(DATADIR)"'
+PM_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) -Ilib $(PATH_DEFS) -MMD -MP
 
 # Build variants live in their own folders (DESIGN.md).
 ifeq ($(SANITIZE),1)
@@ -35,7 +66,7 @@ else
   VLDFLAGS  :=
 endif
 
-ALL_CFLAGS  = $(PM_CFLAGS) $(HARDEN) $(CFLAGS) $(VARIANT)
+ALL_CFLAGS  = $(PM_CFLAGS) $(HARDEN) $(CPPFLAGS) $(CFLAGS) $(VARIANT)
 ALL_LDFLAGS = $(LDFLAGS) $(VLDFLAGS)
 LDLIBS     += -lm
 
@@ -47,20 +78,35 @@ BINS      := $(addprefix $(B)/,$(TOOLS))
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
+
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
                 grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/fault/signal-loop$$|^tests/e2e/(run|init)$$' | \
                 grep -vE '\.(md|conf|desc|cron|[578])$$|^bench/results/')
 
 .PHONY: all check check-unit check-cli check-all check-signals check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
-        lint-mandoc lint-cppcheck lint-clang-tidy install uninstall clean distclean soak
+        lint-mandoc lint-cppcheck lint-clang-tidy install install-bin install-data \
+        uninstall clean distclean soak FORCE
 
 all: $(LIBPM) $(BINS)
 
-$(B)/lib/%.o: lib/%.c
+# PATH_DEFS as the objects in $(B) were compiled with.  Rewritten only
+# when they change (a PREFIX or DATADIR given to make install that make
+# did not get), and every object depends on it: the binaries are then
+# rebuilt before they are installed.  Make looks at its time after the
+# recipe ran, so an unchanged stamp rebuilds nothing.
+PATHS_STAMP := $(B)/paths.stamp
+PATH_DEFS_Q  = $(subst ','\'',$(PATH_DEFS))
+$(PATHS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(PATH_DEFS_Q)' ]; then \
+	  printf '%s\n' '$(PATH_DEFS_Q)' >$@; fi
+FORCE:
+
+$(B)/lib/%.o: lib/%.c $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/cmd/%.o: cmd/%.c
+$(B)/cmd/%.o: cmd/%.c $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -76,7 +122,7 @@ $(B)/$(1): $$($(1)_OBJ) $(LIBPM)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-$(B)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIBPM)
+$(B)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIBPM) $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(LDLIBS)
 
@@ -148,23 +194,70 @@ lint-cppcheck:
 # file's findings are printed together, without the "N warnings generated"
 # count of the system headers' suppressed ones.
 TIDY_SRC   := $(wildcard lib/*.c cmd/*/*.c)
-TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Ilib -DPM_DATADIR='"$(DATADIR)"'
+TIDY_FLAGS := -std=gnu11 -D_GNU_SOURCE -Ilib $(PATH_DEFS)
 lint-clang-tidy:
 	@ls -S $(TIDY_SRC) | xargs -P "$$(nproc)" -I{} sh -c \
 	  'o=$$(clang-tidy --quiet "$$@" 2>&1) || { printf "%s\n" "$$o" | \
 	   grep -v " generated\.$$"; exit 1; }' sh {} -- $(TIDY_FLAGS)
 
-install: all
+# What install puts where.  A new installed file goes into one of these
+# lists (or a line of install-data); uninstall follows the same lists.
+BIN_TOOLS     := pmctl cstate-stat
+SBIN_TOOLS    := pm-suspend opp-set
+# pm-suspend's other names, and their man pages (links to pm-suspend.8).
+SBIN_NAMES    := pm-hibernate pm-suspend-hybrid
+BIN_NAMES     := pm-is-supported
+SBIN_SCRIPTS  := scripts/cron/pmtools-textfile
+LIBEXEC_SCRIPTS := scripts/systemd/auto-recheck
+UNITS         := $(patsubst data/systemd/%.in,%,$(wildcard data/systemd/*.in))
+UDEV_RULES    := $(patsubst data/udev/%.in,%,$(wildcard data/udev/*.in))
+# The names the completion answers to: links to it in COMPDIR, the four
+# that pm-utils also has in COMPATCOMPDIR when that is set.
+COMP_NAMES    := pmctl opp-set cstate-stat pmtools-textfile
+COMP_PMUTILS  := pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported
+
+# The @NAME@ placeholders of data/systemd, data/udev and the completion
+# file for COMPATCOMPDIR; install fails on one that is not replaced.
+SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
+	-e 's|@DATADIR@|$(DATADIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' \
+	-e 's|@COMPDIR@|$(COMPDIR)|g' -e 's|@SYSTEMCTL@|$(SYSTEMCTL)|g'
+# The man pages name the default paths (PREFIX /usr/local); these become
+# the installed ones, in roff (\- for -) both ways.  system-sleep goes
+# before system, of which it is a longer form.
+DEF_PREFIX := /usr/local
+roff = $(subst -,\\-,$(1))
+MANSUBST = sed \
+	-e 's|$(call roff,$(DEF_PREFIX)/lib/systemd/system-sleep)|$(call roff,$(SLEEPHOOKDIR))|g' \
+	-e 's|$(DEF_PREFIX)/lib/systemd/system|$(call roff,$(UNITDIR))|g' \
+	-e 's|$(DEF_PREFIX)/lib/udev/rules.d|$(call roff,$(UDEVRULESDIR))|g' \
+	-e 's|$(DEF_PREFIX)/libexec/pmtools|$(call roff,$(LIBEXECDIR))|g' \
+	-e 's|$(DEF_PREFIX)/share/pmtools|$(call roff,$(DATADIR))|g' \
+	-e 's|$(DEF_PREFIX)/bin/|$(call roff,$(BINDIR))/|g' \
+	-e 's|$(DEF_PREFIX)/sbin/|$(call roff,$(SBINDIR))/|g'
+COMPSUBST = sed -e 's|^_pmtools_opp_dirs=(.*)$$|_pmtools_opp_dirs=($(DATADIR)/opp.d)|'
+
+install: install-bin install-data
+
+install-bin: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
-	install -m 0755 $(B)/pmctl $(B)/cstate-stat $(DESTDIR)$(BINDIR)/
-	install -m 0755 $(B)/pm-suspend $(B)/opp-set $(DESTDIR)$(SBINDIR)/
-	ln -sf pm-suspend $(DESTDIR)$(SBINDIR)/pm-hibernate
-	ln -sf pm-suspend $(DESTDIR)$(SBINDIR)/pm-suspend-hybrid
-	ln -sf ../sbin/pm-suspend $(DESTDIR)$(BINDIR)/pm-is-supported
+	install -m 0755 $(addprefix $(B)/,$(BIN_TOOLS)) $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(addprefix $(B)/,$(SBIN_TOOLS)) $(DESTDIR)$(SBINDIR)/
+	@set -e; for n in $(SBIN_NAMES); do \
+	  ln -sf pm-suspend $(DESTDIR)$(SBINDIR)/$$n; done
+	@set -e; r=$$(realpath -s -m --relative-to=$(BINDIR) $(SBINDIR)); \
+	  for n in $(BIN_NAMES); do \
+	  ln -sf $$r/pm-suspend $(DESTDIR)$(BINDIR)/$$n; done
+
+# Everything but the binaries: nothing here is built, so it never
+# rebuilds them.
+install-data:
+	install -d $(DESTDIR)$(SBINDIR)
+	install -m 0755 $(SBIN_SCRIPTS) $(DESTDIR)$(SBINDIR)/
 	@set -e; for m in $(MAN); do s=$${m##*.}; \
 	  install -d $(DESTDIR)$(MANDIR)/man$$s; \
-	  install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
-	@set -e; for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do \
+	  $(MANSUBST) $$m >$(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; \
+	  chmod 0644 $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
+	@set -e; for n in $(SBIN_NAMES) $(BIN_NAMES); do \
 	  ln -sf pm-suspend.8 $(DESTDIR)$(MANDIR)/man8/$$n.8; done
 	install -d $(DESTDIR)$(DATADIR)/opp.d
 	@set -e; for f in data/opp.d/*.conf; do [ -e "$$f" ] || continue; \
@@ -175,26 +268,51 @@ install: all
 	install -m 0755 scripts/acpid/actions/* $(DESTDIR)$(DATADIR)/acpid/actions/
 	install -m 0755 scripts/sleep.d/* $(DESTDIR)$(DATADIR)/sleep.d/
 	install -m 0644 data/cron/pmtools.cron $(DESTDIR)$(DATADIR)/cron/
-	install -m 0755 scripts/cron/pmtools-textfile $(DESTDIR)$(SBINDIR)/
-	@set -e; if [ -f scripts/completion/pmtools.bash ]; then \
-	  install -d $(DESTDIR)$(COMPDIR); \
-	  install -m 0644 scripts/completion/pmtools.bash $(DESTDIR)$(COMPDIR)/pmtools; \
-	  for n in pmctl pm-suspend pm-suspend-hybrid opp-set cstate-stat; do \
-	    ln -sf pmtools $(DESTDIR)$(COMPDIR)/$$n; done; fi
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) \
+	  $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SLEEPHOOKDIR)
+	install -m 0755 $(LIBEXEC_SCRIPTS) $(DESTDIR)$(LIBEXECDIR)/
+	@set -e; for u in $(UNITS); do \
+	  $(SUBST) data/systemd/$$u.in >$(DESTDIR)$(UNITDIR)/$$u; \
+	  chmod 0644 $(DESTDIR)$(UNITDIR)/$$u; done
+	@set -e; for r in $(UDEV_RULES); do \
+	  $(SUBST) data/udev/$$r.in >$(DESTDIR)$(UDEVRULESDIR)/$$r; \
+	  chmod 0644 $(DESTDIR)$(UDEVRULESDIR)/$$r; done
+	install -m 0755 scripts/sleep.d/50pmtools-opp $(DESTDIR)$(SLEEPHOOKDIR)/pmtools-opp
+	@set -e; if [ -n "$(PMUTILS_SLEEPDIR)" ]; then \
+	  install -d $(DESTDIR)$(PMUTILS_SLEEPDIR); \
+	  install -m 0755 scripts/sleep.d/50pmtools-opp $(DESTDIR)$(PMUTILS_SLEEPDIR)/; fi
+	install -d $(DESTDIR)$(COMPDIR)
+	$(COMPSUBST) scripts/completion/pmtools.bash >$(DESTDIR)$(COMPDIR)/pmtools
+	chmod 0644 $(DESTDIR)$(COMPDIR)/pmtools
+	@set -e; for n in $(COMP_NAMES) $(if $(COMPATCOMPDIR),,$(COMP_PMUTILS)); do \
+	  ln -sf pmtools $(DESTDIR)$(COMPDIR)/$$n; done
+	@set -e; if [ -n "$(COMPATCOMPDIR)" ]; then \
+	  install -d $(DESTDIR)$(COMPATCOMPDIR); \
+	  $(SUBST) scripts/completion/pmtools-compat.bash.in \
+	    >$(DESTDIR)$(COMPATCOMPDIR)/pmtools; \
+	  chmod 0644 $(DESTDIR)$(COMPATCOMPDIR)/pmtools; fi
+	@if grep -rlE '@[A-Z]+@' $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
+	  $(addprefix $(DESTDIR)$(UDEVRULESDIR)/,$(UDEV_RULES)) \
+	  $(if $(COMPATCOMPDIR),$(DESTDIR)$(COMPATCOMPDIR)/pmtools); then \
+	  echo "install: a placeholder left in the files above" >&2; exit 1; fi
+	@if ! grep -qxF '_pmtools_opp_dirs=($(DATADIR)/opp.d)' \
+	  $(DESTDIR)$(COMPDIR)/pmtools; then \
+	  echo "install: the completion's _pmtools_opp_dirs was not set" >&2; exit 1; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/pmctl $(DESTDIR)$(BINDIR)/cstate-stat \
-	  $(DESTDIR)$(BINDIR)/pm-is-supported $(DESTDIR)$(SBINDIR)/pm-suspend \
-	  $(DESTDIR)$(SBINDIR)/opp-set $(DESTDIR)$(SBINDIR)/pm-hibernate \
-	  $(DESTDIR)$(SBINDIR)/pm-suspend-hybrid
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BIN_TOOLS) $(BIN_NAMES)) \
+	  $(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_TOOLS) $(SBIN_NAMES) \
+	  $(notdir $(SBIN_SCRIPTS)))
 	@for m in $(MAN); do s=$${m##*.}; \
 	  rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,pm-hibernate.8 \
-	  pm-suspend-hybrid.8 pm-is-supported.8)
-	rm -f $(DESTDIR)$(SBINDIR)/pmtools-textfile
-	rm -f $(addprefix $(DESTDIR)$(COMPDIR)/,pmtools pmctl pm-suspend \
-	  pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat)
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(patsubst %,$(DESTDIR)$(MANDIR)/man8/%.8,$(SBIN_NAMES) $(BIN_NAMES))
+	rm -f $(addprefix $(DESTDIR)$(COMPDIR)/,pmtools $(COMP_NAMES) $(COMP_PMUTILS))
+	$(if $(COMPATCOMPDIR),rm -f $(DESTDIR)$(COMPATCOMPDIR)/pmtools)
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
+	  $(addprefix $(DESTDIR)$(UDEVRULESDIR)/,$(UDEV_RULES)) \
+	  $(DESTDIR)$(SLEEPHOOKDIR)/pmtools-opp
+	$(if $(PMUTILS_SLEEPDIR),rm -f $(DESTDIR)$(PMUTILS_SLEEPDIR)/50pmtools-opp)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBEXECDIR)
 
 # The tools on Debian's own kernel in QEMU (tests/e2e/README.md).
 check-e2e:
@@ -216,7 +334,7 @@ fuzz:
 # The kernel cache in build/cache survives clean.
 clean:
 	rm -rf build/lib build/cmd build/unit build/asan build/static \
-	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp
+	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp build/paths.stamp
 
 distclean:
 	rm -rf build

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Bash completion for pmtools: pmctl, pm-suspend (with pm-hibernate,
-# pm-suspend-hybrid and pm-is-supported), opp-set and cstate-stat.
+# pm-suspend-hybrid and pm-is-supported), opp-set and cstate-stat; and
+# pmtools-textfile, whose one argument is a folder.
 #
 # The words come from the tools' --help and the CLI contract (CLI.md,
 # opp.conf(5)); the machine's choices are read from the files below the
@@ -15,7 +16,8 @@
 # set for the run and put back afterwards.
 
 # The points' folders besides $SYSROOT/etc/pm/opp.d: the installed
-# examples (DATADIR), real paths never put under the system root.
+# examples (DATADIR), real paths never put under the system root.  make
+# install replaces the line with its DATADIR.
 _pmtools_opp_dirs=(/usr/local/share/pmtools/opp.d /usr/share/pmtools/opp.d)
 
 # ---------------------------------------------------------------- the line
@@ -909,3 +911,4 @@ complete -F _pmctl pmctl
 complete -F _pm_suspend pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported
 complete -F _opp_set opp-set
 complete -F _cstate_stat cstate-stat
+complete -d pmtools-textfile

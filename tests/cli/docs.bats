@@ -69,42 +69,52 @@ man_defined() {
 	done
 }
 
-@test "make install puts the tools, links, man pages and examples in DESTDIR; uninstall removes exactly them" {
+@test "make install puts the tools, links, man pages, examples and units in DESTDIR; uninstall removes exactly them" {
 	d=$BATS_TEST_TMPDIR/dest
-	run make -s -C "$top" install DESTDIR="$d" PREFIX=/usr
+	# The PREFIX the tests' binaries were built with: another one would
+	# rebuild build/ under the running tests (tests/pkg installs with
+	# PREFIX=/usr from a copy of the tree).
+	p=/usr/local
+	run make -s -C "$top" install DESTDIR="$d"
 	assert_success
-	[ -x "$d/usr/bin/pmctl" ] && [ -x "$d/usr/bin/cstate-stat" ]
-	[ -x "$d/usr/sbin/pm-suspend" ] && [ -x "$d/usr/sbin/opp-set" ]
+	[ -x "$d$p/bin/pmctl" ] && [ -x "$d$p/bin/cstate-stat" ]
+	[ -x "$d$p/sbin/pm-suspend" ] && [ -x "$d$p/sbin/opp-set" ]
 	for n in pm-hibernate pm-suspend-hybrid; do
-		[ "$(readlink "$d/usr/sbin/$n")" = pm-suspend ] || fail "$n"
+		[ "$(readlink "$d$p/sbin/$n")" = pm-suspend ] || fail "$n"
 	done
-	[ "$(readlink "$d/usr/bin/pm-is-supported")" = ../sbin/pm-suspend ]
+	[ "$(readlink "$d$p/bin/pm-is-supported")" = ../sbin/pm-suspend ]
 	for m in "$top"/man/*.[578]; do
 		s=${m##*.}
-		[ -f "$d/usr/share/man/man$s/${m##*/}" ] || fail "${m##*/} not installed"
+		[ -f "$d$p/share/man/man$s/${m##*/}" ] || fail "${m##*/} not installed"
 	done
 	for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do
-		[ "$(readlink "$d/usr/share/man/man8/$n.8")" = pm-suspend.8 ] || fail "$n.8"
+		[ "$(readlink "$d$p/share/man/man8/$n.8")" = pm-suspend.8 ] || fail "$n.8"
 	done
 	for f in "$top"/data/opp.d/*.conf; do
-		[ -f "$d/usr/share/pmtools/opp.d/${f##*/}" ] || fail "${f##*/}"
+		[ -f "$d$p/share/pmtools/opp.d/${f##*/}" ] || fail "${f##*/}"
 	done
 	for f in acpid/events/pmtools-lid acpid/actions/lid.sh acpid/actions/handler.sh sleep.d/50pmtools-opp cron/pmtools.cron; do
-		[ -f "$d/usr/share/pmtools/$f" ] || fail "$f not installed"
+		[ -f "$d$p/share/pmtools/$f" ] || fail "$f not installed"
 	done
-	[ -x "$d/usr/sbin/pmtools-textfile" ]
-	if [ -f "$top/scripts/completion/pmtools.bash" ]; then
-		[ -f "$d/usr/share/bash-completion/completions/pmtools" ]
-		[ "$(readlink "$d/usr/share/bash-completion/completions/pm-suspend")" = pmtools ]
-		# bash-completion's own files for these names are not replaced.
-		[ ! -e "$d/usr/share/bash-completion/completions/pm-hibernate" ]
-	fi
-		# Nothing under /etc: examples go to share, configuration is the admin's.
+	[ -x "$d$p/sbin/pmtools-textfile" ]
+	for f in "$top"/data/systemd/*.in; do
+		f=${f##*/}
+		[ -f "$d$p/lib/systemd/system/${f%.in}" ] || fail "${f%.in} not installed"
+	done
+	[ -f "$d$p/lib/udev/rules.d/85-pmtools.rules" ]
+	[ -x "$d$p/lib/systemd/system-sleep/pmtools-opp" ]
+	[ -x "$d$p/libexec/pmtools/auto-recheck" ]
+	# Completion for every installed name (COMPATCOMPDIR unset: links).
+	[ -f "$d$p/share/bash-completion/completions/pmtools" ]
+	for n in pmctl opp-set cstate-stat pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported pmtools-textfile; do
+		[ "$(readlink "$d$p/share/bash-completion/completions/$n")" = pmtools ] || fail "completion $n"
+	done
+	# Nothing under /etc: examples go to share, configuration is the admin's.
 	[ ! -e "$d/etc" ]
 	# The installed pm-is-supported works by its name.
-	run "$d/usr/bin/pm-is-supported" --sysroot "$(fixture laptop2006)" --suspend
+	run "$d$p/bin/pm-is-supported" --sysroot "$(fixture laptop2006)" --suspend
 	assert_success
-	run make -s -C "$top" uninstall DESTDIR="$d" PREFIX=/usr
+	run make -s -C "$top" uninstall DESTDIR="$d"
 	assert_success
 	left=$(find "$d" ! -type d)
 	[ -z "$left" ] || fail "left after uninstall: $left"
