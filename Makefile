@@ -80,10 +80,10 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(B)/unit/%,$(UNIT_SRC))
 MAN       := $(wildcard man/*.[578])
 
 SHELL_FILES = $(shell git ls-files 2>/dev/null | \
-                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/fault/signal-loop$$|^tests/e2e/(run|init)$$' | \
+                grep -E '(\.sh|\.bash|\.bats)$$|^scripts/|^bench/|^\.ci/run$$|^tests/fixtures/mkfixture$$|^tests/pkg/mkchroot$$|^tests/run$$|^tests/pmutils/record$$|^tests/fuzz/(run|mkcorpus)$$|^tests/fault/signal-loop$$|^tests/e2e/(run|init)$$' | \
                 grep -vE '\.(md|conf|desc|cron|[578])$$|^bench/results/')
 
-.PHONY: all check check-unit check-cli check-all check-signals check-e2e fuzz unit-tests bench deps lint lint-shellcheck \
+.PHONY: all check check-unit check-cli check-all check-signals check-e2e check-pkg fuzz unit-tests bench deps lint lint-shellcheck \
         lint-mandoc lint-cppcheck lint-clang-tidy install install-bin install-data \
         uninstall clean distclean soak FORCE
 
@@ -154,7 +154,7 @@ check-signals: all $(FAULT_SO)
 check-all:
 	@$(MAKE) -s all unit-tests $(FAULT_SO)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
-	@tests/run --bin build --bin build/asan unit cli lint valgrind fuzz e2e
+	@tests/run --bin build --bin build/asan unit cli lint valgrind fuzz e2e pkg
 
 # The unit test programs of the current variant.
 unit-tests: $(UNIT_BIN)
@@ -313,6 +313,11 @@ uninstall:
 	  $(DESTDIR)$(SLEEPHOOKDIR)/pmtools-opp
 	$(if $(PMUTILS_SLEEPDIR),rm -f $(DESTDIR)$(PMUTILS_SLEEPDIR)/50pmtools-opp)
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBEXECDIR)
+
+# The Debian package: built, lintian, installed into a Debian 12 chroot
+# (tests/pkg; root, and the network for debootstrap's first run).
+check-pkg:
+	@tests/run pkg
 
 # The tools on Debian's own kernel in QEMU (tests/e2e/README.md).
 check-e2e:
