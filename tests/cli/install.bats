@@ -172,3 +172,16 @@ data() {
 	assert_line "complete -d pmtools-textfile"
 	assert_line "complete -F _pmctl pmctl"
 }
+
+@test "pmtools-recover.service runs pmctl recover at boot, before pmtools-auto.service" {
+	data "$d" "${deb_dirs[@]}"
+	u=$d/lib/systemd/system/pmtools-recover.service
+	grep -qx 'ExecStart=/usr/bin/pmctl recover --wait=30' "$u"
+	grep -qx 'Before=pmtools-auto.service' "$u"
+	grep -qx 'WantedBy=multi-user.target' "$u"
+	# The command the unit runs exists and takes its options.
+	run "$bin/pmctl" recover --help
+	assert_success
+	run "$bin/pmctl" --sysroot "$(fresh hwp-laptop)" recover --wait=30
+	assert_success
+}

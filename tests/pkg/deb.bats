@@ -244,10 +244,11 @@ fx() {
 	assert_success
 	[ -z "$output" ]
 	[ -L "$c/etc/systemd/system/multi-user.target.wants/pmtools-auto.service" ]
+	[ -L "$c/etc/systemd/system/multi-user.target.wants/pmtools-recover.service" ]
 	[ -L "$c/etc/systemd/system/timers.target.wants/pmtools-auto-recheck.timer" ]
 	# Started by nothing: no start in the maintainer scripts for the
 	# boot unit, and nothing ran here (no /run/pmtools, no point).
-	run grep -l 'deb-systemd-invoke.*start.*pmtools-auto.service' "$c"/var/lib/dpkg/info/pmtools.*
+	run grep -l 'deb-systemd-invoke.*start.*pmtools-\(auto\|recover\).service' "$c"/var/lib/dpkg/info/pmtools.*
 	assert_failure
 	[ ! -e "$c/run/pmtools" ]
 	[ "$(cat "$c/var/lib/dpkg/info/pmtools.conffiles")" = /etc/bash_completion.d/pmtools ]
@@ -260,6 +261,7 @@ fx() {
 	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
 	installed
 	run systemd-analyze verify --man=no --root="$c" /lib/systemd/system/pmtools-auto.service \
+		/lib/systemd/system/pmtools-recover.service \
 		/lib/systemd/system/pmtools-auto@7.service /lib/systemd/system/pmtools-auto-recheck.service \
 		/lib/systemd/system/pmtools-auto-recheck.timer
 	assert_success
