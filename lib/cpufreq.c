@@ -76,34 +76,49 @@ static int freq_list(const char *text, uint64_t *v, int max)
 	return k;
 }
 
-int pm_tis_parse(const char *text, struct pm_tis *tis, int max)
+int pm_tis_parse_line(const char *text, struct pm_tis *tis, int max,
+		      int *bad_line)
 {
-	int n = 0;
+	int n = 0, line_no = 0;
 
+	*bad_line = 0;
 	while (*text) {
 		const char *eol = strchr(text, '\n');
 		size_t len = eol ? (size_t)(eol - text) : strlen(text);
 		char line[96], *sp;
 
+		line_no++;
 		if (len && len < sizeof(line)) {
 			memcpy(line, text, len);
 			line[len] = '\0';
 			sp = strchr(line, ' ');
-			if (!sp)
-				return -EINVAL;
-			*sp = '\0';
 			if (n >= max)
 				return -E2BIG;
-			if (pm_parse_u64(line, &tis[n].khz) < 0 ||
-			    pm_parse_u64(sp + 1, &tis[n].ticks) < 0)
+			if (!sp) {
+				*bad_line = line_no;
 				return -EINVAL;
+			}
+			*sp = '\0';
+			if (pm_parse_u64(line, &tis[n].khz) < 0 ||
+			    pm_parse_u64(sp + 1, &tis[n].ticks) < 0) {
+				*bad_line = line_no;
+				return -EINVAL;
+			}
 			n++;
 		} else if (len) {
+			*bad_line = line_no;
 			return -EINVAL;
 		}
 		text += len + (eol ? 1 : 0);
 	}
 	return n;
+}
+
+int pm_tis_parse(const char *text, struct pm_tis *tis, int max)
+{
+	int bad;
+
+	return pm_tis_parse_line(text, tis, max, &bad);
 }
 
 static void rd(struct pm_ctx *ctx, int fd, const char *name, char *buf,
@@ -274,7 +289,8 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 	if ((fields & PM_POL_TIS) && (has & OPT(OPT_STATS)) &&
 	    pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
 			   sizeof(buf)) >= 0) {
-		int n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
+		int n = pm_tis_parse_line(buf, p->tis, PM_MAX_FREQS,
+					  &p->tis_bad_line);
 
 		if (n >= 0) {
 			p->n_tis = n;

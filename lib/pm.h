@@ -680,6 +680,7 @@ struct pm_policy {
 	uint64_t total_trans;
 	struct pm_tis tis[PM_MAX_FREQS];
 	int n_tis;
+	int tis_bad_line;	/* time_in_state's malformed line, 0 none */
 };
 
 struct pm_cpufreq_global {
@@ -730,6 +731,9 @@ int pm_gov_tunable(struct pm_ctx *ctx, const struct pm_policy *pol,
 		   char *other, size_t osize);
 /* Parse a stats/time_in_state text; returns the count or -EINVAL. */
 int pm_tis_parse(const char *text, struct pm_tis *tis, int max);
+/* The same; *bad_line: the first malformed line (from 1), else 0. */
+int pm_tis_parse_line(const char *text, struct pm_tis *tis, int max,
+		      int *bad_line);
 
 /* stats/trans_table: counts[from * n + to] of transitions between freqs. */
 struct pm_trans_table {
@@ -748,6 +752,179 @@ int pm_trans_table_read(struct pm_ctx *ctx, const struct pm_policy *p,
 			struct pm_trans_table *t);
 void pm_trans_table_free(struct pm_trans_table *t);
 
+/* ---------------------------------------------------------------- counters */
+
+/*
+ * What a counter did between two readings when that is not a plain
+ * increase, and what a share or rate would have been out of its range.
+ * Each is decided per field (lib/counter.c), counted, and shown (a JSON
+ * field, and named with -v): never hidden.
+ */
+enum pm_anom {
+	PM_ANOM_RESET,		/* lower, and small: counted from 0 */
+	PM_ANOM_STEP_BACK,	/* lower, not a reset: counted as no change */
+	PM_ANOM_WRAP,		/* a 32-bit count went past 2^32 - 1 */
+	PM_ANOM_TOO_FAST,	/* more than hardware can count: unknown */
+	PM_ANOM_OVER_INTERVAL,	/* more time than the interval: 100 % */
+	PM_ANOM_OVER_UPTIME,	/* more time than since boot: unknown */
+	PM_ANOM_UNKNOWN,	/* the kernel's "unknown" (all bits set) */
+	PM_ANOM_MALFORMED,	/* a line that does not parse */
+	PM_ANOM_KINDS
+};
+
+/* The first few anomalies are described for -v; all are counted. */
+#define PM_ANOM_NOTES 8
+#define PM_ANOM_NOTE_MAX 160
+
+struct pm_anoms {
+	uint64_t n[PM_ANOM_KINDS];
+	int nnotes;
+	char note[PM_ANOM_NOTES][PM_ANOM_NOTE_MAX];
+};
+
+/* The JSON key of a kind: "reset", "step_back", "wrap", ... */
+const char *pm_anom_name(enum pm_anom k);
+void pm_anoms_clear(struct pm_anoms *a);
+uint64_t pm_anoms_total(const struct pm_anoms *a);
+/* Count one, and describe it while there is room. */
+void pm_anom(struct pm_anoms *a, enum pm_anom k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Counter kinds: what their unit is and how fast they can move. */
+enum pm_ctr {
+	PM_CTR_TIME_US,		/* cpuidle time, s390 idle_time_us */
+	PM_CTR_EVENTS,		/* cpuidle usage, s390 idle_count */
+	PM_CTR_TICKS,		/* /proc/stat and time_in_state: USER_HZ */
+	PM_CTR_IRQ32,		/* one /proc/interrupts count: 32 bits */
+};
+
+/*
+ * An idle entry and exit take well over 100 ns on every CPU, and so does
+ * taking an interrupt: ten million a second is more than any CPU does.
+ */
+#define PM_EVENTS_PER_S_MAX 10000000.0
+
+/* Two readings, dt seconds apart (the later one uptime_s after boot). */
+struct pm_dctx {
+	double dt;
+	double uptime_s;	/* NAN unknown */
+	struct pm_anoms *an;
+};
+
+/* Where a counter is, for the notes: "cpu1 state2 time". */
+struct pm_ctr_id {
+	int cpu;		/* -1: not a CPU's */
+	int idx;		/* idle state index, -1 none */
+	const char *field;	/* "time", "iowait", an IRQ's label */
+};
+
+/* The largest increase of a counter of kind k in dt seconds. */
+uint64_t pm_ctr_ceiling(enum pm_ctr k, double dt);
+/*
+ * The increase from prev to cur, decided: PM_UNKNOWN when either is
+ * unknown or the increase is more than the hardware can count; a 32-bit
+ * wrap undone; a value lower than before is a reset (counted from 0) when
+ * it could have been reached since, else a step back (no change).
+ */
+uint64_t pm_ctr_delta(const struct pm_dctx *d, enum pm_ctr k, uint64_t prev,
+		      uint64_t cur, const struct pm_ctr_id *id);
+/*
+ * Time in a state over the interval, in %: above 100 (the kernel counts
+ * an idle period when it ends) is 100 and counted.  NAN when unknown.
+ */
+double pm_share_interval(const struct pm_dctx *d, uint64_t time_us,
+			 const struct pm_ctr_id *id);
+/*
+ * Time in a state since boot over ncpu CPUs, in %: NAN (and counted)
+ * when it is more than the time since boot can hold.
+ */
+double pm_share_boot(struct pm_anoms *a, uint64_t time_us, double uptime_s,
+		     unsigned ncpu, const struct pm_ctr_id *id);
+/* Events per second; NAN for unknown. */
+double pm_rate(uint64_t n, double dt);
+/* The kernel prints (u32)-1 for a latency or residency it does not know. */
+static inline uint64_t pm_known_u32(uint64_t v)
+{
+	return v == UINT32_MAX ? PM_UNKNOWN : v;
+}
+
+/* ---------------------------------------------------------------- CPU time */
+
+/* /proc/stat's per-CPU fields, in its order. */
+enum pm_stat_field {
+	PM_ST_USER,
+	PM_ST_NICE,
+	PM_ST_SYSTEM,
+	PM_ST_IDLE,
+	PM_ST_IOWAIT,
+	PM_ST_IRQ,
+	PM_ST_SOFTIRQ,
+	PM_ST_STEAL,
+	PM_ST_FIELDS,
+};
+
+/* /proc/stat cpu fields in USER_HZ ticks. */
+struct pm_cpu_ticks {
+	uint64_t total;		/* every field but guest (inside user) */
+	uint64_t idle;		/* idle + iowait */
+	uint64_t f[PM_ST_FIELDS];	/* PM_UNKNOWN: an older kernel's line */
+};
+
+/* A CPU's time split as people read it, in % of its ticks. */
+enum pm_ct {
+	PM_CT_BUSY,		/* neither idle nor iowait */
+	PM_CT_USER,		/* user + nice (guests inside) */
+	PM_CT_SYSTEM,
+	PM_CT_IOWAIT,
+	PM_CT_IRQ,		/* irq + softirq */
+	PM_CT_STEAL,		/* the hypervisor ran something else */
+	PM_CT_IDLE,
+	PM_CT_KINDS,
+};
+
+struct pm_cputime {
+	double pct[PM_CT_KINDS];	/* NAN unknown */
+};
+
+/* "busy", "user", "system", "iowait", "irq", "steal", "idle". */
+const char *pm_ct_name(enum pm_ct k);
+/* Since boot: the fields as shares of their sum. */
+void pm_cputime_boot(const struct pm_cpu_ticks *t, struct pm_cputime *ct);
+/* Between two readings: each field's increase decided on its own. */
+void pm_cputime_delta(const struct pm_dctx *d, unsigned cpu,
+		      const struct pm_cpu_ticks *a,
+		      const struct pm_cpu_ticks *b, struct pm_cputime *ct);
+/* USER_HZ: the unit of /proc/stat and of cpufreq's time_in_state. */
+double pm_user_hz(void);
+
+/* /proc/uptime's first figure: 0 or -errno (-EINVAL: malformed). */
+int pm_uptime_parse(const char *text, double *s);
+int pm_uptime_read(struct pm_ctx *ctx, double *s);
+
+/*
+ * s390's own idle statistics of a CPU (cpuN/idle_count and idle_time_us,
+ * the only idle accounting there): 0, or -errno (-ENOENT elsewhere).
+ */
+int pm_s390_idle_read(struct pm_ctx *ctx, unsigned cpu, uint64_t *count,
+		      uint64_t *time_us);
+
+/* ---------------------------------------------------------------- hypervisor */
+
+/*
+ * A hypervisor under the kernel owns the real C- and P-states.  Found by
+ * /sys/hypervisor/type, DMI (sys_vendor, product_name), s390's
+ * /proc/sysinfo or the x86 cpuinfo flag "hypervisor", in that order of
+ * trust for its name.
+ */
+struct pm_hypervisor {
+	bool present;
+	char name[PM_NAME_MAX];	/* "KVM", "Xen", "z/VM 6.1.0"; "" unknown */
+	char source[48];	/* how it was found */
+};
+
+/* 1 when one is found, 0 when none (then *h says nothing). */
+int pm_hypervisor_detect(struct pm_ctx *ctx, struct pm_hypervisor *h);
+
 /* ---------------------------------------------------------------- sampling */
 
 /*
@@ -757,17 +934,41 @@ void pm_trans_table_free(struct pm_trans_table *t);
  * are re-opened when it comes back.
  */
 
-/* /proc/stat cpu fields in USER_HZ ticks. */
-struct pm_cpu_ticks {
-	uint64_t total;		/* every field but guest (inside user) */
-	uint64_t idle;		/* idle + iowait */
-};
-
 struct pm_irq_row {
 	char label[16];		/* "24", "LOC", "NMI" */
 	char desc[64];		/* the action names or the arch row's text */
 	uint64_t total;		/* over the sampled CPUs */
 };
+
+/*
+ * /proc/interrupts with each count kept per row and CPU: the kernel's
+ * counts are 32-bit and wrap one by one, so deltas are taken per cell.
+ */
+struct pm_irq_table {
+	int ncol;		/* columns kept: the selected CPUs listed */
+	unsigned *col;		/* their CPU numbers, ascending */
+	int nrows, caprows;
+	struct pm_irq_row *rows;
+	uint64_t *cells;	/* [row * ncol + k] */
+	size_t capcells;
+	int cut;		/* rows past PM_IRQ_TABLE_ROWS left out */
+};
+
+/* Rows kept of a /proc/interrupts: far more than any machine has. */
+#define PM_IRQ_TABLE_ROWS 65536
+
+/*
+ * Parse into t (grown as needed; zero it first): rows with a count per
+ * listed CPU, columns of the CPUs in sel only.  Rows that have one count
+ * for the machine (ERR:, MIS:) are left out.  0, -EINVAL, -ENOMEM.
+ */
+int pm_irq_table_parse(const char *text, const struct pm_cpuset *sel,
+		       struct pm_irq_table *t);
+int pm_irq_table_copy(struct pm_irq_table *dst,
+		      const struct pm_irq_table *src);
+void pm_irq_table_free(struct pm_irq_table *t);
+/* A CPU's count over all rows, PM_UNKNOWN without a column. */
+uint64_t pm_irq_table_cpu(const struct pm_irq_table *t, unsigned cpu);
 
 struct pm_rapl_zone {
 	char name[PM_NAME_MAX];	/* package-0, core, dram ... */
@@ -786,12 +987,14 @@ struct pm_scpu {
 	uint64_t latency_us[PM_MAX_IDLE_STATES];
 	int fd_usage[PM_MAX_IDLE_STATES], fd_time[PM_MAX_IDLE_STATES];
 	int fd_disable[PM_MAX_IDLE_STATES];
+	int fd_s390_count, fd_s390_time;
 	/* the last reading */
 	uint64_t usage[PM_MAX_IDLE_STATES], time_us[PM_MAX_IDLE_STATES];
 	int disabled[PM_MAX_IDLE_STATES];
 	struct pm_cpu_ticks ticks;	/* total PM_UNKNOWN if absent */
 	uint64_t irqs;			/* interrupts on this CPU (wakeups);
 					   PM_UNKNOWN without a column */
+	uint64_t s390_count, s390_time_us;	/* PM_UNKNOWN elsewhere */
 	int policy;			/* index into pm_sampler.pol, -1 */
 	int nstates_seen;		/* states at the last full opening */
 	int tries;			/* openings that found fewer */
@@ -805,6 +1008,7 @@ struct pm_spol {
 	int fd_tis, fd_cur;
 	int n_tis;
 	struct pm_tis tis[PM_MAX_FREQS];
+	int tis_bad_line;	/* time_in_state's malformed line, 0 none */
 	uint64_t cur_khz;
 };
 
@@ -827,13 +1031,17 @@ struct pm_sampler {
 	struct pm_scpu *cpu;
 	int npol;
 	struct pm_spol *pol;
-	int fd_online, fd_stat, fd_irq;
+	int fd_online, fd_stat, fd_irq, fd_uptime;
 	char *buf;		/* for /proc/stat and /proc/interrupts */
 	size_t bufcap;
-	int nirq;
-	struct pm_irq_row *irq;
+	struct pm_cpuset sel;	/* the sampled CPUs */
+	struct pm_irq_table irq;	/* the last reading's */
+	bool have_irq;		/* it was read */
 	struct pm_cpu_ticks *ticks;	/* parse space, PM_MAX_CPUS */
-	uint64_t *irq_per;		/* parse space, PM_MAX_CPUS */
+	int *colmap;		/* delta space: CPU -> column, PM_MAX_CPUS */
+	bool s390;		/* s390's per-CPU idle statistics are there */
+	double uptime_s;	/* at the last reading, NAN unknown */
+	uint64_t unknown_values;	/* all-ones values at the last reading */
 	int nrapl;
 	struct pm_rapl_zone rapl[PM_MAX_RAPL];
 	unsigned fd_budget;	/* fds we may keep open */
@@ -848,6 +1056,83 @@ int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 /* Take one reading into the sampler's "last reading" fields. */
 int pm_sampler_read(struct pm_sampler *s);
 void pm_sampler_close(struct pm_sampler *s);
+
+/* ---------------------------------------------------------------- deltas */
+
+/* One CPU's counters at one reading. */
+struct pm_rcpu {
+	bool online;
+	int nstates;
+	uint64_t usage[PM_MAX_IDLE_STATES], time_us[PM_MAX_IDLE_STATES];
+	struct pm_cpu_ticks ticks;
+	uint64_t s390_count, s390_time_us;
+};
+
+/* A copy of the sampler's last reading, to take deltas from later. */
+struct pm_reading {
+	int ncpu;
+	struct pm_rcpu *cpu;
+	int npol;
+	int *ntis;
+	struct pm_tis *tis;	/* [pol * PM_MAX_FREQS + i] */
+	uint64_t rapl[PM_MAX_RAPL];
+	struct pm_irq_table irq;
+	bool have_irq;
+	double uptime_s;
+	uint64_t unknown_values;
+};
+
+int pm_reading_alloc(struct pm_reading *r, const struct pm_sampler *s);
+/* Copy the sampler's last reading (allocates only when /proc/interrupts
+ * grew). */
+int pm_reading_take(struct pm_reading *r, const struct pm_sampler *s);
+void pm_reading_free(struct pm_reading *r);
+
+/* Where a CPU's idle share comes from. */
+enum pm_idle_src {
+	PM_IDLE_SRC_NONE,
+	PM_IDLE_SRC_PROC_STAT,	/* idle of /proc/stat */
+	PM_IDLE_SRC_S390,	/* s390's idle_time_us */
+};
+
+struct pm_cpu_delta {
+	unsigned cpu;
+	bool online;
+	struct pm_cputime ct;	/* busy and idle from idle_src */
+	enum pm_idle_src idle_src;
+	uint64_t irqs;		/* interrupts; PM_UNKNOWN */
+	double wakeups_per_s;	/* NAN unknown */
+	double avg_khz;		/* NAN unknown */
+	int nstates;
+	double res_pct[PM_MAX_IDLE_STATES], entries_per_s[PM_MAX_IDLE_STATES];
+	uint64_t dusage[PM_MAX_IDLE_STATES], dtime_us[PM_MAX_IDLE_STATES];
+	uint64_t s390_count, s390_time_us;	/* increases, PM_UNKNOWN */
+	double s390_idle_pct, s390_entries_per_s;
+};
+
+/* Every decision between two readings of one sampler. */
+struct pm_delta {
+	double dt;
+	int ncpu;
+	struct pm_cpu_delta *cpu;
+	bool have_irq;		/* both readings have /proc/interrupts */
+	uint64_t irq_total;	/* over CPUs with a column at both */
+	int nrows;		/* rows of the later reading */
+	int caprows;
+	uint64_t *row;		/* their increases; PM_UNKNOWN for new rows */
+	uint64_t *energy_uj;	/* per RAPL zone, PM_UNKNOWN */
+	uint64_t *colsum;	/* per column: interrupts (scratch) */
+	struct pm_anoms an;
+};
+
+int pm_delta_alloc(struct pm_delta *d, const struct pm_sampler *s);
+void pm_delta_free(struct pm_delta *d);
+/* From reading a to reading b, dt seconds later. */
+int pm_delta_compute(struct pm_delta *d, const struct pm_sampler *s,
+		     const struct pm_reading *a, const struct pm_reading *b,
+		     double dt);
+/* The n rows of b that moved most, most first: their indices. */
+int pm_delta_top(const struct pm_delta *d, int *rows, int n);
 
 /* A counter delta; a counter that went backwards was reset: count from 0. */
 static inline uint64_t pm_delta(uint64_t prev, uint64_t cur)

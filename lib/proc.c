@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * procfs tables: /proc/stat's per-CPU tick counters and /proc/interrupts'
- * per-CPU columns, parsed by tokens (chip names may be wider than their
- * column), never by fixed offsets.
+ * procfs tables: /proc/stat's per-CPU tick counters, /proc/uptime and
+ * /proc/interrupts' per-CPU columns, parsed by tokens (chip names may be
+ * wider than their column), never by fixed offsets.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pm.h"
@@ -49,8 +50,11 @@ int pm_proc_stat_parse(const char *text, struct pm_cpu_ticks *ticks,
 {
 	int n = 0;
 
-	for (unsigned i = 0; i < nticks; i++)
+	for (unsigned i = 0; i < nticks; i++) {
 		ticks[i].total = ticks[i].idle = PM_UNKNOWN;
+		for (int k = 0; k < PM_ST_FIELDS; k++)
+			ticks[i].f[k] = PM_UNKNOWN;
+	}
 	for (const char *p = text; p && *p; p = next_line(p)) {
 		uint64_t cpu, f[STAT_FIELDS] = { 0 }, total = 0;
 		const char *q = p + 3;
@@ -72,6 +76,8 @@ int pm_proc_stat_parse(const char *text, struct pm_cpu_ticks *ticks,
 		if (cpu < nticks) {
 			ticks[cpu].total = total;
 			ticks[cpu].idle = f[3] + (k > 4 ? f[4] : 0);
+			for (int i = 0; i < k && i < PM_ST_FIELDS; i++)
+				ticks[cpu].f[i] = f[i];
 		}
 		n++;
 	}
@@ -161,4 +167,223 @@ int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 			rows[nrows++] = row;
 	}
 	return nrows;
+}
+
+int pm_uptime_parse(const char *text, double *s)
+{
+	const char *p = text;
+	uint64_t ip, fp = 0;
+	unsigned nd = 0;
+	double scale = 1;
+
+	/* "12345.67 23456.78": exactly, no locale-dependent strtod. */
+	if (*p < '0' || *p > '9' || num(&p, &ip) < 0)
+		return -EINVAL;
+	if (*p == '.') {
+		const char *q = ++p;
+
+		if (*p < '0' || *p > '9' || num(&p, &fp) < 0)
+			return -EINVAL;
+		nd = (unsigned)(p - q);
+		if (nd > 9)
+			return -EINVAL;
+	}
+	if (*p && *p != ' ' && *p != '\n')
+		return -EINVAL;
+	for (unsigned i = 0; i < nd; i++)
+		scale *= 10;
+	*s = (double)ip + (double)fp / scale;
+	return 0;
+}
+
+int pm_uptime_read(struct pm_ctx *ctx, double *s)
+{
+	char buf[128];
+	ssize_t n = pm_attr_read(ctx, "/proc/uptime", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return pm_uptime_parse(buf, s) < 0 ?
+		       pm_err_set(ctx, "parse", "/proc/uptime", buf, EINVAL,
+				  "not an uptime") :
+		       0;
+}
+
+/* ---------------------------------------------------------------- table */
+
+void pm_irq_table_free(struct pm_irq_table *t)
+{
+	free(t->col);
+	free(t->rows);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Room for rows rows of ncol cells each. */
+static int table_room(struct pm_irq_table *t, int rows, int ncol)
+{
+	size_t need;
+
+	if (!t->col) {
+		t->col = calloc(PM_MAX_CPUS, sizeof(*t->col));
+		if (!t->col)
+			return -ENOMEM;
+	}
+	if (rows > t->caprows) {
+		int n = t->caprows ? t->caprows : 64;
+		struct pm_irq_row *nr;
+
+		while (n < rows)
+			n *= 2;
+		nr = realloc(t->rows, (size_t)n * sizeof(*nr));
+		if (!nr)
+			return -ENOMEM;
+		t->rows = nr;
+		t->caprows = n;
+	}
+	need = (size_t)t->caprows * (size_t)(ncol ? ncol : 1);
+	if (need > t->capcells) {
+		uint64_t *nc = realloc(t->cells, need * sizeof(*nc));
+
+		if (!nc)
+			return -ENOMEM;
+		t->cells = nc;
+		t->capcells = need;
+	}
+	return 0;
+}
+
+int pm_irq_table_parse(const char *text, const struct pm_cpuset *sel,
+		       struct pm_irq_table *t)
+{
+	/* Per header column: its place among the kept ones, or -1. */
+	int *keep = malloc(PM_MAX_CPUS * sizeof(*keep));
+	int ncol = 0, nhead = 0, r = 0;
+	int64_t last = -1;
+	const char *p = text;
+
+	if (!keep)
+		return -ENOMEM;
+	t->nrows = t->ncol = t->cut = 0;
+	if (!p || !*p) {
+		r = -EINVAL;
+		goto out;
+	}
+	r = table_room(t, 1, 1);
+	if (r < 0)
+		goto out;
+	/* The header names the online CPUs' columns: "CPU0 CPU1 CPU4 ...". */
+	for (p = skip_sp(p); *p && *p != '\n'; p = skip_sp(p)) {
+		uint64_t c;
+
+		if (strncmp(p, "CPU", 3) || nhead >= PM_MAX_CPUS) {
+			r = -EINVAL;
+			goto out;
+		}
+		p += 3;
+		/* Ascending, as the kernel lists them: one column per CPU. */
+		if (num(&p, &c) < 0 || c >= PM_MAX_CPUS ||
+		    (int64_t)c <= last) {
+			r = -EINVAL;
+			goto out;
+		}
+		last = (int64_t)c;
+		keep[nhead] = -1;
+		if (pm_cpuset_isset(sel, (unsigned)c)) {
+			keep[nhead] = ncol;
+			t->col[ncol++] = (unsigned)c;
+		}
+		nhead++;
+	}
+	t->ncol = ncol;
+	for (p = next_line(p); p && *p; p = next_line(p)) {
+		const char *q = skip_sp(p), *colon = strchr(q, ':');
+		const char *eol = strchr(q, '\n');
+		struct pm_irq_row *row;
+		uint64_t *cell;
+		int k;
+
+		if (!colon || (eol && colon > eol))
+			continue;
+		if (t->nrows >= PM_IRQ_TABLE_ROWS) {
+			t->cut++;
+			continue;
+		}
+		r = table_room(t, t->nrows + 1, ncol);
+		if (r < 0)
+			goto out;
+		row = &t->rows[t->nrows];
+		cell = &t->cells[(size_t)t->nrows * (size_t)ncol];
+		memset(row, 0, sizeof(*row));
+		snprintf(row->label, sizeof(row->label), "%.*s",
+			 (int)(colon - q), q);
+		q = colon + 1;
+		for (k = 0; k < nhead; k++) {
+			const char *save = q;
+			uint64_t v;
+
+			if (num(&q, &v) < 0) {
+				q = save;
+				break;
+			}
+			if (keep[k] >= 0) {
+				cell[keep[k]] = v;
+				row->total += v;
+			}
+		}
+		/* ERR: and MIS: have one count for the machine: not a CPU's. */
+		if (k < nhead)
+			continue;
+		q = skip_sp(q);
+		size_t dl = eol ? (size_t)(eol - q) : strlen(q);
+
+		/* As pm_proc_interrupts_parse: the action names. */
+		for (const char *a = q + dl; a > q + 1; a--) {
+			if (a[-1] == ' ' && a[-2] == ' ') {
+				dl -= (size_t)(a - q);
+				q = a;
+				break;
+			}
+		}
+		if (dl >= sizeof(row->desc))
+			dl = sizeof(row->desc) - 1;
+		snprintf(row->desc, sizeof(row->desc), "%.*s", (int)dl, q);
+		t->nrows++;
+	}
+	r = 0;
+out:
+	free(keep);
+	if (r < 0)
+		t->nrows = t->ncol = 0;
+	return r;
+}
+
+int pm_irq_table_copy(struct pm_irq_table *dst, const struct pm_irq_table *src)
+{
+	int r = table_room(dst, src->nrows ? src->nrows : 1, src->ncol);
+
+	if (r < 0)
+		return r;
+	dst->ncol = src->ncol;
+	dst->nrows = src->nrows;
+	dst->cut = src->cut;
+	memcpy(dst->col, src->col, (size_t)src->ncol * sizeof(*dst->col));
+	memcpy(dst->rows, src->rows, (size_t)src->nrows * sizeof(*dst->rows));
+	memcpy(dst->cells, src->cells,
+	       (size_t)src->nrows * (size_t)src->ncol * sizeof(*dst->cells));
+	return 0;
+}
+
+uint64_t pm_irq_table_cpu(const struct pm_irq_table *t, unsigned cpu)
+{
+	uint64_t sum = 0;
+	int k;
+
+	for (k = 0; k < t->ncol && t->col[k] != cpu; k++)
+		;
+	if (k == t->ncol)
+		return PM_UNKNOWN;
+	for (int r = 0; r < t->nrows; r++)
+		sum += t->cells[(size_t)r * (size_t)t->ncol + (size_t)k];
+	return sum;
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -89,6 +90,8 @@ static void close_cpu(struct pm_sampler *s, struct pm_scpu *c)
 		close_fd(s, &c->fd_time[i]);
 		close_fd(s, &c->fd_disable[i]);
 	}
+	close_fd(s, &c->fd_s390_count);
+	close_fd(s, &c->fd_s390_time);
 	c->nstates = 0;
 }
 
@@ -98,6 +101,24 @@ static void unknown_cpu(struct pm_scpu *c)
 		c->usage[i] = c->time_us[i] = PM_UNKNOWN;
 		c->disabled[i] = -1;
 	}
+	c->s390_count = c->s390_time_us = PM_UNKNOWN;
+}
+
+/* s390's idle statistics (cpuN/idle_count, idle_time_us), kept open. */
+static void open_s390(struct pm_sampler *s, struct pm_scpu *c)
+{
+	char path[96];
+	int dfd;
+
+	if (!s->s390)
+		return;
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%u", c->cpu);
+	dfd = pm_open_dir(s->ctx, path);
+	if (dfd < 0)
+		return;
+	c->fd_s390_time = keep_open(s, dfd, "idle_time_us");
+	c->fd_s390_count = keep_open(s, dfd, "idle_count");
+	close(dfd);
 }
 
 static void open_cpu(struct pm_sampler *s, struct pm_scpu *c)
@@ -108,6 +129,7 @@ static void open_cpu(struct pm_sampler *s, struct pm_scpu *c)
 
 	close_cpu(s, c);
 	c->pending = false;
+	open_s390(s, c);
 	if (!(s->flags & PM_SAMPLE_CSTATES))
 		return;
 	n = pm_idle_states_read_fields(s->ctx, c->cpu, st, PM_MAX_IDLE_STATES,
@@ -146,6 +168,14 @@ static void open_cpu(struct pm_sampler *s, struct pm_scpu *c)
 	c->tries = 0;
 }
 
+/* The kernel's "unknown" (all bits set) is counted, and unknown here. */
+static int all_ones(struct pm_sampler *s, uint64_t v)
+{
+	if (v == PM_UNKNOWN)
+		s->unknown_values++;
+	return 0;
+}
+
 /* One value: pread on the kept fd, or open/read/close by path. */
 static int value(struct pm_sampler *s, int fd, const char *fmt, unsigned cpu,
 		 int state, const char *name, uint64_t *v)
@@ -161,14 +191,16 @@ static int value(struct pm_sampler *s, int fd, const char *fmt, unsigned cpu,
 			return (int)n;
 		if (n == 0 || pm_parse_u64(buf, v) < 0)
 			return -ENODATA;
-		return 0;
+		return all_ones(s, *v);
 	}
 	char path[160];
+	int r;
 
 	snprintf(path, sizeof(path), fmt, cpu, state, name);
 	s->fallback++;
 	s->syscalls += 3;
-	return pm_attr_read_u64(s->ctx, path, v);
+	r = pm_attr_read_u64(s->ctx, path, v);
+	return r < 0 ? r : all_ones(s, *v);
 }
 
 static int read_cpu(struct pm_sampler *s, struct pm_scpu *c)
@@ -195,6 +227,23 @@ static int read_cpu(struct pm_sampler *s, struct pm_scpu *c)
 		c->disabled[i] = r < 0 ? -1 : d != 0;
 	}
 	return 0;
+}
+
+static void read_s390(struct pm_sampler *s, struct pm_scpu *c)
+{
+	/* By path past the fd budget; there is no state: %.0d prints 0 as "". */
+	static const char fmt[] = CPU_DIR "/cpu%u/%.0d%s";
+
+	c->s390_count = c->s390_time_us = PM_UNKNOWN;
+	if (c->fd_s390_time < 0)
+		return;
+	if (value(s, c->fd_s390_time, fmt, c->cpu, 0, "idle_time_us",
+		  &c->s390_time_us) < 0)
+		c->s390_time_us = PM_UNKNOWN;
+	if (c->fd_s390_count >= 0 &&
+	    value(s, c->fd_s390_count, fmt, c->cpu, 0, "idle_count",
+		  &c->s390_count) < 0)
+		c->s390_count = PM_UNKNOWN;
 }
 
 /* pread a /proc table whole; the buffer grows only if it was too small. */
@@ -258,6 +307,24 @@ static void open_rapl(struct pm_sampler *s)
 	pm_err_clear(s->ctx);
 }
 
+/* s390's idle statistics are there for the first selected CPU. */
+static bool is_s390(struct pm_ctx *ctx, const struct pm_cpuset *sel)
+{
+	char path[96];
+	int c = pm_cpuset_next(sel, 0);
+
+	for (; c >= 0; c = pm_cpuset_next(sel, (unsigned)c + 1)) {
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/idle_time_us", c);
+		if (pm_exists(ctx, path))
+			return true;
+		/* cpu0 of an LPAR may be a standby CPU without them. */
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d", c);
+		if (pm_exists(ctx, path))
+			break;
+	}
+	return false;
+}
+
 int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 		    const struct pm_cpuset *sel, unsigned flags)
 {
@@ -266,21 +333,24 @@ int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 	memset(s, 0, sizeof(*s));
 	s->ctx = ctx;
 	s->flags = flags;
-	s->fd_online = s->fd_stat = s->fd_irq = -1;
+	s->sel = *sel;
+	s->uptime_s = NAN;
+	s->fd_online = s->fd_stat = s->fd_irq = s->fd_uptime = -1;
 	/* usage, time and disable of every state, and two per policy. */
 	raise_nofile(s, ncpu * PM_MAX_IDLE_STATES * 3 + ncpu * 2 + 16);
 	s->cpu = calloc(ncpu ? ncpu : 1, sizeof(*s->cpu));
 	s->bufcap = PROC_BUF;
 	s->buf = malloc(s->bufcap);
 	s->ticks = calloc(PM_MAX_CPUS, sizeof(*s->ticks));
-	s->irq_per = calloc(PM_MAX_CPUS, sizeof(*s->irq_per));
-	if (flags & PM_SAMPLE_WAKEUPS)
-		s->irq = calloc(PM_MAX_IRQ_ROWS, sizeof(*s->irq));
-	if (!s->cpu || !s->buf || !s->ticks || !s->irq_per ||
-	    ((flags & PM_SAMPLE_WAKEUPS) && !s->irq)) {
+	s->colmap = calloc(PM_MAX_CPUS, sizeof(*s->colmap));
+	if (!s->cpu || !s->buf || !s->ticks || !s->colmap) {
 		pm_sampler_close(s);
 		return -ENOMEM;
 	}
+	s->s390 = is_s390(ctx, sel);
+	s->fd_uptime = pm_open(ctx, "/proc/uptime", O_RDONLY);
+	if (s->fd_uptime >= 0)
+		s->fds_open++;
 	s->fd_online = pm_open(ctx, CPU_DIR "/online", O_RDONLY);
 	if (s->fd_online >= 0)
 		s->fds_open++;
@@ -293,6 +363,7 @@ int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 		for (int i = 0; i < PM_MAX_IDLE_STATES; i++)
 			sc->fd_usage[i] = sc->fd_time[i] = sc->fd_disable[i] =
 				-1;
+		sc->fd_s390_count = sc->fd_s390_time = -1;
 		unknown_cpu(sc);
 		sc->ticks.total = sc->ticks.idle = PM_UNKNOWN;
 		sc->online = true;
@@ -401,19 +472,36 @@ static void read_policy(struct pm_sampler *s, struct pm_spol *p)
 			sizeof(buf)) <= 0 ||
 	    pm_parse_u64(buf, &p->cur_khz) < 0)
 		p->cur_khz = PM_UNKNOWN;
+	p->tis_bad_line = 0;
 	if (policy_text(s, p, p->fd_tis, "stats/time_in_state", buf,
 			sizeof(buf)) < 0) {
 		p->n_tis = 0;
 		return;
 	}
-	n = pm_tis_parse(buf, p->tis, PM_MAX_FREQS);
+	n = pm_tis_parse_line(buf, p->tis, PM_MAX_FREQS, &p->tis_bad_line);
 	p->n_tis = n < 0 ? 0 : n;
 	s->values += (uint64_t)p->n_tis;
+}
+
+/* The time since boot at this reading: bounds what counters may do. */
+static void read_uptime(struct pm_sampler *s)
+{
+	char buf[128];
+
+	s->uptime_s = NAN;
+	if (s->fd_uptime < 0)
+		return;
+	s->syscalls++;
+	s->values++;
+	if (pm_attr_pread(s->fd_uptime, buf, sizeof(buf)) <= 0 ||
+	    pm_uptime_parse(buf, &s->uptime_s) < 0)
+		s->uptime_s = NAN;
 }
 
 int pm_sampler_read(struct pm_sampler *s)
 {
 	s->syscalls = s->values = s->fallback = 0;
+	s->unknown_values = 0;
 	/* States that were not all there at the reading before. */
 	for (int i = 0; i < s->ncpu; i++)
 		if (s->cpu[i].online && s->cpu[i].pending)
@@ -422,7 +510,10 @@ int pm_sampler_read(struct pm_sampler *s)
 	for (int i = 0; i < s->ncpu; i++) {
 		struct pm_scpu *c = &s->cpu[i];
 
-		if (!c->online || c->pending)
+		if (!c->online)
+			continue;
+		read_s390(s, c);
+		if (c->pending)
 			continue;
 		if (read_cpu(s, c) < 0) {
 			/*
@@ -444,30 +535,33 @@ int pm_sampler_read(struct pm_sampler *s)
 			}
 		}
 	}
+	for (int i = 0; i < s->ncpu; i++) {
+		s->cpu[i].ticks.total = s->cpu[i].ticks.idle = PM_UNKNOWN;
+		for (int k = 0; k < PM_ST_FIELDS; k++)
+			s->cpu[i].ticks.f[k] = PM_UNKNOWN;
+	}
 	if (s->fd_stat >= 0 && read_table(s, s->fd_stat) >= 0 &&
 	    pm_proc_stat_parse(s->buf, s->ticks, PM_MAX_CPUS) >= 0) {
 		for (int i = 0; i < s->ncpu; i++)
 			s->cpu[i].ticks = s->ticks[s->cpu[i].cpu];
 		s->values += (uint64_t)s->ncpu;
 	}
-	if (s->fd_irq >= 0 && read_table(s, s->fd_irq) >= 0) {
-		struct pm_cpuset sel;
-		int n;
-
-		pm_cpuset_zero(&sel);
-		for (int i = 0; i < s->ncpu; i++)
-			pm_cpuset_set(&sel, s->cpu[i].cpu);
-		n = pm_proc_interrupts_parse(s->buf, &sel, s->irq_per,
-					     PM_MAX_CPUS, s->irq,
-					     PM_MAX_IRQ_ROWS);
-		s->nirq = n < 0 ? 0 : n;
+	s->have_irq = false;
+	if (s->fd_irq >= 0 && read_table(s, s->fd_irq) >= 0 &&
+	    pm_irq_table_parse(s->buf, &s->sel, &s->irq) == 0) {
+		s->have_irq = true;
 		/* PM_UNKNOWN for a CPU without a column: not online. */
 		for (int i = 0; i < s->ncpu; i++)
-			s->cpu[i].irqs = s->irq_per[s->cpu[i].cpu];
-		s->values += (uint64_t)s->ncpu;
+			s->cpu[i].irqs = pm_irq_table_cpu(&s->irq,
+							  s->cpu[i].cpu);
+		s->values += (uint64_t)s->irq.nrows * (uint64_t)s->irq.ncol;
+	} else {
+		for (int i = 0; i < s->ncpu; i++)
+			s->cpu[i].irqs = PM_UNKNOWN;
 	}
 	for (int i = 0; i < s->npol; i++)
 		read_policy(s, &s->pol[i]);
+	read_uptime(s);
 	for (int i = 0; i < s->nrapl; i++) {
 		struct pm_rapl_zone *z = &s->rapl[i];
 		char buf[32];
@@ -496,11 +590,12 @@ void pm_sampler_close(struct pm_sampler *s)
 	close_fd(s, &s->fd_online);
 	close_fd(s, &s->fd_stat);
 	close_fd(s, &s->fd_irq);
+	close_fd(s, &s->fd_uptime);
 	free(s->cpu);
 	free(s->pol);
 	free(s->buf);
-	free(s->irq);
+	pm_irq_table_free(&s->irq);
 	free(s->ticks);
-	free(s->irq_per);
+	free(s->colmap);
 	memset(s, 0, sizeof(*s));
 }

@@ -2,12 +2,14 @@
 /*
  * cstate-stat over time: per-interval deltas on absolute deadlines, and
  * the residency over a command's run.  The measured interval is what is
- * divided by, and a counter that goes backwards counts from its reset.
+ * divided by; what each counter did in between is decided in libpm
+ * (pm_delta_compute), and shown here.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -29,247 +31,17 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-/* The previous reading: only counters, allocated once. */
-struct prev {
-	bool *online;
-	uint64_t *usage, *time_us;	/* [cpu * PM_MAX_IDLE_STATES + i] */
-	struct pm_cpu_ticks *ticks;
-	uint64_t *irqs;
-	struct pm_tis *tis;		/* [pol * PM_MAX_FREQS + i] */
-	int *ntis;
-	uint64_t rapl[PM_MAX_RAPL];
-	struct pm_irq_row *rows;
-	int nrows;
+/* A reading and when it was taken. */
+struct stamped {
+	struct pm_reading r;
 	struct timespec mono;
 	struct timespec real;
 };
-
-static int prev_alloc(struct prev *p, const struct pm_sampler *s)
-{
-	size_t n = (size_t)(s->ncpu ? s->ncpu : 1);
-	size_t np = (size_t)(s->npol ? s->npol : 1);
-
-	memset(p, 0, sizeof(*p));
-	p->online = calloc(n, sizeof(*p->online));
-	p->usage = calloc(n * PM_MAX_IDLE_STATES, sizeof(*p->usage));
-	p->time_us = calloc(n * PM_MAX_IDLE_STATES, sizeof(*p->time_us));
-	p->ticks = calloc(n, sizeof(*p->ticks));
-	p->irqs = calloc(n, sizeof(*p->irqs));
-	p->tis = calloc(np * PM_MAX_FREQS, sizeof(*p->tis));
-	p->ntis = calloc(np, sizeof(*p->ntis));
-	p->rows = calloc(PM_MAX_IRQ_ROWS, sizeof(*p->rows));
-	if (!p->online || !p->usage || !p->time_us || !p->ticks ||
-	    !p->irqs || !p->tis || !p->ntis || !p->rows)
-		return -ENOMEM;
-	return 0;
-}
-
-static void prev_free(struct prev *p)
-{
-	free(p->online);
-	free(p->usage);
-	free(p->time_us);
-	free(p->ticks);
-	free(p->irqs);
-	free(p->tis);
-	free(p->ntis);
-	free(p->rows);
-}
-
-static void prev_save(struct prev *p, const struct pm_sampler *s)
-{
-	for (int c = 0; c < s->ncpu; c++) {
-		const struct pm_scpu *sc = &s->cpu[c];
-
-		p->online[c] = sc->online;
-		for (int i = 0; i < PM_MAX_IDLE_STATES; i++) {
-			bool have = sc->online && i < sc->nstates;
-
-			p->usage[c * PM_MAX_IDLE_STATES + i] =
-				have ? sc->usage[i] : PM_UNKNOWN;
-			p->time_us[c * PM_MAX_IDLE_STATES + i] =
-				have ? sc->time_us[i] : PM_UNKNOWN;
-		}
-		p->ticks[c] = sc->ticks;
-		p->irqs[c] = sc->irqs;
-	}
-	for (int i = 0; i < s->npol; i++) {
-		p->ntis[i] = s->pol[i].n_tis;
-		memcpy(&p->tis[(size_t)i * PM_MAX_FREQS], s->pol[i].tis,
-		       sizeof(struct pm_tis) * (size_t)s->pol[i].n_tis);
-	}
-	for (int i = 0; i < s->nrapl; i++)
-		p->rapl[i] = s->rapl[i].energy_uj;
-	p->nrows = s->nirq;
-	if (s->nirq)
-		memcpy(p->rows, s->irq, sizeof(*p->rows) * (size_t)s->nirq);
-}
 
 static double ts_diff(const struct timespec *a, const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) +
 	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-/* ---------------------------------------------------------------- deltas */
-
-struct cdelta {
-	unsigned cpu;
-	bool online;
-	const struct pm_scpu *sc;	/* its names; NULL for the summary */
-	double busy_pct, avg_khz, wakeups_per_s;
-	uint64_t cur_khz;
-	int nstates;
-	double res_pct[PM_MAX_IDLE_STATES], entries_per_s[PM_MAX_IDLE_STATES];
-	uint64_t dusage[PM_MAX_IDLE_STATES], dtime_us[PM_MAX_IDLE_STATES];
-};
-
-static double ratio(uint64_t d, double dt, double scale)
-{
-	return d == PM_UNKNOWN || dt <= 0 ? NAN : (double)d / dt * scale;
-}
-
-/* Average frequency of a policy from its time_in_state deltas. */
-static double pol_avg_khz(const struct pm_sampler *s, const struct prev *p,
-			  int pol)
-{
-	const struct pm_spol *sp = &s->pol[pol];
-	double sum = 0, ticks = 0;
-
-	if (!sp->n_tis || sp->n_tis != p->ntis[pol])
-		return NAN;
-	for (int i = 0; i < sp->n_tis; i++) {
-		const struct pm_tis *o = &p->tis[pol * PM_MAX_FREQS + i];
-		uint64_t d;
-
-		if (o->khz != sp->tis[i].khz)
-			return NAN;
-		d = pm_delta(o->ticks, sp->tis[i].ticks);
-		sum += (double)d * (double)sp->tis[i].khz;
-		ticks += (double)d;
-	}
-	return ticks > 0 ? sum / ticks : NAN;
-}
-
-static void cpu_delta(const struct pm_sampler *s, const struct prev *p, int c,
-		      double dt, struct cdelta *d)
-{
-	const struct pm_scpu *sc = &s->cpu[c];
-
-	memset(d, 0, sizeof(*d));
-	d->cpu = sc->cpu;
-	d->sc = sc;
-	d->online = sc->online;
-	d->busy_pct = d->avg_khz = d->wakeups_per_s = NAN;
-	d->cur_khz = PM_UNKNOWN;
-	if (!sc->online)
-		return;
-	d->nstates = sc->nstates;
-	for (int i = 0; i < sc->nstates; i++) {
-		size_t k = (size_t)c * PM_MAX_IDLE_STATES + (size_t)i;
-
-		d->dusage[i] = pm_delta(p->usage[k], sc->usage[i]);
-		d->dtime_us[i] = pm_delta(p->time_us[k], sc->time_us[i]);
-		d->res_pct[i] = ratio(d->dtime_us[i], dt * 1e6, 100.0);
-		d->entries_per_s[i] = ratio(d->dusage[i], dt, 1.0);
-	}
-	if (sc->ticks.total != PM_UNKNOWN && p->ticks[c].total != PM_UNKNOWN) {
-		uint64_t dtot = pm_delta(p->ticks[c].total, sc->ticks.total);
-		uint64_t didle = pm_delta(p->ticks[c].idle, sc->ticks.idle);
-
-		if (dtot && dtot != PM_UNKNOWN && didle != PM_UNKNOWN)
-			d->busy_pct = didle >= dtot ? 0 :
-						      (double)(dtot - didle) *
-							      100.0 /
-							      (double)dtot;
-	}
-	/* Unknown unless the CPU had a column at both readings. */
-	if (s->fd_irq >= 0)
-		d->wakeups_per_s = ratio(pm_delta(p->irqs[c], sc->irqs), dt,
-					 1.0);
-	if (sc->policy >= 0) {
-		d->avg_khz = pol_avg_khz(s, p, sc->policy);
-		d->cur_khz = s->pol[sc->policy].cur_khz;
-	}
-}
-
-struct irq_top {
-	const struct pm_irq_row *row;
-	uint64_t delta;
-};
-
-/*
- * The interrupts on the CPUs whose wakeups are reported: the sum of their
- * counts' deltas, so that total_per_s is the sum of the CPUs' rates.
- */
-static uint64_t irq_sum(const struct pm_sampler *s, const struct prev *p,
-			const struct cdelta *d)
-{
-	uint64_t total = 0;
-
-	for (int c = 0; c < s->ncpu; c++) {
-		uint64_t x = pm_delta(p->irqs[c], s->cpu[c].irqs);
-
-		if (d[c].online && x != PM_UNKNOWN)
-			total += x;
-	}
-	return total;
-}
-
-/*
- * The rows of two readings count the same CPUs when each CPU had a column
- * at both (and is reported) or at neither.  /proc/interrupts lists online
- * CPUs only: across a CPU that went offline or came back, a row's total
- * drops or jumps by that CPU's count since boot, which is no rate.
- */
-static bool irq_rows_comparable(const struct pm_sampler *s,
-				const struct prev *p, const struct cdelta *d)
-{
-	for (int c = 0; c < s->ncpu; c++) {
-		bool was = p->irqs[c] != PM_UNKNOWN;
-		bool is = s->cpu[c].irqs != PM_UNKNOWN;
-
-		if (was != is || (is && !d[c].online))
-			return false;
-	}
-	return true;
-}
-
-static int top_irqs(const struct pm_sampler *s, const struct prev *p,
-		    struct irq_top *top)
-{
-	int n = 0;
-
-	for (int i = 0; i < s->nirq; i++) {
-		const struct pm_irq_row *r = &s->irq[i];
-		uint64_t old = PM_UNKNOWN, d;
-
-		/* Rows keep their order; search only when they moved. */
-		if (i < p->nrows && !strcmp(p->rows[i].label, r->label)) {
-			old = p->rows[i].total;
-		} else {
-			for (int j = 0; j < p->nrows; j++)
-				if (!strcmp(p->rows[j].label, r->label)) {
-					old = p->rows[j].total;
-					break;
-				}
-		}
-		d = pm_delta(old, r->total);
-		if (d == PM_UNKNOWN || !d)
-			continue;
-		/* Insertion into the top list, largest first. */
-		int k = n < TOP_IRQS ? n++ : TOP_IRQS - 1;
-
-		if (k == TOP_IRQS - 1 && n == TOP_IRQS && top[k].delta >= d)
-			continue;
-		while (k > 0 && top[k - 1].delta < d) {
-			top[k] = top[k - 1];
-			k--;
-		}
-		top[k].row = r;
-		top[k].delta = d;
-	}
-	return n;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -286,27 +58,31 @@ struct report {
 	struct pm_out *o;
 	const struct cs_opts *opt;
 	const struct pm_sampler *s;
-	const struct prev *p;
-	struct cdelta *d;	/* [ncpu] */
+	const struct pm_delta *d;
+	const struct pm_reading *b;	/* the later reading: its rows */
 	double dt;
 	double epoch;
 	const char *period;	/* "sample", "run" or "command" */
 	bool jsonl;		/* one JSON object per line */
 	bool header_done;
+	bool hv_said;		/* the hypervisor line was printed */
+	int top[TOP_IRQS];
+	int ntop;
 };
 
 /* The summary row: averages over online CPUs, entries and wakeups summed. */
-static void summarize(const struct report *r, struct cdelta *sum)
+static void summarize(const struct report *r, struct pm_cpu_delta *sum)
 {
-	unsigned n = 0, nbusy = 0, nw = 0;
+	unsigned n = 0, nct[PM_CT_KINDS] = { 0 }, nw = 0, ns = 0;
 	double khz_w = 0, khz_n = 0;
 
 	memset(sum, 0, sizeof(*sum));
-	sum->busy_pct = 0;
-	sum->wakeups_per_s = 0;
-	sum->cur_khz = PM_UNKNOWN;
+	sum->irqs = PM_UNKNOWN;
+	sum->s390_count = sum->s390_time_us = PM_UNKNOWN;
+	sum->s390_entries_per_s = 0;
+	sum->idle_src = PM_IDLE_SRC_NONE;
 	for (int c = 0; c < r->s->ncpu; c++) {
-		const struct cdelta *d = &r->d[c];
+		const struct pm_cpu_delta *d = &r->d->cpu[c];
 
 		if (!d->online)
 			continue;
@@ -319,13 +95,21 @@ static void summarize(const struct report *r, struct cdelta *sum)
 			if (isfinite(d->entries_per_s[i]))
 				sum->entries_per_s[i] += d->entries_per_s[i];
 		}
-		if (isfinite(d->busy_pct)) {
-			sum->busy_pct += d->busy_pct;
-			nbusy++;
-		}
+		for (int k = 0; k < PM_CT_KINDS; k++)
+			if (isfinite(d->ct.pct[k])) {
+				sum->ct.pct[k] += d->ct.pct[k];
+				nct[k]++;
+			}
+		if (d->idle_src > sum->idle_src)
+			sum->idle_src = d->idle_src;
 		if (isfinite(d->wakeups_per_s)) {
 			sum->wakeups_per_s += d->wakeups_per_s;
 			nw++;
+		}
+		if (isfinite(d->s390_idle_pct)) {
+			sum->s390_idle_pct += d->s390_idle_pct;
+			sum->s390_entries_per_s += d->s390_entries_per_s;
+			ns++;
 		}
 		if (isfinite(d->avg_khz)) {
 			khz_w += d->avg_khz;
@@ -335,9 +119,13 @@ static void summarize(const struct report *r, struct cdelta *sum)
 	sum->online = n > 0;
 	for (int i = 0; i < sum->nstates; i++)
 		sum->res_pct[i] = n ? sum->res_pct[i] / n : NAN;
-	sum->busy_pct = nbusy ? sum->busy_pct / nbusy : NAN;
+	for (int k = 0; k < PM_CT_KINDS; k++)
+		sum->ct.pct[k] = nct[k] ? sum->ct.pct[k] / nct[k] : NAN;
 	if (!nw)
 		sum->wakeups_per_s = NAN;
+	sum->s390_idle_pct = ns ? sum->s390_idle_pct / ns : NAN;
+	if (!ns)
+		sum->s390_entries_per_s = NAN;
 	sum->avg_khz = khz_n ? khz_w / khz_n : NAN;
 }
 
@@ -349,12 +137,11 @@ static const char *state_name(const struct pm_sampler *s, int i)
 	return "?";
 }
 
-/* A CPU's own state name; for the summary, the first CPU's. */
-static const char *cpu_state_name(const struct pm_sampler *s,
-				  const struct cdelta *d, int i)
+/* A CPU's own state name; for the summary (c < 0), the first CPU's. */
+static const char *cpu_state_name(const struct pm_sampler *s, int c, int i)
 {
-	if (d->sc && i < d->sc->nstates)
-		return d->sc->names[i];
+	if (c >= 0 && i < s->cpu[c].nstates)
+		return s->cpu[c].names[i];
 	return state_name(s, i);
 }
 
@@ -376,8 +163,16 @@ static void human_val(struct pm_out *o, int w, double v, int prec)
 		pm_out_printf(o, " %*s", w, "-");
 }
 
+/* Without idle-state columns, the CPU time is shown split. */
+static const enum pm_ct split_cols[] = { PM_CT_USER, PM_CT_SYSTEM,
+					 PM_CT_IOWAIT, PM_CT_IRQ,
+					 PM_CT_STEAL, PM_CT_IDLE };
+static const char *const split_heads[] = { "USER%", "SYS%", "IOWAIT%",
+					   "IRQ%", "STEAL%", "IDLE%" };
+#define NSPLIT (sizeof(split_cols) / sizeof(split_cols[0]))
+
 static void human_row(const struct report *r, const char *label,
-		      const struct cdelta *d, int nst)
+		      const struct pm_cpu_delta *d, int nst)
 {
 	struct pm_out *o = r->o;
 
@@ -386,8 +181,8 @@ static void human_row(const struct report *r, const char *label,
 		pm_out_printf(o, " offline\n");
 		return;
 	}
-	human_val(o, 6, d->busy_pct, 1);
-	if (r->opt->pstates)
+	human_val(o, 6, d->ct.pct[PM_CT_BUSY], 1);
+	if (r->opt->pstates && r->s->npol)
 		human_val(o, 7, d->avg_khz / 1000.0, 0);
 	for (int i = 0; r->opt->cstates && i < nst; i++) {
 		const char *n = state_name(r->s, i);
@@ -395,12 +190,15 @@ static void human_row(const struct report *r, const char *label,
 
 		human_val(o, w, i < d->nstates ? d->res_pct[i] : NAN, 2);
 	}
+	for (size_t k = 0; !nst && k < NSPLIT; k++)
+		human_val(o, (int)strlen(split_heads[k]), d->ct.pct[split_cols[k]],
+			  1);
 	if (r->opt->wakeups)
 		human_val(o, 8, d->wakeups_per_s, 0);
 	pm_out_printf(o, "\n");
 }
 
-static void human_bars(const struct report *r, const struct cdelta *sum)
+static void human_bars(const struct report *r, const struct pm_cpu_delta *sum)
 {
 	static const char *const blocks[] = { "", "▏", "▎", "▍", "▌",
 					      "▋", "▊", "▉" };
@@ -423,12 +221,11 @@ static void human_bars(const struct report *r, const struct cdelta *sum)
 	}
 }
 
-static void human_report(struct report *r, const struct cdelta *sum,
-			 const struct irq_top *top, int ntop,
-			 uint64_t irq_total)
+static void human_report(struct report *r, const struct pm_cpu_delta *sum)
 {
 	struct pm_out *o = r->o;
-	int nst = max_states(r->s);
+	const struct pm_delta *d = r->d;
+	int nst = r->opt->cstates ? max_states(r->s) : 0;
 	time_t sec = (time_t)r->epoch;
 	struct tm tm;
 	char when[32];
@@ -436,6 +233,10 @@ static void human_report(struct report *r, const struct cdelta *sum,
 	localtime_r(&sec, &tm);
 	if (!strftime(when, sizeof(when), "%H:%M:%S", &tm))
 		when[0] = '\0';
+	if (!r->hv_said) {
+		cs_human_hypervisor(o, &r->opt->hv);
+		r->hv_said = true;
+	}
 	pm_out_printf(o, "%s%s  %s %.3f s\n", r->header_done ? "\n" : "",
 		      when,
 		      !strcmp(r->period, "sample") ? "interval" :
@@ -443,14 +244,16 @@ static void human_report(struct report *r, const struct cdelta *sum,
 						       "whole run",
 		      r->dt);
 	pm_out_printf(o, "%5s %6s", "CPU", "BUSY%");
-	if (r->opt->pstates)
+	if (r->opt->pstates && r->s->npol)
 		pm_out_printf(o, " %7s", "AVG_MHz");
-	for (int i = 0; r->opt->cstates && i < nst; i++) {
+	for (int i = 0; i < nst; i++) {
 		const char *n = state_name(r->s, i);
 
 		pm_out_printf(o, " %*s%%", (int)strlen(n) < 6 ? 5 :
 						(int)strlen(n) - 1, n);
 	}
+	for (size_t k = 0; !nst && k < NSPLIT; k++)
+		pm_out_printf(o, " %s", split_heads[k]);
 	if (r->opt->wakeups)
 		pm_out_printf(o, " %8s", "WAKE/s");
 	pm_out_printf(o, "\n");
@@ -460,22 +263,23 @@ static void human_report(struct report *r, const struct cdelta *sum,
 		for (int c = 0; c < r->s->ncpu; c++) {
 			char l[16];
 
-			snprintf(l, sizeof(l), "%u", r->d[c].cpu);
-			human_row(r, l, &r->d[c], nst);
+			snprintf(l, sizeof(l), "%u", d->cpu[c].cpu);
+			human_row(r, l, &d->cpu[c], nst);
 		}
 	if (o->color && r->opt->cstates)
 		human_bars(r, sum);
-	if (r->opt->wakeups && ntop < 0 && r->s->fd_irq >= 0)
-		pm_out_printf(o, "  wakeups %.0f/s; top: unknown (CPUs went "
-				 "offline or came back)\n",
-			      (double)irq_total / r->dt);
-	if (r->opt->wakeups && ntop > 0) {
-		pm_out_printf(o, "  wakeups %.0f/s; top:",
-			      (double)irq_total / r->dt);
-		for (int i = 0; i < ntop; i++)
+	if (r->opt->wakeups && d->have_irq) {
+		pm_out_printf(o, "  wakeups %.0f/s%s",
+			      (double)d->irq_total / r->dt,
+			      r->ntop ? "; top:" : "");
+		for (int i = 0; i < r->ntop; i++) {
+			const struct pm_irq_row *row =
+				&r->b->irq.rows[r->top[i]];
+
 			pm_out_printf(o, "%s %s (%s) %.0f/s", i ? "," : "",
-				      top[i].row->label, top[i].row->desc,
-				      (double)top[i].delta / r->dt);
+				      row->label, row->desc,
+				      (double)d->row[r->top[i]] / r->dt);
+		}
 		pm_out_printf(o, "\n");
 	}
 	if (r->opt->power) {
@@ -484,8 +288,7 @@ static void human_report(struct report *r, const struct cdelta *sum,
 					 "zones in /sys/class/powercap)\n");
 		for (int i = 0; i < r->s->nrapl; i++) {
 			const struct pm_rapl_zone *z = &r->s->rapl[i];
-			uint64_t de = pm_delta_wrap(r->p->rapl[i], z->energy_uj,
-						    z->max_range_uj);
+			uint64_t de = d->energy_uj[i];
 
 			if (z->fd < 0)
 				pm_out_printf(o, "  %s: %s\n", z->name,
@@ -497,13 +300,34 @@ static void human_report(struct report *r, const struct cdelta *sum,
 					      (double)de / 1e6 / r->dt);
 		}
 	}
+	cs_human_anoms(o, &d->an);
 	r->header_done = true;
 }
 
-static void json_cpu(const struct report *r, const struct cdelta *d,
-		     bool summary)
+static void json_s390(const struct report *r, const struct pm_cpu_delta *d,
+		      bool summary)
 {
 	struct pm_out *o = r->o;
+
+	if (!isfinite(d->s390_idle_pct) && d->s390_count == PM_UNKNOWN) {
+		pm_out_null(o, "s390_idle");
+		return;
+	}
+	pm_out_obj_begin(o, "s390_idle");
+	pm_out_double(o, "residency_pct", d->s390_idle_pct, 2);
+	pm_out_double(o, "entries_per_s", d->s390_entries_per_s, 1);
+	if (!summary) {
+		pm_out_u64_or_null(o, "usage", d->s390_count);
+		pm_out_u64_or_null(o, "time_us", d->s390_time_us);
+	}
+	pm_out_obj_end(o);
+}
+
+static void json_cpu(const struct report *r, const struct pm_cpu_delta *d,
+		     int c)
+{
+	struct pm_out *o = r->o;
+	bool summary = c < 0;
 
 	if (!summary) {
 		pm_out_elem_begin(o, d->cpu);
@@ -512,11 +336,21 @@ static void json_cpu(const struct report *r, const struct cdelta *d,
 	} else {
 		pm_out_obj_begin(o, "summary");
 	}
-	pm_out_double(o, "busy_pct", d->busy_pct, 2);
+	cs_json_cputime(o, &d->ct);
+	if (cs_idle_src_name(d->idle_src))
+		pm_out_str(o, "idle_source", cs_idle_src_name(d->idle_src));
+	else
+		pm_out_null(o, "idle_source");
+	json_s390(r, d, summary);
 	if (r->opt->pstates) {
 		pm_out_double(o, "avg_khz", d->avg_khz, 0);
 		if (!summary)
-			pm_out_u64_or_null(o, "cur_khz", d->cur_khz);
+			pm_out_u64_or_null(o, "cur_khz",
+					   r->s->cpu[c].policy >= 0 &&
+							   d->online ?
+						   r->s->pol[r->s->cpu[c].policy]
+							   .cur_khz :
+						   PM_UNKNOWN);
 	}
 	if (r->opt->wakeups)
 		pm_out_double(o, "wakeups_per_s", d->wakeups_per_s, 1);
@@ -525,21 +359,16 @@ static void json_cpu(const struct report *r, const struct cdelta *d,
 		for (int i = 0; i < d->nstates; i++) {
 			pm_out_elem_begin(o, (uint64_t)i);
 			pm_out_u64(o, "index", (uint64_t)i);
-			pm_out_str(o, "name", cpu_state_name(r->s, d, i));
+			pm_out_str(o, "name", cpu_state_name(r->s, c, i));
 			pm_out_double(o, "residency_pct", d->res_pct[i], 2);
 			pm_out_double(o, "entries_per_s", d->entries_per_s[i],
 				      1);
 			if (!summary) {
-				const struct pm_scpu *sc = NULL;
-
-				for (int c = 0; c < r->s->ncpu; c++)
-					if (r->s->cpu[c].cpu == d->cpu)
-						sc = &r->s->cpu[c];
 				pm_out_u64_or_null(o, "usage", d->dusage[i]);
 				pm_out_u64_or_null(o, "time_us",
 						   d->dtime_us[i]);
 				pm_out_flag(o, "disabled",
-					    sc ? sc->disabled[i] : -1);
+					    r->s->cpu[c].disabled[i]);
 			}
 			pm_out_obj_end(o);
 		}
@@ -548,49 +377,46 @@ static void json_cpu(const struct report *r, const struct cdelta *d,
 	pm_out_obj_end(o);
 }
 
-/* The top sources; null when the rows of the two readings differ. */
-static void json_top(const struct report *r, const struct irq_top *top,
-		     int ntop)
+static void json_top(const struct report *r)
 {
 	struct pm_out *o = r->o;
 
-	if (ntop < 0) {
-		pm_out_null(o, "top");
-		return;
-	}
 	pm_out_arr_begin(o, "top", "irq");
-	for (int i = 0; i < ntop; i++) {
+	for (int i = 0; i < r->ntop; i++) {
+		const struct pm_irq_row *row = &r->b->irq.rows[r->top[i]];
+
 		pm_out_obj_begin(o, NULL);
-		pm_out_str(o, "irq", top[i].row->label);
-		pm_out_str(o, "name", top[i].row->desc);
-		pm_out_double(o, "per_s", (double)top[i].delta / r->dt, 1);
+		pm_out_str(o, "irq", row->label);
+		pm_out_str(o, "name", row->desc);
+		pm_out_double(o, "per_s", (double)r->d->row[r->top[i]] / r->dt,
+			      1);
 		pm_out_obj_end(o);
 	}
 	pm_out_arr_end(o);
 }
 
-static void json_report(struct report *r, const struct cdelta *sum,
-			const struct irq_top *top, int ntop,
-			uint64_t irq_total)
+static void json_report(struct report *r, const struct pm_cpu_delta *sum)
 {
 	struct pm_out *o = r->o;
+	const struct pm_delta *d = r->d;
 
 	pm_out_obj_begin(o, NULL);
 	pm_out_double(o, "time", r->epoch, 3);
 	pm_out_double(o, "interval_s", r->dt, 6);
 	pm_out_str(o, "period", r->period);
+	cs_json_hypervisor(o, &r->opt->hv);
 	if (r->opt->summary)
-		json_cpu(r, sum, true);
+		json_cpu(r, sum, -1);
 	pm_out_arr_begin(o, "cpus", "cpu");
 	for (int c = 0; c < r->s->ncpu; c++)
-		json_cpu(r, &r->d[c], false);
+		json_cpu(r, &d->cpu[c], c);
 	pm_out_arr_end(o);
 	if (r->opt->wakeups) {
 		pm_out_obj_begin(o, "wakeups");
-		if (r->s->fd_irq >= 0) {
+		if (d->have_irq) {
 			pm_out_double(o, "total_per_s",
-				      (double)irq_total / r->dt, 1);
-			json_top(r, top, ntop);
+				      (double)d->irq_total / r->dt, 1);
+			json_top(r);
 		} else {
 			pm_out_null(o, "total_per_s");
 			pm_out_null(o, "top");
@@ -601,8 +427,7 @@ static void json_report(struct report *r, const struct cdelta *sum,
 		pm_out_arr_begin(o, "power", "zone");
 		for (int i = 0; i < r->s->nrapl; i++) {
 			const struct pm_rapl_zone *z = &r->s->rapl[i];
-			uint64_t de = pm_delta_wrap(r->p->rapl[i], z->energy_uj,
-						    z->max_range_uj);
+			uint64_t de = d->energy_uj[i];
 
 			pm_out_obj_begin(o, NULL);
 			pm_out_str(o, "zone", rapl_id(z));
@@ -624,6 +449,7 @@ static void json_report(struct report *r, const struct cdelta *sum,
 		}
 		pm_out_arr_end(o);
 	}
+	cs_json_anoms(o, &d->an);
 	pm_out_obj_end(o);
 }
 
@@ -635,26 +461,33 @@ static void csv_num(char *b, size_t n, double v, int prec)
 		b[0] = '\0';
 }
 
-static void csv_report(struct report *r, const struct cdelta *sum)
+#define CSV_COLS 16
+
+static void csv_report(struct report *r, const struct pm_cpu_delta *sum)
 {
 	char t[32], cpu[16], idx[16], res[32], ent[32], busy[32], khz[32],
-		wk[32];
-	const char *row[10] = { t, cpu, idx, NULL, res, ent,
-				busy, khz, wk, r->period };
+		wk[32], ct[NSPLIT][32];
+	const char *row[CSV_COLS] = { t,     cpu,   idx,   NULL,  res,
+				      ent,   busy,  khz,   wk,    r->period,
+				      ct[0], ct[1], ct[2], ct[3], ct[4],
+				      ct[5] };
 
 	if (!r->header_done) {
-		static const char *const head[] = {
-			"time",		 "cpu",	     "state",	"name",
-			"residency_pct", "entries_per_s", "busy_pct",
-			"avg_khz",	 "wakeups_per_s", "period",
+		static const char *const head[CSV_COLS] = {
+			"time",		 "cpu",		  "state",
+			"name",		 "residency_pct", "entries_per_s",
+			"busy_pct",	 "avg_khz",	  "wakeups_per_s",
+			"period",	 "user_pct",	  "system_pct",
+			"iowait_pct",	 "irq_pct",	  "steal_pct",
+			"idle_pct",
 		};
 
-		pm_out_csv_row(r->o, 10, head);
+		pm_out_csv_row(r->o, CSV_COLS, head);
 		r->header_done = true;
 	}
 	snprintf(t, sizeof(t), "%.3f", r->epoch);
 	for (int c = -1; c < r->s->ncpu; c++) {
-		const struct cdelta *d = c < 0 ? sum : &r->d[c];
+		const struct pm_cpu_delta *d = c < 0 ? sum : &r->d->cpu[c];
 
 		if (c < 0 && !r->opt->summary)
 			continue;
@@ -662,21 +495,68 @@ static void csv_report(struct report *r, const struct cdelta *sum)
 			snprintf(cpu, sizeof(cpu), "all");
 		else
 			snprintf(cpu, sizeof(cpu), "%u", d->cpu);
-		csv_num(busy, sizeof(busy), d->busy_pct, 2);
+		csv_num(busy, sizeof(busy), d->ct.pct[PM_CT_BUSY], 2);
 		csv_num(khz, sizeof(khz), d->avg_khz, 0);
 		csv_num(wk, sizeof(wk), d->wakeups_per_s, 1);
+		for (size_t k = 0; k < NSPLIT; k++)
+			csv_num(ct[k], sizeof(ct[k]), d->ct.pct[split_cols[k]],
+				2);
 		if (!r->opt->cstates || !d->nstates) {
 			idx[0] = res[0] = ent[0] = '\0';
 			row[3] = "";
-			pm_out_csv_row(r->o, 10, row);
+			pm_out_csv_row(r->o, CSV_COLS, row);
 			continue;
 		}
 		for (int i = 0; i < d->nstates; i++) {
 			snprintf(idx, sizeof(idx), "%d", i);
-			row[3] = cpu_state_name(r->s, d, i);
+			row[3] = cpu_state_name(r->s, c, i);
 			csv_num(res, sizeof(res), d->res_pct[i], 2);
 			csv_num(ent, sizeof(ent), d->entries_per_s[i], 1);
-			pm_out_csv_row(r->o, 10, row);
+			pm_out_csv_row(r->o, CSV_COLS, row);
+		}
+	}
+}
+
+/* One gauge per CPU, from a field of its delta. */
+static void prom_cpu_gauge(struct report *r, const char *name,
+			   const char *help, size_t off)
+{
+	char cpu[16];
+	bool meta = false;
+
+	for (int c = 0; c < r->s->ncpu; c++) {
+		const char *l[] = { "cpu", cpu, NULL };
+		double v = *(const double *)((const char *)&r->d->cpu[c] + off);
+
+		if (!isfinite(v))
+			continue;
+		if (!meta)
+			pm_out_prom_meta(r->o, name, "gauge", help);
+		meta = true;
+		snprintf(cpu, sizeof(cpu), "%u", r->d->cpu[c].cpu);
+		pm_out_prom_sample(r->o, name, l, v);
+	}
+}
+
+static void prom_cputime(struct report *r)
+{
+	char cpu[16];
+
+	pm_out_prom_meta(r->o, "pm_cpu_time_percent", "gauge",
+			 "Share of the last interval the CPU spent in each "
+			 "mode (/proc/stat; idle from s390's own statistics "
+			 "there).");
+	for (int c = 0; c < r->s->ncpu; c++) {
+		const struct pm_cpu_delta *d = &r->d->cpu[c];
+
+		snprintf(cpu, sizeof(cpu), "%u", d->cpu);
+		for (int k = PM_CT_USER; k < PM_CT_KINDS; k++) {
+			const char *l[] = { "cpu", cpu, "mode", pm_ct_name(k),
+					    NULL };
+
+			if (isfinite(d->ct.pct[k]))
+				pm_out_prom_sample(r->o, "pm_cpu_time_percent",
+						   l, d->ct.pct[k]);
 		}
 	}
 }
@@ -684,38 +564,47 @@ static void csv_report(struct report *r, const struct cdelta *sum)
 static void prom_report(struct report *r)
 {
 	struct pm_out *o = r->o;
+	const struct pm_delta *d = r->d;
 	char cpu[16];
 
+	cs_prom_hypervisor(o, &r->opt->hv);
 	pm_out_prom_meta(o, "pm_cpu_busy_percent", "gauge",
 			 "Share of the last interval the CPU was not idle "
 			 "(/proc/stat).");
 	for (int c = 0; c < r->s->ncpu; c++) {
 		const char *l[] = { "cpu", cpu, NULL };
 
-		if (!isfinite(r->d[c].busy_pct))
+		if (!isfinite(d->cpu[c].ct.pct[PM_CT_BUSY]))
 			continue;
-		snprintf(cpu, sizeof(cpu), "%u", r->d[c].cpu);
+		snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
 		pm_out_prom_sample(o, "pm_cpu_busy_percent", l,
-				   r->d[c].busy_pct);
+				   d->cpu[c].ct.pct[PM_CT_BUSY]);
 	}
+	prom_cputime(r);
+	prom_cpu_gauge(r, "pm_s390_cpu_idle_percent",
+		       "Share of the last interval the CPU waited "
+		       "(s390's idle_time_us).",
+		       offsetof(struct pm_cpu_delta, s390_idle_pct));
 	if (r->opt->cstates) {
 		pm_out_prom_meta(o, "pm_cpuidle_state_residency_percent",
 				 "gauge",
 				 "Share of the last interval in the idle "
 				 "state.");
 		for (int c = 0; c < r->s->ncpu; c++)
-			for (int i = 0; i < r->d[c].nstates; i++) {
+			for (int i = 0; i < d->cpu[c].nstates; i++) {
 				const char *l[] = {
 					"cpu", cpu, "state",
-					cpu_state_name(r->s, &r->d[c], i), NULL
+					cpu_state_name(r->s, c, i),
+					NULL
 				};
 
-				if (!isfinite(r->d[c].res_pct[i]))
+				if (!isfinite(d->cpu[c].res_pct[i]))
 					continue;
-				snprintf(cpu, sizeof(cpu), "%u", r->d[c].cpu);
+				snprintf(cpu, sizeof(cpu), "%u",
+					 d->cpu[c].cpu);
 				pm_out_prom_sample(
 					o, "pm_cpuidle_state_residency_percent",
-					l, r->d[c].res_pct[i]);
+					l, d->cpu[c].res_pct[i]);
 			}
 		pm_out_prom_meta(o, "pm_cpuidle_state_time_seconds_total",
 				 "counter",
@@ -760,11 +649,11 @@ static void prom_report(struct report *r)
 		for (int c = 0; c < r->s->ncpu; c++) {
 			const char *l[] = { "cpu", cpu, NULL };
 
-			if (!isfinite(r->d[c].avg_khz))
+			if (!isfinite(d->cpu[c].avg_khz))
 				continue;
-			snprintf(cpu, sizeof(cpu), "%u", r->d[c].cpu);
+			snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
 			pm_out_prom_sample(o, "pm_cpufreq_average_hz", l,
-					   r->d[c].avg_khz * 1000.0);
+					   d->cpu[c].avg_khz * 1000.0);
 		}
 	}
 	if (r->opt->wakeups) {
@@ -774,11 +663,23 @@ static void prom_report(struct report *r)
 		for (int c = 0; c < r->s->ncpu; c++) {
 			const char *l[] = { "cpu", cpu, NULL };
 
-			if (!isfinite(r->d[c].wakeups_per_s))
+			if (!isfinite(d->cpu[c].wakeups_per_s))
 				continue;
-			snprintf(cpu, sizeof(cpu), "%u", r->d[c].cpu);
+			snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
 			pm_out_prom_sample(o, "pm_cpu_wakeups_per_second", l,
-					   r->d[c].wakeups_per_s);
+					   d->cpu[c].wakeups_per_s);
+		}
+		pm_out_prom_meta(o, "pm_interrupts_per_second", "gauge",
+				 "The sources that raised the most interrupts "
+				 "on the selected CPUs over the last interval.");
+		for (int i = 0; i < r->ntop; i++) {
+			const struct pm_irq_row *row =
+				&r->b->irq.rows[r->top[i]];
+			const char *l[] = { "irq", row->label, "name",
+					    row->desc, NULL };
+
+			pm_out_prom_sample(o, "pm_interrupts_per_second", l,
+					   (double)d->row[r->top[i]] / r->dt);
 		}
 	}
 	if (r->opt->power) {
@@ -787,8 +688,7 @@ static void prom_report(struct report *r)
 				 "interval.");
 		for (int i = 0; i < r->s->nrapl; i++) {
 			const struct pm_rapl_zone *z = &r->s->rapl[i];
-			uint64_t de = pm_delta_wrap(r->p->rapl[i], z->energy_uj,
-						    z->max_range_uj);
+			uint64_t de = d->energy_uj[i];
 			const char *l[] = { "zone", rapl_id(z), "name", z->name,
 					    NULL };
 
@@ -798,33 +698,24 @@ static void prom_report(struct report *r)
 					   (double)de / 1e6 / r->dt);
 		}
 	}
+	cs_prom_anoms(o, &d->an);
 }
 
-/* One report of the deltas between p and the sampler's last reading. */
+/* One report of the deltas the run has just computed. */
 static void report(struct pm_tool *t, struct report *r, struct pm_out *o)
 {
-	struct cdelta sum;
-	struct irq_top top[TOP_IRQS];
-	uint64_t irq_total = 0;
-	int ntop = 0;
+	struct pm_cpu_delta sum;
 
-	for (int c = 0; c < r->s->ncpu; c++)
-		cpu_delta(r->s, r->p, c, r->dt, &r->d[c]);
 	summarize(r, &sum);
-	if (r->opt->wakeups && r->s->fd_irq >= 0) {
-		irq_total = irq_sum(r->s, r->p, r->d);
-		ntop = irq_rows_comparable(r->s, r->p, r->d) ?
-			       top_irqs(r->s, r->p, top) :
-			       -1;
-	}
+	r->ntop = r->opt->wakeups ? pm_delta_top(r->d, r->top, TOP_IRQS) : 0;
 	r->o = o;
 	switch (o->fmt) {
 	case PM_FMT_HUMAN:
-		human_report(r, &sum, top, ntop, irq_total);
+		human_report(r, &sum);
 		break;
 	case PM_FMT_JSON:
 	case PM_FMT_KV:
-		json_report(r, &sum, top, ntop, irq_total);
+		json_report(r, &sum);
 		break;
 	case PM_FMT_CSV:
 		csv_report(r, &sum);
@@ -849,10 +740,12 @@ static unsigned flags_of(const struct cs_opts *opt)
 
 struct run {
 	struct pm_sampler s;
-	struct prev first, prev;
+	struct stamped first, prev, cur;
+	struct pm_delta d;
 	struct report r;
 	struct pm_out out;	/* stdout, opened at the first report */
 	bool out_open;
+	uint64_t n;		/* reports so far */
 };
 
 static void run_open(struct pm_tool *t, struct pm_ctx *ctx,
@@ -864,14 +757,14 @@ static void run_open(struct pm_tool *t, struct pm_ctx *ctx,
 	if (e < 0)
 		pm_die(t, PM_EXIT_FAIL, "cannot start sampling: %s",
 		       strerror(-e));
-	if (prev_alloc(&run->first, &run->s) < 0 ||
-	    prev_alloc(&run->prev, &run->s) < 0)
-		pm_die(t, PM_EXIT_FAIL, "out of memory");
-	run->r.d = calloc((size_t)run->s.ncpu + 1, sizeof(*run->r.d));
-	if (!run->r.d)
+	if (pm_reading_alloc(&run->first.r, &run->s) < 0 ||
+	    pm_reading_alloc(&run->prev.r, &run->s) < 0 ||
+	    pm_reading_alloc(&run->cur.r, &run->s) < 0 ||
+	    pm_delta_alloc(&run->d, &run->s) < 0)
 		pm_die(t, PM_EXIT_FAIL, "out of memory");
 	run->r.opt = opt;
 	run->r.s = &run->s;
+	run->r.d = &run->d;
 	if (opt->power && t->verbose >= 0)
 		for (int i = 0; i < run->s.nrapl; i++)
 			if (run->s.rapl[i].fd < 0 &&
@@ -886,9 +779,10 @@ static void run_close(struct pm_tool *t, struct run *run)
 {
 	if (run->out_open)
 		pm_tool_out_done(t, &run->out);
-	prev_free(&run->first);
-	prev_free(&run->prev);
-	free(run->r.d);
+	pm_reading_free(&run->first.r);
+	pm_reading_free(&run->prev.r);
+	pm_reading_free(&run->cur.r);
+	pm_delta_free(&run->d);
 	pm_sampler_close(&run->s);
 }
 
@@ -901,28 +795,39 @@ static void say_fallback(struct pm_tool *t, const struct pm_sampler *s)
 			s->fallback, s->fd_budget);
 }
 
-static void stamp(struct prev *p)
+/* Read the counters into st, and when. */
+static void take(struct pm_tool *t, struct run *run, struct stamped *st)
 {
-	clock_gettime(CLOCK_MONOTONIC, &p->mono);
-	clock_gettime(CLOCK_REALTIME, &p->real);
+	pm_sampler_read(&run->s);
+	clock_gettime(CLOCK_MONOTONIC, &st->mono);
+	clock_gettime(CLOCK_REALTIME, &st->real);
+	if (pm_reading_take(&st->r, &run->s) < 0)
+		pm_die(t, PM_EXIT_FAIL, "out of memory");
 }
 
-static void emit(struct pm_tool *t, struct run *run, const struct prev *from,
-		 const struct timespec *now_mono,
-		 const struct timespec *now_real, const char *period)
+static void emit(struct pm_tool *t, struct run *run,
+		 const struct stamped *from, const struct stamped *to,
+		 const char *period)
 {
 	struct pm_out o;
+	char when[32];
 
-	run->r.p = from;
-	run->r.dt = ts_diff(&from->mono, now_mono);
-	run->r.epoch =
-		(double)now_real->tv_sec + (double)now_real->tv_nsec / 1e9;
+	run->r.dt = ts_diff(&from->mono, &to->mono);
+	run->r.epoch = (double)to->real.tv_sec + (double)to->real.tv_nsec / 1e9;
 	run->r.period = period;
+	run->r.b = &to->r;
+	if (pm_delta_compute(&run->d, &run->s, &from->r, &to->r, run->r.dt) <
+	    0)
+		pm_die(t, PM_EXIT_FAIL, "out of memory");
+	snprintf(when, sizeof(when), "%s %llu", period,
+		 (unsigned long long)run->n + 1);
+	cs_warn_anoms(t, &run->d.an, when);
 	/* With --output every report replaces the file. */
 	if (t->output) {
 		pm_tool_out(t, &o);
 		o.compact = run->r.jsonl;
 		run->r.header_done = false;
+		run->r.hv_said = false;
 		report(t, &run->r, &o);
 		pm_tool_out_done(t, &o);
 	} else {
@@ -946,27 +851,34 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* prev takes cur's place (the readings swap, nothing is copied). */
+static void advance(struct run *run)
+{
+	struct stamped tmp = run->prev;
+
+	run->prev = run->cur;
+	run->cur = tmp;
+}
+
 int cs_run_interval(struct pm_tool *t, struct pm_ctx *ctx,
 		    const struct pm_cpuset *sel, const struct cs_opts *opt)
 {
 	struct run run;
-	struct timespec next, now_mono, now_real;
-	uint64_t n = 0;
+	struct timespec next;
 	int64_t step = (int64_t)opt->interval_us * 1000;
 
 	memset(&run, 0, sizeof(run));
 	run_open(t, ctx, sel, opt, &run);
 	run.r.jsonl = true;
 	catch_signals();
-	pm_sampler_read(&run.s);
+	take(t, &run, &run.first);
 	say_fallback(t, &run.s);
-	stamp(&run.first);
-	prev_save(&run.first, &run.s);
 	run.prev.mono = run.first.mono;
 	run.prev.real = run.first.real;
-	prev_save(&run.prev, &run.s);
+	if (pm_reading_take(&run.prev.r, &run.s) < 0)
+		pm_die(t, PM_EXIT_FAIL, "out of memory");
 	next = run.first.mono;
-	while (!stop_signal && (!opt->count || n < opt->count)) {
+	while (!stop_signal && (!opt->count || run.n < opt->count)) {
 		/* Absolute deadlines: the k-th sample is due at start + k*i. */
 		int64_t ns = next.tv_nsec + step % NSEC_PER_SEC;
 
@@ -976,26 +888,21 @@ int cs_run_interval(struct pm_tool *t, struct pm_ctx *ctx,
 		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
 				       NULL) == EINTR)
 			;
-		pm_sampler_read(&run.s);
-		clock_gettime(CLOCK_MONOTONIC, &now_mono);
-		clock_gettime(CLOCK_REALTIME, &now_real);
-		if (ts_diff(&run.prev.mono, &now_mono) <= 0)
+		take(t, &run, &run.cur);
+		if (ts_diff(&run.prev.mono, &run.cur.mono) <= 0)
 			continue;
-		emit(t, &run, &run.prev, &now_mono, &now_real, "sample");
-		n++;
-		prev_save(&run.prev, &run.s);
-		run.prev.mono = now_mono;
-		run.prev.real = now_real;
+		emit(t, &run, &run.prev, &run.cur, "sample");
+		run.n++;
+		advance(&run);
 		if (t->verbose > 1)
 			pm_warn(t, "sample %llu: %llu reads for %llu values",
-				(unsigned long long)n,
+				(unsigned long long)run.n,
 				(unsigned long long)run.s.syscalls,
 				(unsigned long long)run.s.values);
 	}
 	/* Interrupted: the whole run since the first reading, then exit 0. */
-	if (stop_signal && n > 0 && t->fmt != PM_FMT_PROM)
-		emit(t, &run, &run.first, &run.prev.mono, &run.prev.real,
-		     "run");
+	if (stop_signal && run.n > 0 && t->fmt != PM_FMT_PROM)
+		emit(t, &run, &run.first, &run.prev, "run");
 	run_close(t, &run);
 	return PM_EXIT_OK;
 }
@@ -1004,16 +911,13 @@ int cs_run_command(struct pm_tool *t, struct pm_ctx *ctx,
 		   const struct pm_cpuset *sel, const struct cs_opts *opt)
 {
 	struct run run;
-	struct timespec now_mono, now_real;
 	struct pm_child child;
 	int st, child_err, r;
 
 	memset(&run, 0, sizeof(run));
 	run_open(t, ctx, sel, opt, &run);
-	pm_sampler_read(&run.s);
+	take(t, &run, &run.first);
 	say_fallback(t, &run.s);
-	stamp(&run.first);
-	prev_save(&run.first, &run.s);
 	r = pm_child_start(ctx, opt->cmd, &child);
 	if (r < 0)
 		pm_die(t, PM_EXIT_FAIL, "cannot start '%s': %s", opt->cmd[0],
@@ -1025,10 +929,8 @@ int cs_run_command(struct pm_tool *t, struct pm_ctx *ctx,
 		run_close(t, &run);
 		return st;
 	}
-	pm_sampler_read(&run.s);
-	clock_gettime(CLOCK_MONOTONIC, &now_mono);
-	clock_gettime(CLOCK_REALTIME, &now_real);
-	emit(t, &run, &run.first, &now_mono, &now_real, "command");
+	take(t, &run, &run.cur);
+	emit(t, &run, &run.first, &run.cur, "command");
 	run_close(t, &run);
 	return st;
 }
