@@ -180,7 +180,12 @@ uint64_t pm_ctr_delta(const struct pm_dctx *d, enum pm_ctr k, uint64_t prev,
 			return w;
 		}
 	}
-	if (cur <= ceil) {
+	/*
+	 * A restart drops the count by more than it could gain in the
+	 * interval, to a value it could have reached since; a fall of a
+	 * few units (iowait, a time rounded the other way) is a step back.
+	 */
+	if (prev - cur > ceil && cur <= ceil) {
 		pm_anom(d->an, PM_ANOM_RESET,
 			"%s restarted: %llu -> %llu, counted from 0", what,
 			(unsigned long long)prev, (unsigned long long)cur);

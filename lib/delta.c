@@ -80,7 +80,9 @@ int pm_delta_alloc(struct pm_delta *d, const struct pm_sampler *s)
 	/* A table keeps the columns of selected CPUs only. */
 	d->colsum = calloc((size_t)(s->ncpu ? s->ncpu : 1),
 			   sizeof(*d->colsum));
-	if (!d->cpu || !d->energy_uj || !d->colsum) {
+	d->pol_khz = calloc((size_t)(s->npol ? s->npol : 1),
+			    sizeof(*d->pol_khz));
+	if (!d->cpu || !d->energy_uj || !d->colsum || !d->pol_khz) {
 		pm_delta_free(d);
 		return -ENOMEM;
 	}
@@ -93,6 +95,7 @@ void pm_delta_free(struct pm_delta *d)
 	free(d->row);
 	free(d->energy_uj);
 	free(d->colsum);
+	free(d->pol_khz);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -105,6 +108,7 @@ static double avg_khz(const struct pm_dctx *dc, const struct pm_sampler *s,
 	const struct pm_tis *tb = &b->tis[(size_t)pol * PM_MAX_FREQS];
 	double sum = 0, ticks = 0;
 	uint64_t total = 0;
+	bool known = true;
 
 	if (!b->ntis[pol] || b->ntis[pol] != a->ntis[pol])
 		return NAN;
@@ -119,12 +123,17 @@ static double avg_khz(const struct pm_dctx *dc, const struct pm_sampler *s,
 			return NAN;
 		d = pm_ctr_delta(dc, PM_CTR_TICKS, ta[i].ticks, tb[i].ticks,
 				 &id);
-		if (d == PM_UNKNOWN)
-			return NAN;
+		/* Every entry is decided, so that each anomaly is counted. */
+		if (d == PM_UNKNOWN) {
+			known = false;
+			continue;
+		}
 		total += d;
 		sum += (double)d * (double)tb[i].khz;
 		ticks += (double)d;
 	}
+	if (!known)
+		return NAN;
 	/* A policy counts its time once, whatever its CPUs do. */
 	if (total > pm_ctr_ceiling(PM_CTR_TICKS, dc->dt)) {
 		pm_anom(dc->an, PM_ANOM_TOO_FAST,
@@ -147,9 +156,10 @@ static void cpu_unknown(struct pm_cpu_delta *cd)
 	cd->nstates = 0;
 }
 
-static void cpu_delta(const struct pm_dctx *dc, const struct pm_sampler *s,
-		      const struct pm_reading *a, const struct pm_reading *b,
-		      int c, struct pm_cpu_delta *cd)
+static void cpu_delta(const struct pm_dctx *dc, const struct pm_delta *d,
+		      const struct pm_sampler *s, const struct pm_reading *a,
+		      const struct pm_reading *b, int c,
+		      struct pm_cpu_delta *cd)
 {
 	const struct pm_rcpu *ra = &a->cpu[c], *rb = &b->cpu[c];
 	unsigned cpu = s->cpu[c].cpu;
@@ -204,7 +214,7 @@ static void cpu_delta(const struct pm_dctx *dc, const struct pm_sampler *s,
 		cd->idle_src = PM_IDLE_SRC_S390;
 	}
 	if (s->cpu[c].policy >= 0)
-		cd->avg_khz = avg_khz(dc, s, a, b, s->cpu[c].policy);
+		cd->avg_khz = d->pol_khz[s->cpu[c].policy];
 }
 
 /* Where row r of b was in a: the same place, or searched by label. */
@@ -313,8 +323,11 @@ int pm_delta_compute(struct pm_delta *d, const struct pm_sampler *s,
 		pm_anom(&d->an, PM_ANOM_UNKNOWN,
 			"a counter read as 18446744073709551615 (all bits "
 			"set): unknown");
+	/* A policy's time is counted once, whatever its CPUs do. */
+	for (int i = 0; i < s->npol; i++)
+		d->pol_khz[i] = avg_khz(&dc, s, a, b, i);
 	for (int c = 0; c < s->ncpu; c++)
-		cpu_delta(&dc, s, a, b, c, &d->cpu[c]);
+		cpu_delta(&dc, d, s, a, b, c, &d->cpu[c]);
 	for (int i = 0; i < s->npol; i++)
 		if (s->pol[i].tis_bad_line)
 			pm_anom(&d->an, PM_ANOM_MALFORMED,

@@ -824,7 +824,8 @@ uint64_t pm_ctr_ceiling(enum pm_ctr k, double dt);
  * The increase from prev to cur, decided: PM_UNKNOWN when either is
  * unknown or the increase is more than the hardware can count; a 32-bit
  * wrap undone; a value lower than before is a reset (counted from 0) when
- * it could have been reached since, else a step back (no change).
+ * it fell by more than the interval allows to a value it could have
+ * reached since, else a step back (no change).
  */
 uint64_t pm_ctr_delta(const struct pm_dctx *d, enum pm_ctr k, uint64_t prev,
 		      uint64_t cur, const struct pm_ctr_id *id);
@@ -1122,6 +1123,7 @@ struct pm_delta {
 	uint64_t *row;		/* their increases; PM_UNKNOWN for new rows */
 	uint64_t *energy_uj;	/* per RAPL zone, PM_UNKNOWN */
 	uint64_t *colsum;	/* per column: interrupts (scratch) */
+	double *pol_khz;	/* per policy: its average frequency */
 	struct pm_anoms an;
 };
 
