@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cstate-stat: how deep and how long the CPUs sleep, and how fast they
- * run, since boot: cpuidle state residency and cpufreq time in state.
+ * run: its options, what this machine has to report, and the modes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,9 +16,6 @@
 #define AUTO_SUMMARY_CPUS 16
 /* The longest --interval: a year of days, like pm-suspend's alarm. */
 #define INTERVAL_MAX_US (366ULL * 86400 * 1000000)
-
-/* cpufreq stats count USER_HZ ticks: 10 ms each. */
-#define TICK_MS 10
 
 enum {
 	OPT_CSTATES = PM_OPT_TOOL,
@@ -61,7 +58,9 @@ static void usage(FILE *f)
 	      "       cstate-stat [options] -- COMMAND [ARG...] over COMMAND's "
 	      "run\n"
 	      "\n"
-	      "Report C-state (cpuidle) and P-state (cpufreq) residency.\n"
+	      "Report C-state (cpuidle) and P-state (cpufreq) residency, and the\n"
+	      "CPU time (busy, steal, idle) and wakeups where the kernel keeps "
+	      "them.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -i, --interval SEC   sample every SEC seconds (500ms, 2, 1.5s "
@@ -72,8 +71,8 @@ static void usage(FILE *f)
 	      "(default)\n"
 	      "      --cstates        idle states only\n"
 	      "      --pstates        frequency states only\n"
-	      "      --wakeups        interrupts per second and the top sources "
-	      "(-i, --)\n"
+	      "      --wakeups        interrupts per second and the top "
+	      "sources\n"
 	      "      --power          package/core watts from RAPL energy_uj "
 	      "(-i, --)\n"
 	      "      --trans-table    the cpufreq transition table (since "

@@ -93,9 +93,20 @@ static void human_cpuidle(struct pmctl *p)
 	struct pm_out *o = &p->o;
 	struct pm_cpuidle ci;
 	struct pm_idle_state st[PM_MAX_IDLE_STATES];
+	struct pm_hypervisor hv;
 	int cpu = pm_cpuset_next(&p->cpus.online, 0), n = 0;
+	bool have = pm_cpuidle_read(&p->ctx, &ci) == 0;
 
-	if (pm_cpuidle_read(&p->ctx, &ci) < 0) {
+	/* A guest without idle states: its hypervisor has the real ones. */
+	if ((!have || !strcmp(ci.driver, "none")) &&
+	    pm_hypervisor_detect(&p->ctx, &hv)) {
+		pm_out_printf(o, "CPU idle:       %s: the hypervisor %s%sowns "
+				 "the C- and P-states (%s)\n",
+			      have ? "none" : NA, hv.name, hv.name[0] ? " " : "",
+			      hv.source);
+		return;
+	}
+	if (!have) {
 		pm_out_printf(o, "CPU idle:       " NA "\n");
 		return;
 	}
@@ -542,9 +553,19 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 {
 	struct pm_out *o = &p->o;
 
+	struct pm_hypervisor hv;
+
 	pm_out_obj_begin(o, NULL);
 	pmctl_cpufreq_json(o, pol, npol, g);
 	pmctl_cpuidle_json(p);
+	if (pm_hypervisor_detect(&p->ctx, &hv)) {
+		pm_out_obj_begin(o, "hypervisor");
+		pm_out_str_or_null(o, "name", hv.name);
+		pm_out_str(o, "source", hv.source);
+		pm_out_obj_end(o);
+	} else {
+		pm_out_null(o, "hypervisor");
+	}
 	pmctl_cpus_json(p);
 	pmctl_sleep_json(o, s);
 	pmctl_profile_json(p);

@@ -113,14 +113,18 @@ setup() {
 	[ "$(jq -c '.policies[0].cur_khz' <<<"$output")" != null ]
 }
 
-@test "cstate-stat reads every dump: exit 0, or 3 when it has neither cpuidle nor cpufreq" {
+@test "cstate-stat reads every dump: exit 0, or 3 when it has nothing to report" {
 	for n in "${names[@]}"; do
 		d="$DUMPDIR/$n"
 		run --separate-stderr "$bin/cstate-stat" --sysroot "$d" -J
 		if [ "$status" -eq 3 ]; then
+			# No idle states, no cpufreq, no s390 idle times, no /proc/stat.
 			[ ! -d "$d/sys/devices/system/cpu/cpuidle" ] ||
 				[ "$(cat "$d/sys/devices/system/cpu/cpuidle/current_driver" 2>/dev/null)" = none ] ||
 				fail "$n: exit 3 but cpuidle exists"
+			[ ! -e "$d/proc/stat" ] || fail "$n: exit 3 with a /proc/stat"
+			! compgen -G "$d/sys/devices/system/cpu/cpu*/idle_time_us" >/dev/null ||
+				fail "$n: exit 3 with s390 idle statistics"
 			continue
 		fi
 		[ "$status" -eq 0 ] || fail "$n: exit $status: $stderr"
@@ -184,7 +188,7 @@ setup() {
 			fail "$n: csv column count"
 		run "$bin/cstate-stat" --sysroot "$d" -F prom
 		[ "$status" -eq 0 ] || fail "$n prom: exit $status"
-		grep -Ev '^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? [0-9.eE+-]+|)$' <<<"$output" &&
+		grep -Ev '^(# (HELP|TYPE) [a-z_][a-z0-9_]* .+|[a-z_][a-z0-9_]*(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? [0-9.eE+-]+|)$' <<<"$output" &&
 			fail "$n: a line is not Prometheus text"
 		run "$bin/cstate-stat" --sysroot "$d" -F kv
 		[ "$status" -eq 0 ] || fail "$n kv: exit $status"
