@@ -106,7 +106,9 @@ static const char *field(const char *text, const char *key, char *out,
 
 			if (blank && (!n || out[n - 1] == ' '))
 				continue;
-			out[n++] = blank ? ' ' : *v;
+			out[n++] = *v;
+			if (blank)
+				out[n - 1] = ' ';
 		}
 		while (n && out[n - 1] == ' ')
 			n--;

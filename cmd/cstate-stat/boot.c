@@ -267,12 +267,11 @@ static double tis_share(const struct pm_tis *tis, int n, int i)
 
 /* Sum of a counter over the online CPUs of a group that have state i. */
 struct state_sum {
-	char name[PM_NAME_MAX];
-	bool names_differ;
 	uint64_t latency_us, residency_us;
 	uint64_t usage, time_us;
 	unsigned ncpu, disabled;
-	bool usage_unknown, time_unknown;
+	bool names_differ, usage_unknown, time_unknown;
+	char name[PM_NAME_MAX];
 };
 
 /* group < 0: every online CPU. */

@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -517,24 +516,26 @@ static void csv_report(struct report *r, const struct pm_cpu_delta *sum)
 	}
 }
 
-/* One gauge per CPU, from a field of its delta. */
-static void prom_cpu_gauge(struct report *r, const char *name,
-			   const char *help, size_t off)
+/* s390's idle share: only there, so its family only then. */
+static void prom_s390(struct report *r)
 {
 	char cpu[16];
 	bool meta = false;
 
 	for (int c = 0; c < r->s->ncpu; c++) {
 		const char *l[] = { "cpu", cpu, NULL };
-		double v = *(const double *)((const char *)&r->d->cpu[c] + off);
+		double v = r->d->cpu[c].s390_idle_pct;
 
 		if (!isfinite(v))
 			continue;
 		if (!meta)
-			pm_out_prom_meta(r->o, name, "gauge", help);
+			pm_out_prom_meta(r->o, "pm_s390_cpu_idle_percent",
+					 "gauge",
+					 "Share of the last interval the CPU "
+					 "waited (s390's idle_time_us).");
 		meta = true;
 		snprintf(cpu, sizeof(cpu), "%u", r->d->cpu[c].cpu);
-		pm_out_prom_sample(r->o, name, l, v);
+		pm_out_prom_sample(r->o, "pm_s390_cpu_idle_percent", l, v);
 	}
 }
 
@@ -581,10 +582,7 @@ static void prom_report(struct report *r)
 				   d->cpu[c].ct.pct[PM_CT_BUSY]);
 	}
 	prom_cputime(r);
-	prom_cpu_gauge(r, "pm_s390_cpu_idle_percent",
-		       "Share of the last interval the CPU waited "
-		       "(s390's idle_time_us).",
-		       offsetof(struct pm_cpu_delta, s390_idle_pct));
+	prom_s390(r);
 	if (r->opt->cstates) {
 		pm_out_prom_meta(o, "pm_cpuidle_state_residency_percent",
 				 "gauge",

@@ -279,7 +279,7 @@ none_vm() {
 		d=$(dump "$n")
 		run --separate-stderr "$bin/cstate-stat" --sysroot "$d" -J -c all
 		assert_success
-		for f in "$d"/$cpu_dir/cpu[0-9]*/idle_time_us; do
+		for f in "$d/$cpu_dir"/cpu[0-9]*/idle_time_us; do
 			c=${f%/idle_time_us}
 			c=${c##*/cpu}
 			grep -qx 1 "$d/$cpu_dir/cpu$c/online" 2>/dev/null || continue

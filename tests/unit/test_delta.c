@@ -354,7 +354,7 @@ int main(void)
 	const char *e = getenv("PM_PROPTEST_SEED");
 	const char *n = getenv("PM_PROPTEST_STEPS");
 	uint64_t seed = e ? strtoull(e, NULL, 0) : 0x5eed2024ULL;
-	int steps = n ? atoi(n) : STEPS;
+	int steps = n ? (int)strtol(n, NULL, 10) : STEPS;
 	struct pm_sampler s;
 	struct pm_reading ra, rb, *a = &ra, *b = &rb;
 	struct pm_delta d;
