@@ -76,8 +76,9 @@ int pm_proc_stat_parse(const char *text, struct pm_cpu_ticks *ticks,
 		if (cpu < nticks) {
 			ticks[cpu].total = total;
 			ticks[cpu].idle = f[3] + (k > 4 ? f[4] : 0);
-			for (int i = 0; i < k && i < PM_ST_FIELDS; i++)
-				ticks[cpu].f[i] = f[i];
+			/* A line again: its own fields only, none left over. */
+			for (int i = 0; i < PM_ST_FIELDS; i++)
+				ticks[cpu].f[i] = i < k ? f[i] : PM_UNKNOWN;
 		}
 		n++;
 	}

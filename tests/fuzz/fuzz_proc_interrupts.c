@@ -8,6 +8,9 @@
  * their totals, which are 0 for an empty selection; the per-CPU totals
  * are then all unknown (PM_UNKNOWN: only a selected CPU with a column has
  * one); NULL per-CPU space (as pm_irq_name passes) gives the same rows.
+ * The per-cell table (pm_irq_table_parse) of the same text, where it
+ * parses (its header must list CPUs in ascending order), has the same
+ * rows and the same per-CPU totals, and its columns are selected CPUs.
  */
 #include <errno.h>
 
@@ -63,6 +66,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Fewer rows than the text has: the first ones, no more. */
 	k = pm_proc_interrupts_parse(s, &sel, NULL, 0, one, 1);
 	CHECK(k == (n > 1 ? 1 : n));
+
+	/* The per-cell table: CPUs 0..NPERCPU-1 selected. */
+	struct pm_irq_table t;
+	struct pm_cpuset few;
+
+	memset(&t, 0, sizeof(t));
+	pm_cpuset_zero(&few);
+	for (unsigned c = 0; c < NPERCPU; c++)
+		pm_cpuset_set(&few, c);
+	k = pm_irq_table_parse(s, &few, &t);
+	CHECK(k == 0 || k == -EINVAL || k == -ENOMEM);
+	if (k == 0) {
+		CHECK(t.ncol >= 0 && t.ncol <= NPERCPU && t.nrows >= 0);
+		for (int i = 0; i < t.ncol; i++) {
+			CHECK(t.col[i] < NPERCPU);
+			CHECK(i == 0 || t.col[i] > t.col[i - 1]);
+		}
+		rows_ok(t.rows, t.nrows);
+		n = pm_proc_interrupts_parse(s, &few, pc, NPERCPU, all,
+					     MAXROWS);
+		CHECK(n >= 0 && n == (t.nrows < MAXROWS ? t.nrows : MAXROWS));
+		for (int i = 0; i < n; i++)
+			CHECK(!strcmp(t.rows[i].label, all[i].label) &&
+			      t.rows[i].total == all[i].total);
+		for (unsigned c = 0; !t.cut && c < NPERCPU; c++)
+			CHECK(pm_irq_table_cpu(&t, c) == pc[c]);
+	}
+	pm_irq_table_free(&t);
 	free(s);
 	free(pc);
 	free(all);

@@ -151,7 +151,7 @@ static void decisions(void)
 
 static void cputime(void)
 {
-	struct pm_cpu_ticks t[4];
+	struct pm_cpu_ticks t[4], again[1];
 	struct pm_cputime ct;
 	struct pm_anoms an;
 	struct pm_dctx d = { 10.0, NAN, &an };
@@ -168,6 +168,12 @@ static void cputime(void)
 	is_u64(t[1].f[PM_ST_IOWAIT], PM_UNKNOWN,
 	       "an old kernel's line has no iowait: unknown");
 	is_u64(t[2].f[PM_ST_USER], PM_UNKNOWN, "cpu2 has no line: unknown");
+	pm_proc_stat_parse("cpu0 1 2 3 4 5 6 7 8\ncpu0 10 20 30 40\n", again,
+			   1);
+	ok(again[0].f[PM_ST_USER] == 10 &&
+		   again[0].f[PM_ST_IOWAIT] == PM_UNKNOWN &&
+		   again[0].idle == 40,
+	   "a line again: its own fields, none left from the first (fuzz)");
 	pm_cputime_boot(&t[0], &ct);
 	ok(near(ct.pct[PM_CT_USER], 110.0 / 1000 * 100),
 	   "since boot: user + nice over all fields");
