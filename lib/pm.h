@@ -908,6 +908,8 @@ int pm_uptime_read(struct pm_ctx *ctx, double *s);
  */
 int pm_s390_idle_read(struct pm_ctx *ctx, unsigned cpu, uint64_t *count,
 		      uint64_t *time_us);
+/* Whether the selected CPUs have them (a few are looked at). */
+bool pm_s390_idle_present(struct pm_ctx *ctx, const struct pm_cpuset *sel);
 
 /* ---------------------------------------------------------------- hypervisor */
 

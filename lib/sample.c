@@ -307,24 +307,6 @@ static void open_rapl(struct pm_sampler *s)
 	pm_err_clear(s->ctx);
 }
 
-/* s390's idle statistics are there for the first selected CPU. */
-static bool is_s390(struct pm_ctx *ctx, const struct pm_cpuset *sel)
-{
-	char path[96];
-	int c = pm_cpuset_next(sel, 0);
-
-	for (; c >= 0; c = pm_cpuset_next(sel, (unsigned)c + 1)) {
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/idle_time_us", c);
-		if (pm_exists(ctx, path))
-			return true;
-		/* cpu0 of an LPAR may be a standby CPU without them. */
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d", c);
-		if (pm_exists(ctx, path))
-			break;
-	}
-	return false;
-}
-
 int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 		    const struct pm_cpuset *sel, unsigned flags)
 {
@@ -347,7 +329,7 @@ int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 		pm_sampler_close(s);
 		return -ENOMEM;
 	}
-	s->s390 = is_s390(ctx, sel);
+	s->s390 = pm_s390_idle_present(ctx, sel);
 	s->fd_uptime = pm_open(ctx, "/proc/uptime", O_RDONLY);
 	if (s->fd_uptime >= 0)
 		s->fds_open++;

@@ -12,6 +12,11 @@
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define DMI_DIR "/sys/class/dmi/id"
+/*
+ * CPUs looked at for s390's idle statistics: a standby CPU of an LPAR has
+ * none, the others all do; elsewhere no CPU has them.
+ */
+#define S390_PROBE_CPUS 8
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
@@ -181,4 +186,21 @@ int pm_s390_idle_read(struct pm_ctx *ctx, unsigned cpu, uint64_t *count,
 	if (pm_attr_read_u64(ctx, path, count) < 0)
 		*count = PM_UNKNOWN;
 	return 0;
+}
+
+bool pm_s390_idle_present(struct pm_ctx *ctx, const struct pm_cpuset *sel)
+{
+	char path[96];
+	int seen = 0;
+
+	pm_cpuset_foreach(c, sel)
+	{
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/idle_time_us", c);
+		if (pm_exists(ctx, path))
+			return true;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d", c);
+		if (pm_exists(ctx, path) && ++seen >= S390_PROBE_CPUS)
+			break;
+	}
+	return false;
 }

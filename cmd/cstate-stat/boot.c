@@ -128,13 +128,17 @@ static void read_irqs(struct pm_ctx *ctx, const struct pm_cpuset *sel,
 	free(text);
 }
 
-static void read_s390(struct pm_ctx *ctx, struct snap *s)
+static void read_s390(struct pm_ctx *ctx, const struct pm_cpuset *sel,
+		      struct snap *s)
 {
+	for (int c = 0; c < s->ncpu; c++)
+		s->cpu[c].s390_share = NAN;
+	if (!pm_s390_idle_present(ctx, sel))
+		return;
 	for (int c = 0; c < s->ncpu; c++) {
 		struct cpu_snap *cs = &s->cpu[c];
 		struct pm_ctr_id id = { (int)cs->cpu, -1, "s390 idle_time_us" };
 
-		cs->s390_share = NAN;
 		if (!cs->online ||
 		    pm_s390_idle_read(ctx, cs->cpu, &cs->s390_count,
 				      &cs->s390_time_us) < 0)
@@ -231,7 +235,7 @@ static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
 				cs->policy = i;
 	}
 	read_cputime(ctx, s);
-	read_s390(ctx, s);
+	read_s390(ctx, sel, s);
 	if (opt->wakeups)
 		read_irqs(ctx, sel, s);
 	group_cpus(s);

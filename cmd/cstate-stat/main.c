@@ -111,16 +111,11 @@ static void find_avail(struct pm_ctx *ctx, const struct pm_cpuset *sel,
 	struct pm_cpu_ticks *ticks;
 	char *text = NULL;
 	unsigned one;
-	int c = pm_cpuset_next(sel, 0);
 
 	memset(a, 0, sizeof(*a));
 	a->idle = pm_cpuidle_read(ctx, &ci) == 0 && strcmp(ci.driver, "none");
 	a->freq = pm_policies_list(ctx, &one, 1) > 0;
-	for (; c >= 0 && !a->s390; c = pm_cpuset_next(sel, (unsigned)c + 1)) {
-		uint64_t n, us;
-
-		a->s390 = pm_s390_idle_read(ctx, (unsigned)c, &n, &us) == 0;
-	}
+	a->s390 = pm_s390_idle_present(ctx, sel);
 	ticks = calloc(PM_MAX_CPUS, sizeof(*ticks));
 	if (ticks && pm_file_read(ctx, "/proc/stat", &text) >= 0)
 		a->stat = pm_proc_stat_parse(text, ticks, PM_MAX_CPUS) > 0;

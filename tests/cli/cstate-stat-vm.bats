@@ -300,17 +300,21 @@ none_vm() {
 }
 
 @test "s390 over a command: the idle residency and entries from idle_time_us and idle_count" {
-	d=$BATS_TEST_TMPDIR/kvm
-	cp -a "$(dump s390-kvm)" "$d"
-	add_proc "$d"
-	f=$d/$cpu_dir/cpu1
-	t0=$(cat "$f/idle_time_us") c0=$(cat "$f/idle_count")
-	run --separate-stderr "$bin/cstate-stat" --sysroot "$d" -J -- sh -c \
-		"sleep 0.3; echo $((t0 + 150000)) >'$f/idle_time_us'; echo $((c0 + 30)) >'$f/idle_count'"
-	assert_success
-	jq -e '.interval_s as $i | .cpus[1] | .s390_idle.time_us == 150000 and .s390_idle.usage == 30 and
-		((.s390_idle.residency_pct - 15 / $i) | fabs) < 0.01 and .idle_source == "s390_idle" and
-		((.busy_pct + .idle_pct - 100) | fabs) < 0.01' <<<"$output"
+	# s390-lpar's cpu0 is a standby CPU, offline and without the files.
+	for n in s390-kvm s390-lpar; do
+		d=$BATS_TEST_TMPDIR/$n
+		cp -a "$(dump "$n")" "$d"
+		add_proc "$d"
+		f=$d/$cpu_dir/cpu1
+		t0=$(cat "$f/idle_time_us") c0=$(cat "$f/idle_count")
+		run --separate-stderr "$bin/cstate-stat" --sysroot "$d" -J -c all -- sh -c \
+			"sleep 0.3; echo $((t0 + 150000)) >'$f/idle_time_us'; echo $((c0 + 30)) >'$f/idle_count'"
+		assert_success
+		jq -e '.interval_s as $i | .cpus[] | select(.cpu == 1) |
+			.s390_idle.time_us == 150000 and .s390_idle.usage == 30 and
+			((.s390_idle.residency_pct - 15 / $i) | fabs) < 0.01 and .idle_source == "s390_idle" and
+			((.busy_pct + .idle_pct - 100) | fabs) < 0.01' <<<"$output" || fail "$n: $output"
+	done
 }
 
 # ------------------------------------------------------------ counters

@@ -275,6 +275,7 @@ static void hypervisors(void)
 	struct pm_ctx ctx;
 	struct pm_hypervisor h;
 	uint64_t n, us;
+	struct pm_cpuset sel;
 
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
@@ -338,6 +339,14 @@ static void hypervisors(void)
 	ok(pm_s390_idle_read(&ctx, 0, &n, &us) < 0 && n == PM_UNKNOWN &&
 		   us == PM_UNKNOWN,
 	   "cpu0 without them: an error, values unknown");
+	/* An LPAR's standby cpu0 has none: the next CPUs are looked at. */
+	mkfile("sys/devices/system/cpu/cpu0/online", "0\n");
+	pm_cpuset_zero(&sel);
+	pm_cpuset_set(&sel, 0);
+	ok(!pm_s390_idle_present(&ctx, &sel), "cpu0 alone: no s390 idle");
+	pm_cpuset_set(&sel, 1);
+	ok(pm_s390_idle_present(&ctx, &sel),
+	   "cpu0 standby, cpu1 with them: s390 idle present");
 	rmtree();
 	pm_ctx_close(&ctx);
 }
