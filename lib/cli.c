@@ -55,7 +55,8 @@ void pm_tool_init(struct pm_tool *t, const char *name,
 
 /*
  * One line on stderr, always: a newline or an escape sequence in a user's
- * argument or a kernel string is shown as \n or \xHH, never acted on.
+ * argument or a kernel string is shown as \n or \xHH, never acted on
+ * (the text form of lib/out.c, which human output shares).
  */
 static void vmsg(const struct pm_tool *t, const char *fmt, va_list ap)
 {
@@ -66,16 +67,7 @@ static void vmsg(const struct pm_tool *t, const char *fmt, va_list ap)
 		fputs("(out of memory)\n", stderr);
 		return;
 	}
-	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", stderr);
-		else if (*p == '\t')
-			fputs("\\t", stderr);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", *p);
-		else
-			fputc(*p, stderr);
-	}
+	pm_text_escape(stderr, msg);
 	fputc('\n', stderr);
 	free(msg);
 }

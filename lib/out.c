@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,92 @@ static int utf8_len(const unsigned char *s)
 	return 0;
 }
 
+/*
+ * A C1 control (U+0080..U+009F, UTF-8 c2 80..c2 9f): some terminals act
+ * on them as on ESC [ and the others, so they are escaped like C0.
+ */
+static bool is_c1(const unsigned char *s)
+{
+	return s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f;
+}
+
+/*
+ * The text form of the unit at s, as the error messages show it: a
+ * newline or tab as \n or \t, another control byte (C0, DEL, both bytes
+ * of a C1) or a byte that is not valid UTF-8 as \xHH, anything else as
+ * it is.  Returns the bytes of s it covers; out gets what to print.
+ */
+static size_t text_unit(const unsigned char *s, char out[16])
+{
+	int n;
+
+	if (*s == '\n' || *s == '\t') {
+		snprintf(out, 16, "\\%c", *s == '\n' ? 'n' : 't');
+		return 1;
+	}
+	if (*s < 0x20 || *s == 0x7f) {
+		snprintf(out, 16, "\\x%02x", *s);
+		return 1;
+	}
+	if (is_c1(s)) {
+		snprintf(out, 16, "\\x%02x\\x%02x", s[0], s[1]);
+		return 2;
+	}
+	n = utf8_len(s);
+	if (!n) {
+		snprintf(out, 16, "\\x%02x", *s);
+		return 1;
+	}
+	memcpy(out, s, (size_t)n);
+	out[n] = '\0';
+	return (size_t)n;
+}
+
+/* True if s prints as it is (no unit needs escaping). */
+static bool text_plain(const char *str)
+{
+	for (const unsigned char *s = (const unsigned char *)str; *s;) {
+		int n = utf8_len(s);
+
+		if (*s < 0x20 || *s == 0x7f || !n || is_c1(s))
+			return false;
+		s += n;
+	}
+	return true;
+}
+
+void pm_text_escape(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char u[16];
+
+	while (*s) {
+		s += text_unit(s, u);
+		fputs(u, f);
+	}
+}
+
+char *pm_text_escape_dup(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	/* Four bytes of text (\xHH) for a byte at most. */
+	size_t len = 0, cap = strlen(str) * 4 + 1;
+	char *d = malloc(cap), u[16];
+
+	if (!d)
+		return NULL;
+	while (*s) {
+		size_t l;
+
+		s += text_unit(s, u);
+		l = strlen(u);
+		memcpy(d + len, u, l);
+		len += l;
+	}
+	d[len] = '\0';
+	return d;
+}
+
 void pm_json_escape(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -111,6 +199,11 @@ void pm_json_escape(FILE *f, const char *str)
 			s++;
 			continue;
 		}
+		if (is_c1(s)) {
+			fprintf(f, "\\u%04x", s[1]);
+			s += 2;
+			continue;
+		}
 		n = utf8_len(s);
 		if (!n) {
 			fputs("\xef\xbf\xbd", f); /* U+FFFD */
@@ -123,44 +216,78 @@ void pm_json_escape(FILE *f, const char *str)
 	fputc('"', f);
 }
 
-void pm_kv_quote(FILE *f, const char *s)
+/*
+ * Inside single quotes the shell takes every byte as it is: only ' needs
+ * the '\'' dance.  Control bytes are shown as text (\n, \x1b), so that
+ * the file stays inert on a terminal too.
+ */
+void pm_kv_quote(FILE *f, const char *str)
 {
+	const unsigned char *s = (const unsigned char *)str;
+	char u[16];
+
 	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
+	while (*s) {
+		if (*s == '\'') {
 			fputs("'\\''", f);
-		else
-			fputc(*s, f);
+			s++;
+			continue;
+		}
+		s += text_unit(s, u);
+		fputs(u, f);
 	}
 	fputc('\'', f);
 }
 
-void pm_csv_field(FILE *f, const char *s)
+/* RFC 4180 quoting of the text form: a field never spans lines. */
+void pm_csv_field(FILE *f, const char *str)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
+	const unsigned char *s = (const unsigned char *)str;
+	bool quote = strpbrk(str, ",\"") != NULL;
+	char u[16];
+
+	if (!quote && text_plain(str)) {
+		fputs(str, f);
 		return;
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+	if (quote)
+		fputc('"', f);
+	while (*s) {
+		if (*s == '"') {
+			fputs("\"\"", f);
+			s++;
+			continue;
+		}
+		s += text_unit(s, u);
+		fputs(u, f);
 	}
-	fputc('"', f);
+	if (quote)
+		fputc('"', f);
 }
 
-void pm_prom_label_escape(FILE *f, const char *s)
+/*
+ * A label value: the exposition format's own escapes for \\, " and a
+ * newline; any other control byte, and a byte that is not valid UTF-8
+ * (label values must be UTF-8), as the text \xHH, its backslash escaped.
+ */
+void pm_prom_label_escape(FILE *f, const char *str)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '"')
-			fputs("\\\"", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
+	const unsigned char *s = (const unsigned char *)str;
+	char u[16];
+
+	while (*s) {
+		if (*s == '\\' || *s == '"' || *s == '\n') {
+			fputc('\\', f);
+			fputc(*s == '\n' ? 'n' : *s, f);
+			s++;
+			continue;
+		}
+		s += text_unit(s, u);
+		for (const char *p = u; *p; p++) {
+			if (*p == '\\')
+				fputc('\\', f);
+			fputc(*p, f);
+		}
 	}
 }
 
@@ -176,6 +303,8 @@ void pm_kv_key_sanitize(char *s)
 }
 
 /* ---------------------------------------------------------------- stream */
+
+static void prom_forget(struct pm_out *o);
 
 int pm_out_open(struct pm_out *o, enum pm_fmt fmt, const char *path)
 {
@@ -237,6 +366,7 @@ int pm_out_commit(struct pm_out *o)
 
 	free(o->join);
 	o->join = NULL;
+	prom_forget(o);
 	if (!o->tmp_path) {
 		if (fflush(o->f) != 0 || ferror(o->f))
 			r = -(errno ? errno : EIO);
@@ -270,6 +400,7 @@ void pm_out_abort(struct pm_out *o)
 {
 	free(o->join);
 	o->join = NULL;
+	prom_forget(o);
 	if (o->tmp_path) {
 		if (o->f)
 			(void)fclose(o->f);
@@ -281,12 +412,284 @@ void pm_out_abort(struct pm_out *o)
 	o->tmp_path = o->final_path = NULL;
 }
 
+/*
+ * The human stream's printf: the format is the program's and is printed
+ * as it is; every string argument (a name from sysfs, a value from a
+ * file) is printed in its text form.  A small walker of the format finds
+ * the arguments: each conversion is printed alone, its argument read with
+ * the type its length modifier names.
+ */
+enum len_mod { LM_NONE, LM_HH, LM_H, LM_L, LM_LL, LM_J, LM_Z, LM_T, LM_LD };
+
+struct conv {
+	char flags[48];	/* "%", flags, width and precision, '*' resolved */
+	enum len_mod mod;
+	char c;		/* the conversion character */
+	int prec;	/* -1 when not given */
+};
+
+/* The integer arguments, one reader per type that C passes. */
+static intmax_t arg_int(va_list *ap)
+{
+	return va_arg(*ap, int);
+}
+
+static intmax_t arg_long(va_list *ap)
+{
+	return va_arg(*ap, long);
+}
+
+static intmax_t arg_llong(va_list *ap)
+{
+	return va_arg(*ap, long long);
+}
+
+static intmax_t arg_max(va_list *ap)
+{
+	return va_arg(*ap, intmax_t);
+}
+
+static intmax_t arg_ssize(va_list *ap)
+{
+	return va_arg(*ap, ssize_t);
+}
+
+static intmax_t arg_diff(va_list *ap)
+{
+	return va_arg(*ap, ptrdiff_t);
+}
+
+static uintmax_t arg_uint(va_list *ap)
+{
+	return va_arg(*ap, unsigned);
+}
+
+static uintmax_t arg_ulong(va_list *ap)
+{
+	return va_arg(*ap, unsigned long);
+}
+
+static uintmax_t arg_ullong(va_list *ap)
+{
+	return va_arg(*ap, unsigned long long);
+}
+
+static uintmax_t arg_umax(va_list *ap)
+{
+	return va_arg(*ap, uintmax_t);
+}
+
+static uintmax_t arg_size(va_list *ap)
+{
+	return va_arg(*ap, size_t);
+}
+
+static long double arg_double(va_list *ap)
+{
+	return va_arg(*ap, double);
+}
+
+static long double arg_ldouble(va_list *ap)
+{
+	return va_arg(*ap, long double);
+}
+
+static intmax_t (*const signed_arg[])(va_list *) = {
+	[LM_NONE] = arg_int,	[LM_HH] = arg_int,   [LM_H] = arg_int,
+	[LM_L] = arg_long,	[LM_LL] = arg_llong, [LM_J] = arg_max,
+	[LM_Z] = arg_ssize,	[LM_T] = arg_diff,   [LM_LD] = arg_llong,
+};
+
+static uintmax_t (*const unsigned_arg[])(va_list *) = {
+	[LM_NONE] = arg_uint,	[LM_HH] = arg_uint,   [LM_H] = arg_uint,
+	[LM_L] = arg_ulong,	[LM_LL] = arg_ullong, [LM_J] = arg_umax,
+	[LM_Z] = arg_size,	[LM_T] = arg_size,    [LM_LD] = arg_ullong,
+};
+
+/* A string argument: its first prec bytes, in the text form. */
+static void put_text(FILE *f, const struct conv *cv, const char *arg)
+{
+	char spec[64], *raw = NULL, *text;
+	const char *dot = strchr(cv->flags, '.');
+	int keep = dot ? (int)(dot - cv->flags) : (int)strlen(cv->flags);
+
+	if (!arg)
+		arg = "(null)";
+	if (cv->prec >= 0) {
+		raw = strndup(arg, (size_t)cv->prec);
+		if (raw)
+			arg = raw;
+	}
+	/* The width counts the text printed; the precision counted bytes. */
+	snprintf(spec, sizeof(spec), "%.*ss", keep, cv->flags);
+	text = pm_text_escape_dup(arg);
+	fprintf(f, spec, text ? text : "(out of memory)");
+	free(text);
+	free(raw);
+}
+
+static void put_conv(FILE *f, const struct conv *cv, va_list *ap)
+{
+	char spec[64], one[2] = { 0, 0 };
+	bool small = cv->mod == LM_HH || cv->mod == LM_H;
+
+	switch (cv->c) {
+	case 'd':
+	case 'i':
+		snprintf(spec, sizeof(spec), "%s%s%c", cv->flags,
+			 small ? (cv->mod == LM_H ? "h" : "hh") : "j", cv->c);
+		/* h and hh take the int C promoted them to, j an intmax_t. */
+		if (small)
+			fprintf(f, spec, (int)signed_arg[cv->mod](ap));
+		else
+			fprintf(f, spec, signed_arg[cv->mod](ap));
+		return;
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		snprintf(spec, sizeof(spec), "%s%s%c", cv->flags,
+			 small ? (cv->mod == LM_H ? "h" : "hh") : "j", cv->c);
+		if (small)
+			fprintf(f, spec, (unsigned)unsigned_arg[cv->mod](ap));
+		else
+			fprintf(f, spec, unsigned_arg[cv->mod](ap));
+		return;
+	case 'f':
+	case 'F':
+	case 'e':
+	case 'E':
+	case 'g':
+	case 'G':
+	case 'a':
+	case 'A':
+		snprintf(spec, sizeof(spec), "%sL%c", cv->flags, cv->c);
+		fprintf(f, spec,
+			(cv->mod == LM_LD ? arg_ldouble : arg_double)(ap));
+		return;
+	case 'p':
+		snprintf(spec, sizeof(spec), "%sp", cv->flags);
+		fprintf(f, spec, va_arg(*ap, void *));
+		return;
+	case 'c':
+		one[0] = (char)va_arg(*ap, int);
+		put_text(f, cv, one);
+		return;
+	case 's':
+		put_text(f, cv, va_arg(*ap, const char *));
+		return;
+	case '%':
+		fputc('%', f);
+		return;
+	default:
+		/* A conversion this walker does not know: as it is. */
+		fprintf(f, "%s%c", cv->flags, cv->c);
+		return;
+	}
+}
+
+/* Append the number of a '*' width or precision to the flags. */
+static void flags_num(struct conv *cv, size_t *len, int v)
+{
+	int n = snprintf(cv->flags + *len, sizeof(cv->flags) - *len, "%d", v);
+
+	if (n > 0 && (size_t)n < sizeof(cv->flags) - *len)
+		*len += (size_t)n;
+}
+
+/* Parse the conversion at p (its '%'); returns what follows it. */
+static const char *parse_conv(const char *p, struct conv *cv, va_list *ap)
+{
+	static const struct {
+		const char *s;
+		enum len_mod m;
+	} mods[] = {
+		{ "hh", LM_HH }, { "h", LM_H }, { "ll", LM_LL }, { "l", LM_L },
+		{ "q", LM_LL },	 { "j", LM_J }, { "z", LM_Z },	 { "t", LM_T },
+		{ "L", LM_LD },
+	};
+	/* Room left for the modifier and the conversion character. */
+	const size_t max = sizeof(cv->flags) - 8;
+	size_t len = 0;
+
+	memset(cv, 0, sizeof(*cv));
+	cv->prec = -1;
+	cv->flags[len++] = *p++;
+	while (*p && strchr("-+ #0'", *p) && len < max)
+		cv->flags[len++] = *p++;
+	if (*p == '*') {
+		flags_num(cv, &len, va_arg(*ap, int));
+		p++;
+	}
+	while (*p >= '0' && *p <= '9' && len < max)
+		cv->flags[len++] = *p++;
+	if (*p == '.') {
+		cv->flags[len++] = *p++;
+		if (*p == '*') {
+			cv->prec = va_arg(*ap, int);
+			flags_num(cv, &len, cv->prec);
+			p++;
+		} else {
+			cv->prec = 0;
+			while (*p >= '0' && *p <= '9' && len < max) {
+				cv->prec = cv->prec * 10 + (*p - '0');
+				cv->flags[len++] = *p++;
+			}
+		}
+	}
+	cv->flags[len] = '\0';
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		size_t n = strlen(mods[i].s);
+
+		if (!strncmp(p, mods[i].s, n)) {
+			cv->mod = mods[i].m;
+			p += n;
+			break;
+		}
+	}
+	cv->c = *p;
+	return *p ? p + 1 : p;
+}
+
+void pm_vfprintf(FILE *f, const char *fmt, va_list ap)
+{
+	va_list aq;
+
+	va_copy(aq, ap);
+	for (const char *p = fmt; *p;) {
+		struct conv cv;
+
+		if (*p != '%') {
+			const char *pct = strchr(p, '%');
+			size_t n = pct ? (size_t)(pct - p) : strlen(p);
+
+			fwrite(p, 1, n, f);
+			p += n;
+			continue;
+		}
+		p = parse_conv(p, &cv, &aq);
+		if (!cv.c)
+			break;
+		put_conv(f, &cv, &aq);
+	}
+	va_end(aq);
+}
+
+void pm_fprintf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pm_vfprintf(f, fmt, ap);
+	va_end(ap);
+}
+
 void pm_out_printf(struct pm_out *o, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(o->f, fmt, ap);
+	pm_vfprintf(o->f, fmt, ap);
 	va_end(ap);
 }
 
@@ -536,6 +939,54 @@ void pm_out_u64_or_null(struct pm_out *o, const char *key, uint64_t v)
 		pm_out_u64(o, key, v);
 }
 
+/*
+ * The shortest text that reads back as exactly v: an integer below 2^53
+ * without a fraction or an exponent, anything else with as few
+ * significant digits as it needs (%g, so 1e-09 and 1.5e+20 keep their
+ * exponent).  Not for NaN or infinities.
+ */
+const char *pm_fmt_double(double v, char *buf, size_t size)
+{
+	if (v == 0)
+		v = 0; /* not -0 */
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		snprintf(buf, size, "%.0f", v);
+		return buf;
+	}
+	for (int prec = 1; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, size, "%.17g", v);
+	return buf;
+}
+
+const char *pm_fmt_decimals(double v, int prec, char *buf, size_t size)
+{
+	size_t n;
+
+	if (!isfinite(v) || !size) {
+		snprintf(buf, size, "%s", "");
+		return buf;
+	}
+	/*
+	 * Rounded to prec decimals, then without the zeros that do not
+	 * change what it reads back as: 12.50 is 12.5, 3.00 is 3.
+	 */
+	snprintf(buf, size, "%.*f", prec, v);
+	if (strchr(buf, '.')) {
+		n = strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (buf[n - 1] == '.')
+			buf[--n] = '\0';
+	}
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, size, "0");
+	return buf;
+}
+
 void pm_out_double(struct pm_out *o, const char *key, double v, int prec)
 {
 	char b[64];
@@ -544,7 +995,7 @@ void pm_out_double(struct pm_out *o, const char *key, double v, int prec)
 		pm_out_null(o, key);
 		return;
 	}
-	snprintf(b, sizeof(b), "%.*f", prec, v);
+	pm_fmt_decimals(v, prec, b, sizeof(b));
 	scalar(o, key, b, b, false);
 }
 
@@ -606,10 +1057,51 @@ void pm_out_csv_row(struct pm_out *o, int n, const char *const *fields)
 
 /* ---------------------------------------------------------------- prom */
 
+/*
+ * A family's HELP and TYPE come once in an exposition: a stream of
+ * samples to stdout (cstate-stat -i) names each family before its first
+ * sample only, so that the whole stream stays one valid exposition.
+ */
+static bool prom_seen(struct pm_out *o, const char *name)
+{
+	char *copy;
+
+	for (size_t i = 0; i < o->prom_n; i++)
+		if (!strcmp(o->prom_names[i], name))
+			return true;
+	if (o->prom_n == o->prom_cap) {
+		size_t ncap = o->prom_cap ? o->prom_cap * 2 : 16;
+		char **nn = realloc(o->prom_names, ncap * sizeof(*nn));
+
+		if (!nn) {
+			o->err = ENOMEM;
+			return false;
+		}
+		o->prom_names = nn;
+		o->prom_cap = ncap;
+	}
+	copy = strdup(name);
+	if (!copy) {
+		o->err = ENOMEM;
+		return false;
+	}
+	o->prom_names[o->prom_n++] = copy;
+	return false;
+}
+
+static void prom_forget(struct pm_out *o)
+{
+	for (size_t i = 0; i < o->prom_n; i++)
+		free(o->prom_names[i]);
+	free(o->prom_names);
+	o->prom_names = NULL;
+	o->prom_n = o->prom_cap = 0;
+}
+
 void pm_out_prom_meta(struct pm_out *o, const char *name, const char *type,
 		      const char *help)
 {
-	if (o->fmt != PM_FMT_PROM)
+	if (o->fmt != PM_FMT_PROM || prom_seen(o, name))
 		return;
 	fprintf(o->f, "# HELP %s ", name);
 	for (const char *p = help; *p; p++) {
@@ -640,21 +1132,6 @@ static void prom_labels(struct pm_out *o, const char *name,
 	}
 }
 
-/*
- * The shortest of 15, 16 or 17 significant digits that reads back as the
- * same double: a timestamp or a counter keeps every digit.
- */
-static const char *prom_double(double v, char *buf, size_t size)
-{
-	for (int prec = 15; prec < 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return buf;
-	}
-	snprintf(buf, size, "%.17g", v);
-	return buf;
-}
-
 void pm_out_prom_sample(struct pm_out *o, const char *name,
 			const char *const *labels, double v)
 {
@@ -667,10 +1144,8 @@ void pm_out_prom_sample(struct pm_out *o, const char *name,
 		fputs(" NaN\n", o->f);
 	else if (isinf(v))
 		fputs(v > 0 ? " +Inf\n" : " -Inf\n", o->f);
-	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		fprintf(o->f, " %.0f\n", v);
 	else
-		fprintf(o->f, " %s\n", prom_double(v, b, sizeof(b)));
+		fprintf(o->f, " %s\n", pm_fmt_double(v, b, sizeof(b)));
 }
 
 void pm_out_prom_sample_u64(struct pm_out *o, const char *name,

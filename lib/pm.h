@@ -521,6 +521,8 @@ struct pm_out {
 	bool color;
 	bool compact;		/* JSON on one line (JSON Lines) */
 	int err;		/* first stream error (errno) */
+	char **prom_names;	/* prom: the families named so far */
+	size_t prom_n, prom_cap;
 };
 
 /*
@@ -562,7 +564,20 @@ void pm_out_str_or_null(struct pm_out *o, const char *key, const char *v);
 void pm_out_words_or_null(struct pm_out *o, const char *key,
 			  const char *words);
 
-/* Escapers, exposed for the tests and the tools. */
+/*
+ * Numbers: the shortest text that reads back as exactly v (no NaN or
+ * infinity); and v rounded to prec decimals first ("" when not finite).
+ */
+const char *pm_fmt_double(double v, char *buf, size_t size);
+const char *pm_fmt_decimals(double v, int prec, char *buf, size_t size);
+
+/*
+ * Escapers, exposed for the tests and the tools.  The text form, for
+ * people and every format's strings: control bytes (C0, DEL, C1) and bytes
+ * that are not UTF-8 shown as \n, \t or \xHH, never sent to a terminal.
+ */
+void pm_text_escape(FILE *f, const char *s);
+char *pm_text_escape_dup(const char *s);	/* malloc'ed; NULL: ENOMEM */
 void pm_json_escape(FILE *f, const char *s);
 void pm_kv_quote(FILE *f, const char *s);
 void pm_csv_field(FILE *f, const char *s);
@@ -582,9 +597,16 @@ void pm_out_prom_sample(struct pm_out *o, const char *name,
 void pm_out_prom_sample_u64(struct pm_out *o, const char *name,
 			    const char *const *labels, uint64_t v);
 
-/* printf to the output stream (human format). */
+/*
+ * printf to the output stream (human format), and to any stream: every
+ * string argument (%s, %c) in its text form, the format as it is.
+ */
 void pm_out_printf(struct pm_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void pm_fprintf(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pm_vfprintf(FILE *f, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 /* ---------------------------------------------------------------- CPUs */
 

@@ -236,8 +236,9 @@ static void human_report(struct report *r, const struct pm_cpu_delta *sum)
 		cs_human_hypervisor(o, &r->opt->hv);
 		r->hv_said = true;
 	}
-	pm_out_printf(o, "%s%s  %s %.3f s\n", r->header_done ? "\n" : "",
-		      when,
+	if (r->header_done)
+		pm_out_printf(o, "\n");
+	pm_out_printf(o, "%s  %s %.3f s\n", when,
 		      !strcmp(r->period, "sample") ? "interval" :
 		      !strcmp(r->period, "command") ? "command ran" :
 						       "whole run",

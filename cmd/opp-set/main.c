@@ -154,7 +154,7 @@ static int do_show(struct opp *op, const struct opp_point *pt)
 				continue;
 			section_name(s, sec, sizeof(sec));
 			if (strcmp(sec, last))
-				pm_out_printf(o, "%s[%s]\n", last[0] ? "\n" : "",
+				pm_out_printf(o, last[0] ? "\n[%s]\n" : "[%s]\n",
 					      sec);
 			snprintf(last, sizeof(last), "%s", sec);
 			/* Comments are whole lines: where it came from

@@ -833,9 +833,12 @@ copy_of() {
 	idx=$(jq -r --arg n "$evil" '[.power_supply[].name] | index($n)' <<<"$(pmctl --sysroot "$fx" -J)")
 	cd "$BATS_TEST_TMPDIR"
 	got=$(sh -c 'eval "$1"; eval "printf %s \"\$supply$2_name\""' sh "$kv" "$idx")
-	[ "$got" = "$evil" ] || fail "name read back as '$got'"
+	# The newline and the control bytes come back in their text form.
+	# shellcheck disable=SC1003,SC2016 # the literal text, not expansions
+	[ "$got" = 'BAT$(touch pwned)'"'"'"\nx`touch pwned2`;\' ] ||
+		fail "name read back as '$got'"
 	got=$(sh -c 'eval "$1"; eval "printf %s \"\$supply$2_type\""' sh "$kv" "$idx")
-	[ "$got" = $'Bat\x01\xff\xfetery' ]
+	[ "$got" = 'Bat\x01\xff\xfetery' ] || fail "type read back as '$got'"
 	[ ! -e pwned ] && [ ! -e pwned2 ] && [ ! -e "$marker" ] || fail "eval ran the name"
 	# Nothing ran while pmctl read the files either.
 	run pmctl --sysroot "$fx"

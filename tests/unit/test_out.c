@@ -266,6 +266,9 @@ static void test_json_escape(void)
 		  "0xf5 lead" },
 		{ "\"\\\n\x01\xff", "\"\\\"\\\\\\n\\u0001" FFFD "\"",
 		  "all at once" },
+		{ "\xc2\x9b" "2J", "\"\\u009b2J\"", "C1 CSI" },
+		{ "\xc2\x80\xc2\x9f\xc2\xa0", "\"\\u0080\\u009f\xc2\xa0\"",
+		  "C1 ends at U+009F" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
@@ -276,7 +279,7 @@ static void test_json_escape(void)
 	static const char *const back[] = {
 		"a\"b\\c\nd\te\rf", "\x01\x02\x1f\x7f", "\xc3\xa9\xe2\x82\xac",
 		"\xf0\x9f\x98\x80", "</script>",	"'single'",
-		"$(touch x)",
+		"$(touch x)", "\xc2\x9b\xc2\x85",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(back); i++) {
@@ -580,8 +583,14 @@ static void test_kv(void)
 		     "two single quotes");
 	check_escape(pm_kv_quote, "pm_kv_quote", "$(x) `y` \"z\" \\",
 		     "'$(x) `y` \"z\" \\'", "shell syntax stays literal");
-	check_escape(pm_kv_quote, "pm_kv_quote", "a\nb", "'a\nb'",
-		     "a newline inside the quotes");
+	check_escape(pm_kv_quote, "pm_kv_quote", "a\nb", "'a\\nb'",
+		     "a newline as text");
+	check_escape(pm_kv_quote, "pm_kv_quote", "B\x1b]0;t\x07\x1b[2J",
+		     "'B\\x1b]0;t\\x07\\x1b[2J'", "OSC and clear-screen as text");
+	check_escape(pm_kv_quote, "pm_kv_quote", "a\xc2\x9b" "2J\xff",
+		     "'a\\xc2\\x9b2J\\xff'", "C1 and a byte that is not UTF-8");
+	check_escape(pm_kv_quote, "pm_kv_quote", "\xc3\xa9t\xc3\xa9",
+		     "'\xc3\xa9t\xc3\xa9'", "UTF-8 kept");
 
 	cap_open(&c, PM_FMT_KV);
 	emit_nested(&c.o);
@@ -658,6 +667,114 @@ static void test_kv(void)
 	free(text);
 }
 
+/*
+ * Human output: every string argument in its text form, whatever the
+ * conversion around it; numbers and the format itself as printf has them.
+ */
+static void test_printf_escape(void)
+{
+	static const char osc[] = "BAT\x1b]0;pwned\x07\x1b[2J";
+	struct cap c;
+	char *text;
+
+	cap_open(&c, PM_FMT_HUMAN);
+	pm_out_printf(&c.o, "[%s] [%-12s|] [%4s] [%.3s] [%.*s] [%*s]\n", osc,
+		      "a\nb", "\t", "\x1b[31mred", 2, "\x9bxyz", 3, "\x7f");
+	text = cap_close(&c, NULL);
+	is_str(text,
+	       "[BAT\\x1b]0;pwned\\x07\\x1b[2J] [a\\nb        |] [  \\t] "
+	       "[\\x1b[3] [\\x9bx] [\\x7f]\n",
+	       "printf: %%s, widths and precisions of escaped text");
+	free(text);
+
+	cap_open(&c, PM_FMT_HUMAN);
+	pm_out_printf(&c.o, "%d %ld %lld %u %lu %llu %zu %x %05.1f %g %c%c %% "
+			    "%5.2f%%|%-3d|%+d\n",
+		      -1, -2L, -3LL, 4u, 5UL, 6ULL, (size_t)7, 255u, 3.14159,
+		      0.5, 'x', '\x1b', 99.5, 7, 8);
+	text = cap_close(&c, NULL);
+	is_str(text, "-1 -2 -3 4 5 6 7 ff 003.1 0.5 x\\x1b % 99.50%|7  |+8\n",
+	       "printf: numbers as printf prints them, %%c escaped");
+	free(text);
+
+	cap_open(&c, PM_FMT_HUMAN);
+	pm_out_printf(&c.o, "%hhd %hu %hhx %jd %td %zd %Lf %#o %.*f|%-*d|\n",
+		      300, 70000, 0x1ff, (intmax_t)-9, (ptrdiff_t)-4,
+		      (ssize_t)-5, 1.5L, 8u, 2, 2.0 / 3, 4, 1);
+	text = cap_close(&c, NULL);
+	is_str(text, "44 4464 ff -9 -4 -5 1.500000 010 0.67|1   |\n",
+	       "printf: every length modifier reads its own argument");
+	free(text);
+
+	cap_open(&c, PM_FMT_HUMAN);
+	pm_out_printf(&c.o, "%s %s\n", "\xc3\xa9t\xc3\xa9 \xe2\x96\x8f",
+		      "\xc2\x9b\xff");
+	text = cap_close(&c, NULL);
+	is_str(text, "\xc3\xa9t\xc3\xa9 \xe2\x96\x8f \\xc2\\x9b\\xff\n",
+	       "printf: UTF-8 kept, C1 and bytes that are not UTF-8 as text");
+	free(text);
+}
+
+/* The shortest text that reads back exactly, after rounding to prec. */
+static void test_numbers(void)
+{
+	static const struct {
+		double v;
+		int prec;
+		const char *want;
+	} dec[] = {
+		{ 12.5, 2, "12.5" },	 { 0.3, 2, "0.3" },
+		{ 7.4, 0, "7" },	 { 2.0 / 3.0, 3, "0.667" },
+		{ -0.001, 2, "0" },	 { 1710000000.125, 3, "1710000000.125" },
+		{ 119901.59999999999, 3, "119901.6" },
+		{ 18.452, 6, "18.452" }, { 100, 2, "100" },
+		{ 0.000001, 6, "0.000001" },
+	};
+	char b[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(dec); i++)
+		is_str(pm_fmt_decimals(dec[i].v, dec[i].prec, b, sizeof(b)),
+		       dec[i].want, "pm_fmt_decimals(%.17g, %d)", dec[i].v,
+		       dec[i].prec);
+	is_str(pm_fmt_decimals(NAN, 2, b, sizeof(b)), "", "NaN: empty");
+	/* energy_now 33306000 uWh in joules, computed in one division. */
+	is_str(pm_fmt_double(33306000.0 * 3600 / 1e6, b, sizeof(b)),
+	       "119901.6", "pm_fmt_double: joules from uWh");
+	is_str(pm_fmt_double(-0.0, b, sizeof(b)), "0", "pm_fmt_double: -0");
+	for (int i = 0; i < 2000; i++) {
+		double v = (double)i * 1.37 / 7.0 - 100.0;
+
+		pm_fmt_double(v, b, sizeof(b));
+		if (strtod(b, NULL) != v) {
+			ok(0, "pm_fmt_double(%.17g) reads back (%s)", v, b);
+			return;
+		}
+	}
+	ok(1, "pm_fmt_double: 2000 values read back exactly");
+}
+
+/* A family's HELP and TYPE once per exposition, even when asked again. */
+static void test_prom_once(void)
+{
+	struct cap c;
+	char *text;
+
+	cap_open(&c, PM_FMT_PROM);
+	for (int k = 0; k < 2; k++) {
+		pm_out_prom_meta(&c.o, "pm_a", "gauge", "A.");
+		pm_out_prom_sample(&c.o, "pm_a", NULL, k);
+		pm_out_prom_meta(&c.o, "pm_b", "gauge", "B.");
+		pm_out_prom_sample(&c.o, "pm_b", NULL, 0.5 + k);
+	}
+	text = cap_close(&c, NULL);
+	is_str(text,
+	       "# HELP pm_a A.\n# TYPE pm_a gauge\npm_a 0\n"
+	       "# HELP pm_b B.\n# TYPE pm_b gauge\npm_b 0.5\n"
+	       "pm_a 1\npm_b 1.5\n",
+	       "prom: HELP and TYPE once per stream");
+	free(text);
+}
+
 /* What "eval" of the kv file gives for one variable. */
 static int sh_eval_var(const char *file, const char *var, char *out,
 		       size_t size)
@@ -727,12 +844,14 @@ static void test_kv_eval(void)
 	is_int(pm_out_commit(&o), 0, "kv eval: commit");
 
 	for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
-		char var[16];
+		char var[16], *want = pm_text_escape_dup(values[i]);
 
 		snprintf(var, sizeof(var), "v%zu", i);
 		r = sh_eval_var(file, var, out, sizeof(out));
 		is_int(r, 0, "kv eval: sh exits 0 for $%s", var);
-		is_str(out, values[i], "kv eval: $%s round-trips", var);
+		/* Control bytes come back as their text (\n, \t). */
+		is_str(out, want, "kv eval: $%s round-trips as text", var);
+		free(want);
 	}
 	r = sh_eval_var(file, "bat0__touch_pwned", out, sizeof(out));
 	is_str(out, "battery", "kv eval: a hostile key becomes a name");
@@ -756,8 +875,10 @@ static void test_csv(void)
 		{ "a,b", "\"a,b\"", "comma" },
 		{ "a\"b", "\"a\"\"b\"", "quote doubled" },
 		{ "\"", "\"\"\"\"", "a lone quote" },
-		{ "a\nb", "\"a\nb\"", "newline" },
-		{ "a\r\nb", "\"a\r\nb\"", "CRLF" },
+		{ "a\nb", "a\\nb", "newline as text" },
+		{ "a\r\nb", "a\\x0d\\nb", "CRLF as text" },
+		{ "a,\x1b[2J", "\"a,\\x1b[2J\"", "escape and comma" },
+		{ "\xff\xc2\x85", "\\xff\\xc2\\x85", "not UTF-8, C1" },
 		{ "\"a\",\"b\"", "\"\"\"a\"\",\"\"b\"\"\"",
 		  "quotes and commas" },
 		{ "a;b", "a;b", "semicolon unquoted" },
@@ -777,7 +898,7 @@ static void test_csv(void)
 	pm_out_csv_row(&c.o, 4, row);
 	pm_out_csv_row(&c.o, 0, row);
 	text = cap_close(&c, NULL);
-	is_str(text, "time,cpu,state,name\n0.5,3,,\"C1,\"\"E\"\"\nx\"\n\n",
+	is_str(text, "time,cpu,state,name\n0.5,3,,\"C1,\"\"E\"\"\\nx\"\n\n",
 	       "csv rows: NULL is an empty field, RFC 4180 quoting");
 	free(text);
 
@@ -802,6 +923,10 @@ static void test_prom(void)
 		{ "a\nb", "a\\nb", "newline" },
 		{ "\\\"\n", "\\\\\\\"\\n", "all three" },
 		{ "a'b{}=,", "a'b{}=,", "other punctuation kept" },
+		{ "B\x1b]0;t\x07", "B\\\\x1b]0;t\\\\x07",
+		  "control bytes as text, the backslash escaped" },
+		{ "a\xff\xc3", "a\\\\xff\\\\xc3", "not UTF-8 as text" },
+		{ "\xc2\x9b\xc3\xa9", "\\\\xc2\\\\x9b\xc3\xa9", "C1; UTF-8 kept" },
 	};
 	static const struct {
 		double v;
@@ -1052,6 +1177,9 @@ int main(void)
 		diag("jq is not installed: JSON validity checks skipped");
 	test_fmt_names();
 	test_json_escape();
+	test_printf_escape();
+	test_numbers();
+	test_prom_once();
 	test_json_docs();
 	test_kv();
 	test_kv_eval();
