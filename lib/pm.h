@@ -1378,6 +1378,10 @@ struct pm_supply {
 	int64_t power_uw, energy_now_uwh, energy_full_uwh;
 	int64_t current_ua, charge_now_uah, charge_full_uah, voltage_uv;
 	char model[PM_NAME_MAX];
+	/* Derived where the kernel leaves them out (lib/supply.c): */
+	int64_t draw_uw;	/* |power_now|, else |current x voltage| */
+	int64_t time_left_s;	/* to empty or to full; PM_UNKNOWN_S64 */
+	bool capacity_derived;	/* capacity_pct from energy or charge */
 };
 
 /* Returns the count; *out is malloc'ed. */

@@ -19,6 +19,86 @@ static int64_t get_s64(struct pm_ctx *ctx, int fd, const char *name)
 	return pm_attr_readat_s64(ctx, fd, name, &v) < 0 ? PM_UNKNOWN_S64 : v;
 }
 
+static uint64_t mag(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* a * b / div rounded to the nearest, or PM_UNKNOWN past 64 bits. */
+static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t div)
+{
+	uint64_t p;
+
+	if (__builtin_mul_overflow(a, b, &p) || p > UINT64_MAX - div / 2)
+		return PM_UNKNOWN;
+	return (p + div / 2) / div;
+}
+
+/*
+ * What the kernel leaves out, from what it gives (the power_supply ABI,
+ * kernel-abi.md): the draw from power_now, else current_now x voltage_now;
+ * the capacity from energy_now / energy_full, else the charge pair,
+ * rounded to the nearest percent as the ACPI battery driver does and at
+ * most 100; the time to empty (Discharging) or to full (Charging) from the
+ * energy and the draw, else the charge and the current.
+ */
+static void derive(struct pm_supply *s)
+{
+	bool dis = !strcmp(s->status, "Discharging");
+	bool chg = !strcmp(s->status, "Charging");
+	int64_t now = PM_UNKNOWN_S64, full = PM_UNKNOWN_S64;
+	uint64_t rate = 0, v;
+
+	s->draw_uw = PM_UNKNOWN_S64;
+	if (s->power_uw != PM_UNKNOWN_S64) {
+		s->draw_uw = (int64_t)mag(s->power_uw);
+	} else if (s->current_ua != PM_UNKNOWN_S64 &&
+		   s->voltage_uv != PM_UNKNOWN_S64) {
+		v = mul_div(mag(s->current_ua), mag(s->voltage_uv), 1000000);
+		if (v <= INT64_MAX)
+			s->draw_uw = (int64_t)v;
+	}
+
+	s->capacity_derived = false;
+	if (s->capacity_pct == PM_UNKNOWN) {
+		if (s->energy_now_uwh >= 0 && s->energy_full_uwh > 0)
+			v = mul_div((uint64_t)s->energy_now_uwh, 100,
+				    (uint64_t)s->energy_full_uwh);
+		else if (s->charge_now_uah >= 0 && s->charge_full_uah > 0)
+			v = mul_div((uint64_t)s->charge_now_uah, 100,
+				    (uint64_t)s->charge_full_uah);
+		else
+			v = PM_UNKNOWN;
+		if (v != PM_UNKNOWN) {
+			s->capacity_pct = v > 100 ? 100 : v;
+			s->capacity_derived = true;
+		}
+	}
+
+	s->time_left_s = PM_UNKNOWN_S64;
+	if (s->energy_now_uwh >= 0 && s->draw_uw != PM_UNKNOWN_S64) {
+		now = s->energy_now_uwh;
+		full = s->energy_full_uwh;
+		rate = (uint64_t)s->draw_uw;
+	} else if (s->charge_now_uah >= 0 &&
+		   s->current_ua != PM_UNKNOWN_S64) {
+		now = s->charge_now_uah;
+		full = s->charge_full_uah;
+		rate = mag(s->current_ua);
+	}
+	if (!rate || (!dis && !chg))
+		return;
+	if (dis)
+		v = mul_div((uint64_t)now, 3600, rate);
+	else if (full < 0)
+		v = PM_UNKNOWN;
+	else
+		v = full > now ? mul_div((uint64_t)(full - now), 3600, rate) :
+				 0;
+	if (v <= INT64_MAX)
+		s->time_left_s = (int64_t)v;
+}
+
 int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out)
 {
 	char **names;
@@ -66,6 +146,7 @@ int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out)
 		s->charge_full_uah = get_s64(ctx, fd, "charge_full");
 		s->voltage_uv = get_s64(ctx, fd, "voltage_now");
 		close(fd);
+		derive(s);
 		k++;
 	}
 	pm_list_free(names, n);

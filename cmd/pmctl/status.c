@@ -162,46 +162,10 @@ static void human_sleep(struct pmctl *p, const struct pm_sleep *s)
 			      s->resume[0] ? s->resume : "?");
 }
 
+/* Watts drawn, NAN when unknown (lib/supply.c derives the draw). */
 static double supply_power_w(const struct pm_supply *s)
 {
-	if (s->power_uw != PM_UNKNOWN_S64)
-		return fabs((double)s->power_uw) / 1e6;
-	if (s->current_ua != PM_UNKNOWN_S64 && s->voltage_uv != PM_UNKNOWN_S64)
-		return fabs((double)s->current_ua * (double)s->voltage_uv) /
-		       1e12;
-	return NAN;
-}
-
-/* Hours left: to empty when discharging, to full when charging. */
-static double supply_hours(const struct pm_supply *s)
-{
-	bool dis = !strcmp(s->status, "Discharging");
-	bool chg = !strcmp(s->status, "Charging");
-	double now, full, rate;
-
-	if (!dis && !chg)
-		return NAN;
-	if (s->energy_now_uwh != PM_UNKNOWN_S64 &&
-	    s->power_uw != PM_UNKNOWN_S64) {
-		now = (double)s->energy_now_uwh;
-		full = (double)s->energy_full_uwh;
-		rate = fabs((double)s->power_uw);
-	} else if (s->charge_now_uah != PM_UNKNOWN_S64 &&
-		   s->current_ua != PM_UNKNOWN_S64) {
-		now = (double)s->charge_now_uah;
-		full = (double)s->charge_full_uah;
-		rate = fabs((double)s->current_ua);
-	} else {
-		return NAN;
-	}
-	if (rate <= 0)
-		return NAN;
-	if (dis)
-		return now / rate;
-	if (s->energy_full_uwh == PM_UNKNOWN_S64 &&
-	    s->charge_full_uah == PM_UNKNOWN_S64)
-		return NAN;
-	return full > now ? (full - now) / rate : 0;
+	return s->draw_uw == PM_UNKNOWN_S64 ? NAN : (double)s->draw_uw / 1e6;
 }
 
 void pmctl_human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
@@ -214,7 +178,7 @@ void pmctl_human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
 	}
 	pm_out_printf(o, "Power supply:\n");
 	for (int i = 0; i < n; i++) {
-		double w = supply_power_w(&s[i]), h = supply_hours(&s[i]);
+		double w = supply_power_w(&s[i]);
 
 		pm_out_printf(o, "  %-10s %-8s", s[i].name, s[i].type);
 		if (s[i].online >= 0 && strcmp(s[i].type, "Battery"))
@@ -227,10 +191,12 @@ void pmctl_human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
 				      (unsigned long long)s[i].capacity_pct);
 		if (isfinite(w))
 			pm_out_printf(o, " %.1f W", w);
-		if (isfinite(h)) {
-			unsigned m = (unsigned)lround(h * 60);
+		if (s[i].time_left_s != PM_UNKNOWN_S64) {
+			uint64_t m = ((uint64_t)s[i].time_left_s + 30) / 60;
 
-			pm_out_printf(o, ", %u:%02u %s", m / 60, m % 60,
+			pm_out_printf(o, ", %llu:%02u %s",
+				      (unsigned long long)(m / 60),
+				      (unsigned)(m % 60),
 				      strcmp(s[i].status, "Charging") ?
 					      "left" :
 					      "to full");
@@ -490,8 +456,6 @@ void pmctl_supply_json(struct pm_out *o, const struct pm_supply *sup,
 {
 	pm_out_arr_begin(o, "power_supply", "supply");
 	for (int i = 0; i < nsup; i++) {
-		double w = supply_power_w(&sup[i]), h = supply_hours(&sup[i]);
-
 		pm_out_obj_begin(o, NULL);
 		pm_out_str(o, "name", sup[i].name);
 		opt_str(o, "type", sup[i].type);
@@ -505,8 +469,8 @@ void pmctl_supply_json(struct pm_out *o, const struct pm_supply *sup,
 		opt_s64(o, "charge_full_uah", sup[i].charge_full_uah);
 		opt_s64(o, "current_ua", sup[i].current_ua);
 		opt_s64(o, "voltage_uv", sup[i].voltage_uv);
-		pm_out_double(o, "power_w", w, 3);
-		pm_out_double(o, "time_left_s", h * 3600, 0);
+		pm_out_double(o, "power_w", supply_power_w(&sup[i]), 3);
+		opt_s64(o, "time_left_s", sup[i].time_left_s);
 		pm_out_obj_end(o);
 	}
 	pm_out_arr_end(o);
@@ -685,24 +649,36 @@ static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 					   l, (double)sup[i].capacity_pct / 100);
 	}
 	prom_gauge(o, "pm_power_supply_power_watts",
-		   "Power drawn from or into the battery (power_now).");
+		   "Power drawn from or into the battery (power_now, else "
+		   "current_now x voltage_now).");
 	for (int i = 0; i < nsup; i++) {
 		const char *l[] = { "supply", sup[i].name, NULL };
 
-		if (sup[i].power_uw != PM_UNKNOWN_S64)
+		if (sup[i].draw_uw != PM_UNKNOWN_S64)
 			pm_out_prom_sample(o, "pm_power_supply_power_watts", l,
-					   (double)sup[i].power_uw / 1e6);
+					   (double)sup[i].draw_uw / 1e6);
 	}
 	prom_gauge(o, "pm_power_supply_energy_joules",
 		   "Energy left in the battery (energy_now).");
 	for (int i = 0; i < nsup; i++) {
 		const char *l[] = { "supply", sup[i].name, NULL };
 
+		/* One division of exact integers: 119901.6, not ...5999. */
 		if (sup[i].energy_now_uwh != PM_UNKNOWN_S64)
 			pm_out_prom_sample(o, "pm_power_supply_energy_joules",
 					   l,
 					   (double)sup[i].energy_now_uwh *
-						   3.6e-3);
+						   3600 / 1e6);
+	}
+	prom_gauge(o, "pm_power_supply_time_left_seconds",
+		   "Time to empty when discharging, to full when charging.");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].time_left_s != PM_UNKNOWN_S64)
+			pm_out_prom_sample(o,
+					   "pm_power_supply_time_left_seconds",
+					   l, (double)sup[i].time_left_s);
 	}
 	prom_gauge(o, "pm_thermal_zone_temperature_celsius",
 		   "Temperature of the thermal zone.");

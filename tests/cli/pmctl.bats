@@ -203,44 +203,51 @@ want_policies() {
 	printf '%s' "$J"
 }
 
-# power_w and time_left_s as pmctl(8) documents them.
-supply_calc() { # DIR -> "POWER_W TIME_LEFT_S" (JSON values)
+# power_w, time_left_s and capacity_pct as pmctl(8) documents them.
+supply_calc() { # DIR -> "POWER_W TIME_LEFT_S CAPACITY_PCT" (JSON values)
 	local d=$1
 	awk -v P="$(num "$d/power_now")" -v I="$(num "$d/current_now")" \
 		-v V="$(num "$d/voltage_now")" -v EN="$(num "$d/energy_now")" \
 		-v EF="$(num "$d/energy_full")" -v CN="$(num "$d/charge_now")" \
-		-v CF="$(num "$d/charge_full")" -v S="$(val "$d/status")" '
+		-v CF="$(num "$d/charge_full")" -v S="$(val "$d/status")" \
+		-v C="$(num "$d/capacity")" '
 	function abs(x) { return x < 0 ? -x : x }
+	function near(a, b) { return int((2 * a + b) / (2 * b)) }
 	BEGIN {
-		w = "null"
-		if (P != "null") w = sprintf("%.3f", abs(P) / 1e6)
-		else if (I != "null" && V != "null") w = sprintf("%.3f", abs(I * V) / 1e12)
+		w = "null"; draw = "null"
+		if (P != "null") draw = abs(P)
+		else if (I != "null" && V != "null") draw = near(abs(I) * abs(V), 1e6)
+		if (draw != "null") w = sprintf("%.3f", draw / 1e6)
+		c = C
+		if (c == "null" && EN != "null" && EF != "null" && EF > 0) c = near(EN * 100, EF)
+		else if (c == "null" && CN != "null" && CF != "null" && CF > 0) c = near(CN * 100, CF)
+		if (c != "null" && c > 100) c = 100
 		t = "null"
 		if (S == "Discharging" || S == "Charging") {
 			ok = 1
-			if (EN != "null" && P != "null") { now = EN; full = EF; rate = abs(P) }
+			if (EN != "null" && draw != "null") { now = EN; full = EF; rate = draw }
 			else if (CN != "null" && I != "null") { now = CN; full = CF; rate = abs(I) }
 			else ok = 0
 			if (ok && rate > 0) {
-				if (S == "Discharging") t = sprintf("%.0f", now / rate * 3600)
-				else if (EF != "null" || CF != "null")
-					t = full > now ? sprintf("%.0f", (full - now) / rate * 3600) : 0
+				if (S == "Discharging") t = near(now * 3600, rate)
+				else if (full != "null")
+					t = full > now ? near((full - now) * 3600, rate) : 0
 			}
 		}
-		print w, t
+		print w, t, c
 	}'
 }
 
 j_supplies() {
-	local fx=$1 d pw tl sep=''
+	local fx=$1 d pw tl cap sep=''
 	J+='['
 	for d in "$fx"/sys/class/power_supply/*; do
 		[ -d "$d" ] || continue
-		read -r pw tl < <(supply_calc "$d")
+		read -r pw tl cap < <(supply_calc "$d")
 		J+=$sep
 		sep=,
 		j_obj name=raw:"\"${d##*/}\"" type=str:"$d/type" status=str:"$d/status" online=bool:"$d/online" \
-			capacity_pct=num:"$d/capacity" power_uw=num:"$d/power_now" energy_now_uwh=num:"$d/energy_now" \
+			capacity_pct=raw:"$cap" power_uw=num:"$d/power_now" energy_now_uwh=num:"$d/energy_now" \
 			energy_full_uwh=num:"$d/energy_full" charge_now_uah=num:"$d/charge_now" \
 			charge_full_uah=num:"$d/charge_full" current_ua=num:"$d/current_now" \
 			voltage_uv=num:"$d/voltage_now" power_w=raw:"$pw" time_left_s=raw:"$tl"
@@ -643,7 +650,8 @@ copy_of() {
 	jq -e --argjson t "$(<"$h/sys/class/thermal/thermal_zone1/temp")" \
 		'.thermal[0].temp_mc == null and .thermal[1].temp_mc == $t' <<<"$output"
 	jq -e '.platform_profile | .current == "balanced" and .choices == null' <<<"$output"
-	jq -e '.power_supply[] | select(.name == "BAT0") | .capacity_pct == null' <<<"$output"
+	# No capacity file: energy_now / energy_full, to the nearest percent.
+	jq -e '.power_supply[] | select(.name == "BAT0") | .capacity_pct == 65' <<<"$output"
 	assert_doc "$output" "$(fast want_status "$h")"
 
 	run pmctl --sysroot "$l" -J
@@ -656,6 +664,58 @@ copy_of() {
 	jq -e '.devfreq[] | select(.name == "dmc") | .min_hz == null and .max_hz == 800000000' <<<"$output"
 	jq -e '.cpufreq.boost == null' <<<"$output"
 	assert_doc "$output" "$(fast want_status "$a")"
+}
+
+@test "supply: what the kernel leaves out is derived, the same in JSON, prom and human" {
+	# laptop2006: no power_now; the draw is current_now x voltage_now,
+	# rounded to the microwatt, in prom as in JSON (issue 18 section 6).
+	fx=$(fx_of laptop2006)
+	b=$(readlink -f "$fx/sys/class/power_supply/BAT0")
+	uw=$(awk -v i="$(<"$b/current_now")" -v v="$(<"$b/voltage_now")" \
+		'BEGIN { printf "%d", int((2 * i * v + 1e6) / 2e6) }')
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" status -F prom
+	assert_success
+	assert_line "pm_power_supply_power_watts{supply=\"BAT0\"} $(python3 -c "print(repr($uw / 1e6))")"
+	tl=$(jq '.power_supply[] | select(.name == "BAT0") | .time_left_s' \
+		< <("$bin/pmctl" --sysroot "$fx" supply -J))
+	assert_line "pm_power_supply_time_left_seconds{supply=\"BAT0\"} $tl"
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" supply -J
+	jq -e --argjson w "$(awk -v u="$uw" 'BEGIN { printf "%.3f", u / 1e6 }')" \
+		'.power_supply[1].power_w == $w' <<<"$output"
+
+	# hwp-laptop without power_now nor capacity, discharging, with
+	# current_now: the time left from energy_now and current x voltage,
+	# the capacity from energy_now / energy_full.
+	h=$(copy_of hwp-laptop h)
+	b=$(readlink -f "$h/sys/class/power_supply/BAT0")
+	rm "$b/power_now" "$b/capacity"
+	echo 1090000 >"$b/current_now"
+	echo Discharging >"$b/status"
+	uw=$(( (2 * 1090000 * $(<"$b/voltage_now") + 1000000) / 2000000 ))
+	want_t=$(( (2 * $(<"$b/energy_now") * 3600 + uw) / (2 * uw) ))
+	want_c=$(( (2 * $(<"$b/energy_now") * 100 + $(<"$b/energy_full")) / (2 * $(<"$b/energy_full")) ))
+	run --separate-stderr "$bin/pmctl" --sysroot "$h" supply -J
+	assert_success
+	jq -e --argjson t "$want_t" --argjson c "$want_c" '.power_supply[1] |
+		.time_left_s == $t and .capacity_pct == $c and .power_uw == null' <<<"$output"
+	assert_doc "$output" "$(fast want_supplies "$h")" .power_supply
+	run --separate-stderr "$bin/pmctl" --sysroot "$h" status -F prom
+	assert_line "pm_power_supply_time_left_seconds{supply=\"BAT0\"} $want_t"
+	assert_line "pm_power_supply_capacity_ratio{supply=\"BAT0\"} $(python3 -c "print($want_c / 100)")"
+	run --separate-stderr "$bin/pmctl" --sysroot "$h" supply
+	assert_output --partial "BAT0       Battery  Discharging ${want_c}% 18.4 W, $((want_t / 3600)):"
+
+	# laptop2006 without capacity: charge_now / charge_full.
+	l=$(copy_of laptop2006 l)
+	b=$(readlink -f "$l/sys/class/power_supply/BAT0")
+	rm "$b/capacity"
+	want_c=$(( (2 * $(<"$b/charge_now") * 100 + $(<"$b/charge_full")) / (2 * $(<"$b/charge_full")) ))
+	run --separate-stderr "$bin/pmctl" --sysroot "$l" supply -J
+	jq -e --argjson c "$want_c" '.power_supply[1].capacity_pct == $c' <<<"$output"
+	# Charged past full is 100%, not more.
+	echo 4200000 >"$b/charge_now"
+	run --separate-stderr "$bin/pmctl" --sysroot "$l" supply -J
+	jq -e '.power_supply[1].capacity_pct == 100' <<<"$output"
 }
 
 @test "status: disabled idle states are counted over the online CPUs" {
@@ -736,16 +796,16 @@ copy_of() {
 		# Supplies: capacity, watts with one decimal, h:mm left or to full.
 		for s in "$fx"/sys/class/power_supply/*; do
 			[ -d "$s" ] || continue
-			read -r pw tl < <(supply_calc "$s")
+			read -r pw tl cap < <(supply_calc "$s")
 			want="  $(printf '%-10s %-8s' "${s##*/}" "$(<"$s/type")")"
 			if [ "$(<"$s/type")" != Battery ] && [ -f "$s/online" ]; then
 				want+=" $([ "$(<"$s/online")" = 0 ] && echo offline || echo online)"
 			fi
 			[ -f "$s/status" ] && want+=" $(<"$s/status")"
-			[ -f "$s/capacity" ] && want+=" $(<"$s/capacity")%"
+			[ "$cap" != null ] && want+=" $cap%"
 			[ "$pw" != null ] && want+=" $(awk -v w="$pw" 'BEGIN { printf "%.1f W", w }')"
 			if [ "$tl" != null ]; then
-				mins=$(awk -v t="$tl" 'BEGIN { printf "%.0f", t / 60 }')
+				mins=$(((tl + 30) / 60))
 				want+=", $(printf '%d:%02d' $((mins / 60)) $((mins % 60))) $([ "$(<"$s/status")" = Charging ] && echo "to full" || echo left)"
 			fi
 			grep -qxF "$want" <<<"$output" || fail "$m: no '$want'"
