@@ -1335,7 +1335,7 @@ static void out_prom(struct pm_out *o, struct snap *s)
 			p = &s->pol[s->cpu[c].policy];
 			snprintf(cpu, sizeof(cpu), "%u", s->cpu[c].cpu);
 			for (int i = 0; i < p->n_tis; i++) {
-				const char *l[] = { "cpu", cpu, "freq_hz", freq,
+				const char *l[] = { "cpu", cpu, "freq_hertz", freq,
 						    NULL };
 
 				snprintf(freq, sizeof(freq), "%llu",
@@ -1354,7 +1354,7 @@ static void out_prom(struct pm_out *o, struct snap *s)
 			     "Frequency transitions of the CPU's policy since "
 			     "boot.",
 			     POL_TRANS);
-		prom_per_cpu(o, s, "pm_cpufreq_frequency_hz", "gauge",
+		prom_per_cpu(o, s, "pm_cpufreq_frequency_hertz", "gauge",
 			     "Current frequency of the CPU's policy "
 			     "(scaling_cur_freq).",
 			     POL_CUR_HZ);

@@ -642,7 +642,7 @@ static void prom_report(struct report *r)
 		}
 	}
 	if (r->opt->pstates) {
-		pm_out_prom_meta(o, "pm_cpufreq_average_hz", "gauge",
+		pm_out_prom_meta(o, "pm_cpufreq_average_hertz", "gauge",
 				 "Average frequency over the last interval "
 				 "(cpufreq stats).");
 		for (int c = 0; c < r->s->ncpu; c++) {
@@ -651,7 +651,7 @@ static void prom_report(struct report *r)
 			if (!isfinite(d->cpu[c].avg_khz))
 				continue;
 			snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
-			pm_out_prom_sample(o, "pm_cpufreq_average_hz", l,
+			pm_out_prom_sample(o, "pm_cpufreq_average_hertz", l,
 					   d->cpu[c].avg_khz * 1000.0);
 		}
 	}

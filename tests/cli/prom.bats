@@ -3,8 +3,8 @@
 # The Prometheus exposition of pmctl status and cstate-stat: the text
 # format's grammar (HELP and TYPE before a family's samples, metric and
 # label names, quoted and escaped label values, numbers), pm_ names, no
-# series twice; and promtool's own check where Debian's prometheus
-# package is installed.
+# series twice; and promtool's own check (Debian's prometheus package) of
+# every prom output on every fixture and corpus dump.
 
 load helpers
 
@@ -47,8 +47,13 @@ prom_ok() { # FILE
 	END { if (!bad && n == 0) { print "no samples"; exit 1 } }' "$1"
 }
 
+# promtool (Debian's prometheus package, scripts/install-deps) is the
+# anchor: without it the tests fail rather than pass unchecked.
 promtool_ok() {
-	command -v promtool >/dev/null || return 0
+	command -v promtool >/dev/null || {
+		echo "promtool is not installed (scripts/install-deps)"
+		return 1
+	}
 	promtool check metrics <"$1"
 }
 
@@ -130,4 +135,97 @@ promtool_ok() {
 	[ ! -e "$d/none" ]
 	# The cron line calls it every minute as root.
 	grep -qx '\* \* \* \* \* root pmtools-textfile /var/lib/prometheus/node-exporter' "$top/data/cron/pmtools.cron"
+}
+
+# One prom output into FILE: exit 0, or 3 with nothing printed (a
+# machine with nothing to report).
+prom_one() { # FILE CMD...
+	local f=$1 st=0
+	shift
+	"$@" >"$f" 2>"$f.err" || st=$?
+	[ "$st" -eq 0 ] || { [ "$st" -eq 3 ] && [ ! -s "$f" ]; } || {
+		echo "$*: exit $st: $(cat "$f.err")"
+		return 1
+	}
+}
+
+# Every prom output of every tool on one root into DIR, one file each.
+prom_outputs() { # ROOT DIR
+	local r=$1 d=$2
+	prom_one "$d/status.prom" "$bin/pmctl" --sysroot "$r" status -F prom &&
+	prom_one "$d/boot.prom" "$bin/cstate-stat" --sysroot "$r" -F prom \
+		--trans-table &&
+	prom_one "$d/boot-s.prom" "$bin/cstate-stat" --sysroot "$r" -F prom -s &&
+	prom_one "$d/interval.prom" "$bin/cstate-stat" --sysroot "$r" \
+		-i 0.02 -n 2 --wakeups --power -F prom &&
+	prom_one "$d/command.prom" "$bin/cstate-stat" --sysroot "$r" -F prom \
+		-- true
+}
+
+@test "promtool passes every prom output on every fixture and corpus dump" {
+	local roots=() r d n
+	for m in "${machines[@]}"; do roots+=("$(fixture "$m")"); done
+	roots+=("$(fixture server --cpus 16)")
+	for n in $(dump_names); do roots+=("$(dump "$n")"); done
+	for r in "${roots[@]}"; do
+		d=$BATS_TEST_TMPDIR/p/${r##*/}
+		mkdir -p "$d"
+		prom_outputs "$r" "$d" || fail "${r##*/}"
+	done
+	for f in "$BATS_TEST_TMPDIR"/p/*/*.prom; do
+		# A machine with nothing to export has an empty exposition.
+		[ -s "$f" ] || continue
+		promtool_ok "$f" >"$f.lint" 2>&1 || fail "$f: $(cat "$f.lint")"
+		# Two samples on stdout repeat each series, as they should.
+		[[ $f == */interval.prom ]] && continue
+		# Families without samples (no idle states) are valid too.
+		grep -q '^pm_' "$f" || continue
+		prom_ok "$f" || fail "$f: $(prom_ok "$f")"
+	done
+}
+
+@test "stdout of cstate-stat -i 1 -n 2 -F prom is one valid exposition" {
+	local f=$BATS_TEST_TMPDIR/i.prom
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$(fixture hwp-laptop)" \
+		-i 1 -n 2 -F prom
+	assert_success
+	printf '%s\n' "$output" >"$f"
+	promtool_ok "$f" || fail "promtool"
+	# Two samples, each family named once.
+	[ "$(grep -c '^pm_cpuidle_state_usage_total{cpu="0",state="C1"}' "$f")" -eq 2 ]
+	[ "$(grep -c '^# HELP pm_cpuidle_state_usage_total ' "$f")" -eq 1 ]
+	# With -o, each file is a whole exposition.
+	"$bin/cstate-stat" --sysroot "$(fixture hwp-laptop)" -i 0.02 -n 2 -F prom \
+		-o "$BATS_TEST_TMPDIR/o.prom"
+	promtool_ok "$BATS_TEST_TMPDIR/o.prom"
+	grep -q '^# HELP pm_cpuidle_state_usage_total ' "$BATS_TEST_TMPDIR/o.prom"
+}
+
+@test "one unit spelling: hertz in every tool's metric and label names" {
+	local fx d
+	fx=$(fixture hwp-laptop)
+	d=$BATS_TEST_TMPDIR/u
+	mkdir -p "$d"
+	prom_outputs "$fx" "$d"
+	prom_outputs "$(fixture arm-biglittle)" "$d"
+	cat "$d"/*.prom >"$d/all"
+	run ! grep -E '(^|[{,_])[a-z_]*_hz([ {=_]|$)' "$d/all"
+	grep -q '^pm_cpufreq_frequency_hertz{' "$d/all"
+	grep -q 'freq_hertz="' "$d/all"
+	# The names pmctl(8) and cstate-stat(8) document are the ones printed.
+	while IFS= read -r n; do
+		grep -qF -- "$n" "$top/man/pmctl.8" "$top/man/cstate-stat.8" ||
+			fail "$n is not documented"
+	done < <(grep -ho '^pm_[a-z_]*' "$d/all" | sort -u)
+}
+
+@test "no float reads back as a neighbour: energy in joules is exact" {
+	fx=$(fixture hwp-laptop)
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" status -F prom
+	assert_success
+	e=$(cat "$fx/sys/class/power_supply/BAT0/energy_now")
+	want=$(python3 -c "print(repr($e * 3600 / 1e6))")
+	assert_line "pm_power_supply_energy_joules{supply=\"BAT0\"} $want"
+	# No value has the 17 digits of a rounding error.
+	run ! grep -E ' [0-9]*\.[0-9]*(0000000|9999999)[0-9]*$' <<<"$output"
 }
