@@ -256,7 +256,8 @@ void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
 
 char *pm_fmt_hz(uint64_t hz, char *buf, size_t size)
 {
-	if (hz % 1000)
+	/* Past 2^64 - 1 kHz's rounding: the Hz, which always parse back. */
+	if (hz % 1000 || hz > UINT64_MAX - 500000)
 		snprintf(buf, size, "%llu Hz", (unsigned long long)hz);
 	else
 		pm_fmt_khz(hz / 1000, buf, size);

@@ -287,14 +287,27 @@ int pm_parse_duration_us(const char *s, uint64_t *us)
 	return parse_scaled(s, time_units, 1000000ULL, us);
 }
 
-/* "1.2 GHz": up to three decimals, trailing zeros dropped. */
+/*
+ * "1.2 GHz": up to three decimals, rounded to the nearest (1 017 600 kHz
+ * is 1.018 GHz, as cpupower shows it), trailing zeros dropped.
+ */
 static char *fmt_scaled(uint64_t v, uint64_t unit, const char *name,
 			char *buf, size_t size)
 {
-	uint64_t ip = v / unit, frac = v % unit;
+	uint64_t ip = v / unit, frac = v % unit, milli = unit / 1000;
 
-	/* Keep three decimals of the unit, rounded down. */
-	frac = frac * 1000 / unit;
+	/*
+	 * Thousandths of the unit, half up (2.9996 GHz carries to 3 GHz);
+	 * down only where up would not parse back into 64 bits.
+	 */
+	if (v <= UINT64_MAX - milli / 2)
+		frac = (frac + milli / 2) / milli;
+	else
+		frac /= milli;
+	if (frac == 1000) {
+		ip++;
+		frac = 0;
+	}
 	if (!frac) {
 		snprintf(buf, size, "%llu %s", (unsigned long long)ip, name);
 	} else {

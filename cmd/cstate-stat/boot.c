@@ -523,14 +523,16 @@ static void human_trans(struct pm_out *o, const struct pm_trans_table *tt,
 					      strerror(err));
 		return;
 	}
+	/* MHz rounded to the nearest, as everywhere in human output. */
 	pm_out_printf(o, "  transitions (rows from, columns to, MHz):\n  %9s",
 		      "");
 	for (int c = 0; c < tt->n; c++)
 		pm_out_printf(o, " %8llu",
-			      (unsigned long long)tt->khz[c] / 1000);
+			      (unsigned long long)(tt->khz[c] + 500) / 1000);
 	pm_out_printf(o, "\n");
 	for (int r = 0; r < tt->n; r++) {
-		pm_out_printf(o, "  %8llu:", (unsigned long long)tt->khz[r] / 1000);
+		pm_out_printf(o, "  %8llu:",
+			      (unsigned long long)(tt->khz[r] + 500) / 1000);
 		for (int c = 0; c < tt->n; c++)
 			pm_out_printf(o, " %8llu",
 				      (unsigned long long)tt->counts[r * tt->n + c]);
@@ -1335,8 +1337,8 @@ static void out_prom(struct pm_out *o, struct snap *s)
 			p = &s->pol[s->cpu[c].policy];
 			snprintf(cpu, sizeof(cpu), "%u", s->cpu[c].cpu);
 			for (int i = 0; i < p->n_tis; i++) {
-				const char *l[] = { "cpu", cpu, "freq_hertz", freq,
-						    NULL };
+				const char *l[] = { "cpu", cpu, "freq_hertz",
+						    freq, NULL };
 
 				snprintf(freq, sizeof(freq), "%llu",
 					 (unsigned long long)p->tis[i].khz *

@@ -225,6 +225,14 @@ void pmctl_human_thermal(struct pmctl *p, const struct pm_tzone *z, int n)
 	pm_out_printf(o, "\n");
 }
 
+/* A devfreq frequency (Hz), "?" when unknown. */
+static const char *fmt_dev_hz(uint64_t hz, char *buf, size_t size)
+{
+	if (hz == PM_UNKNOWN)
+		return pm_fmt_khz(hz, buf, size);
+	return pm_fmt_hz(hz, buf, size);
+}
+
 void pmctl_human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n)
 {
 	struct pm_out *o = &p->o;
@@ -239,13 +247,9 @@ void pmctl_human_devfreq(struct pmctl *p, const struct pm_devfreq *d, int n)
 		uint64_t cur = d[i].cur_hz, mn = d[i].min_hz, mx = d[i].max_hz;
 
 		pm_out_printf(o, "  %-16s %-16s %s (%s - %s)\n", d[i].name,
-			      d[i].governor,
-			      pm_fmt_khz(cur == PM_UNKNOWN ? cur : cur / 1000,
-					 a, 32),
-			      pm_fmt_khz(mn == PM_UNKNOWN ? mn : mn / 1000, b,
-					 32),
-			      pm_fmt_khz(mx == PM_UNKNOWN ? mx : mx / 1000, c,
-					 32));
+			      d[i].governor, fmt_dev_hz(cur, a, sizeof(a)),
+			      fmt_dev_hz(mn, b, sizeof(b)),
+			      fmt_dev_hz(mx, c, sizeof(c)));
 	}
 }
 

@@ -151,8 +151,9 @@ flat() {
 }
 
 # kHz the way the human format prints it: three decimals rounded down.
+# Three decimals of the unit, rounded to the nearest (half up).
 fmt_khz() {
-	local k=$1 u n f
+	local k=$1 u n f m
 	if ((k >= 1000000)); then
 		u=1000000 n=GHz
 	elif ((k >= 1000)); then
@@ -161,9 +162,15 @@ fmt_khz() {
 		printf '%s kHz' "$k"
 		return
 	fi
-	printf -v f '%03d' $(((k % u) * 1000 / u))
+	m=$(((k * 1000 + u / 2) / u))
+	printf -v f '%03d' $((m % 1000))
 	while [[ $f == *0 ]]; do f=${f%0}; done
-	if [ -n "$f" ]; then printf '%s.%s %s' $((k / u)) "$f" "$n"; else printf '%s %s' $((k / u)) "$n"; fi
+	if [ -n "$f" ]; then printf '%s.%s %s' $((m / 1000)) "$f" "$n"; else printf '%s %s' $((m / 1000)) "$n"; fi
+}
+
+# A devfreq frequency: exact Hz, or as fmt_khz when whole kHz.
+fmt_hz() {
+	if (($1 % 1000)); then printf '%s Hz' "$1"; else fmt_khz $(($1 / 1000)); fi
 }
 
 # The policy numbers of a fixture, in order.
@@ -826,7 +833,7 @@ copy_of() {
 		# Devfreq: governor, current and range (Hz shown in MHz/GHz).
 		for d in "$fx"/sys/class/devfreq/*; do
 			[ -d "$d" ] || continue
-			want="$(printf '  %-16s %-16s' "${d##*/}" "$(<"$d/governor")") $(fmt_khz $(($(<"$d/cur_freq") / 1000))) ($(fmt_khz $(($(<"$d/min_freq") / 1000))) - $(fmt_khz $(($(<"$d/max_freq") / 1000))))"
+			want="$(printf '  %-16s %-16s' "${d##*/}" "$(<"$d/governor")") $(fmt_hz "$(<"$d/cur_freq")") ($(fmt_hz "$(<"$d/min_freq")") - $(fmt_hz "$(<"$d/max_freq")"))"
 			grep -qxF "$want" <<<"$output" || fail "$m: no '$want'"
 		done
 	done
@@ -999,6 +1006,32 @@ copy_of() {
 			fi
 		done
 	done
+}
+
+@test "human frequencies round to the nearest: 1 017 600 kHz is 1.018 GHz" {
+	fx=$(copy_of laptop2006 r)
+	p=$fx/$cpu_dir/cpufreq/policy0
+	echo 1017600 >"$p/scaling_cur_freq"
+	echo 2999600 >"$p/scaling_max_freq"
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq -c 0
+	assert_success
+	assert_output --partial "limits 1 GHz - 3 GHz"
+	assert_output --partial "current 1.018 GHz"
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" status
+	assert_output --partial "1 GHz - 3 GHz"
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" --pstates -c 0
+	assert_output --partial "cur 1.018 GHz"
+	# The transition table's MHz too: 1 017 600 kHz is 1018 MHz.
+	sed -i 's/1833000/1017600/g' "$p/stats/trans_table" "$p/stats/time_in_state"
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" --pstates --trans-table -c 0
+	assert_success
+	assert_output --partial "    1018:"
+	assert_output --partial "1.018 GHz"
+	# A devfreq frequency is not cut to the kHz below it.
+	a=$(copy_of arm-biglittle a)
+	echo 400000600 >"$a/sys/class/devfreq/dmc/cur_freq"
+	run --separate-stderr "$bin/pmctl" --sysroot "$a" devfreq
+	assert_output --partial "400000600 Hz"
 }
 
 @test "freq show is freq" {

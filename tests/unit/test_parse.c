@@ -440,11 +440,17 @@ static void test_fmt_khz(void)
 		{ 1000000, "1 GHz" },
 		{ 1200000, "1.2 GHz" },
 		{ 2401000, "2.401 GHz" },
-		{ 2400500, "2.4 GHz" }, /* three decimals, rounded down */
-		{ 2409999, "2.409 GHz" },
+		/* Three decimals, rounded to the nearest, half up. */
+		{ 2400500, "2.401 GHz" },
+		{ 2400499, "2.4 GHz" },
+		{ 2409999, "2.41 GHz" },
+		{ 1017600, "1.018 GHz" },
+		{ 2999600, "3 GHz" },
 		{ 2000001, "2 GHz" },
 		{ 3500000, "3.5 GHz" },
+		/* Down only where up would not parse back in 64 bits. */
 		{ 18446744073709551614ULL, "18446744073709.551 GHz" },
+		{ 18446744073709000600ULL, "18446744073709.001 GHz" },
 		{ PM_UNKNOWN, "?" },
 	};
 	char buf[64];
