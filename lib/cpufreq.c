@@ -369,6 +369,7 @@ int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g)
 	}
 	fd = pm_open_dir(ctx, CPU_DIR "/intel_pstate");
 	if (fd >= 0) {
+		g->intel_pstate = true;
 		rd(ctx, fd, "status", g->intel_status,
 		   sizeof(g->intel_status));
 		g->intel_no_turbo = get_int(ctx, fd, "no_turbo");
@@ -382,6 +383,7 @@ int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g)
 	}
 	fd = pm_open_dir(ctx, CPU_DIR "/amd_pstate");
 	if (fd >= 0) {
+		g->amd_pstate = true;
 		rd(ctx, fd, "status", g->amd_status, sizeof(g->amd_status));
 		rd(ctx, fd, "prefcore", g->amd_prefcore,
 		   sizeof(g->amd_prefcore));

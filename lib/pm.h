@@ -714,6 +714,7 @@ struct pm_cpufreq_global {
 	int intel_hwp_dynamic_boost;
 	char amd_status[16];	/* "" absent */
 	char amd_prefcore[16];
+	bool intel_pstate, amd_pstate;	/* the folder is there */
 };
 
 /* Policy ids in ascending order; legacy per-CPU folders are folded by

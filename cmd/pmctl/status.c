@@ -71,8 +71,9 @@ static void human_cpufreq(struct pmctl *p, const struct pm_policy *pol, int n,
 	free(done);
 	if (g->boost >= 0)
 		pm_out_printf(o, "  boost: %s\n", g->boost ? "on" : "off");
-	if (g->intel_status[0]) {
-		pm_out_printf(o, "  intel_pstate: %s", g->intel_status);
+	if (g->intel_pstate) {
+		pm_out_printf(o, "  intel_pstate: %s",
+			      g->intel_status[0] ? g->intel_status : "?");
 		if (g->intel_no_turbo >= 0)
 			pm_out_printf(o, ", turbo %s",
 				      g->intel_no_turbo ? "off" : "on");
@@ -82,8 +83,9 @@ static void human_cpufreq(struct pmctl *p, const struct pm_policy *pol, int n,
 				      g->intel_max_perf_pct);
 		pm_out_printf(o, "\n");
 	}
-	if (g->amd_status[0])
-		pm_out_printf(o, "  amd_pstate: %s%s%s\n", g->amd_status,
+	if (g->amd_pstate)
+		pm_out_printf(o, "  amd_pstate: %s%s%s\n",
+			      g->amd_status[0] ? g->amd_status : "?",
 			      g->amd_prefcore[0] ? ", prefcore " : "",
 			      g->amd_prefcore);
 }
@@ -308,9 +310,10 @@ void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
 		pmctl_policy_json(o, &pol[i]);
 	pm_out_arr_end(o);
 	pm_out_flag(o, "boost", g->boost);
-	if (g->intel_status[0]) {
+	/* Kernels before 3.19 have the folder without status. */
+	if (g->intel_pstate) {
 		pm_out_obj_begin(o, "intel_pstate");
-		pm_out_str(o, "status", g->intel_status);
+		opt_str(o, "status", g->intel_status);
 		pm_out_flag(o, "no_turbo", g->intel_no_turbo);
 		opt_int(o, "min_perf_pct", g->intel_min_perf_pct);
 		opt_int(o, "max_perf_pct", g->intel_max_perf_pct);
@@ -321,9 +324,9 @@ void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
 	} else {
 		pm_out_null(o, "intel_pstate");
 	}
-	if (g->amd_status[0]) {
+	if (g->amd_pstate) {
 		pm_out_obj_begin(o, "amd_pstate");
-		pm_out_str(o, "status", g->amd_status);
+		opt_str(o, "status", g->amd_status);
 		opt_str(o, "prefcore", g->amd_prefcore);
 		pm_out_obj_end(o);
 	} else {

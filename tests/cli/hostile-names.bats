@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
 # shellcheck disable=SC2154 # $bin and bats' $output, $stderr come from helpers.bash and run
 # Names from sysfs are data, not terminal commands (issue 24 section 7):
-# a battery folder named with an OSC title sequence and a clear-screen,
-# idle state names, thermal types, governors, profile choices, a devfreq
-# device and an EPP holding escape sequences, C1 controls and bytes that
-# are not UTF-8.  Every tool, in every format it offers, prints them in
+# in the tree of tests/fixtures/mkhostile.sh, a battery folder named with
+# an OSC title sequence and a clear-screen, idle state names, thermal
+# types, governors, profile choices, a devfreq device and an EPP holding
+# escape sequences, C1 controls and bytes that are not UTF-8.  Every
+# tool, in every format it offers, prints them in
 # their text form (\x1b, \n), never raw; JSON keeps them whole; Prometheus
 # label values stay valid UTF-8 (section 8).
 
@@ -14,50 +15,11 @@ ESC=$'\e'
 OSC="${ESC}]0;pwned"$'\a'
 CLR="${ESC}[2J${ESC}[H"
 C1=$'\xc2\x9b2J'
-BAD=$'\xff\xfe'
 BAT="BAT${OSC}${CLR}"
-
-# hwp-laptop with hostile names in every kind of string the tools show.
-hostile() { # DEST
-	local d=$1 c st s p
-	cp -a "$(fixture hwp-laptop)/." "$d/"
-	chmod -R u+w "$d"
-	s=$d/sys/class/power_supply
-	ln -s "$(readlink "$s/BAT0")" "$s/$BAT"
-	rm "$s/BAT0"
-	printf 'Model%s%s\n' "$BAD" "$C1" >"$s/$BAT/model_name"
-	printf 'Discharging\n' >"$s/$BAT/status"
-	for c in "$d"/sys/devices/system/cpu/cpu[0-9]*; do
-		st=$c/cpuidle/state3
-		[ -d "$st" ] || continue
-		printf 'C6%s\n' "$CLR" >"$st/name"
-		printf 'MWAIT%s%s\n' "$OSC" "$BAD" >"$st/desc"
-	done
-	p=$d/sys/devices/system/cpu/cpufreq/policy0
-	printf 'power%ssave\n' "$CLR" >"$p/scaling_governor"
-	printf 'performance power%ssave\n' "$CLR" >"$p/scaling_available_governors"
-	printf 'balance%s\n' "$BAD" >"$p/energy_performance_preference"
-	printf 'menu%s\n' "$C1" >"$d/sys/devices/system/cpu/cpuidle/current_governor"
-	printf 'x86_pkg%stemp\n' "$OSC" >"$d/sys/class/thermal/thermal_zone0/type"
-	printf 'acpi%stz\n' "$BAD" >"$d/sys/class/thermal/thermal_zone1/type"
-	printf 'low-power bal%sanced performance\n' "$CLR" \
-		>"$d/sys/firmware/acpi/platform_profile_choices"
-	printf 'bal%sanced\n' "$CLR" >"$d/sys/firmware/acpi/platform_profile"
-	printf 'dev%s\n' "$OSC" >"$d/sys/power/suspend_stats/last_failed_dev"
-	p="$d/sys/class/devfreq/gpu${OSC}"
-	mkdir -p "$p"
-	printf 'simple%sondemand\n' "$CLR" >"$p/governor"
-	printf 'simple%sondemand performance\n' "$CLR" >"$p/available_governors"
-	printf '400000000\n' >"$p/cur_freq"
-	printf '200000000\n' >"$p/min_freq"
-	printf '800000000\n' >"$p/max_freq"
-	printf '200000000 400000000 800000000\n' >"$p/available_frequencies"
-}
 
 setup_file() {
 	export HOSTILE="$BATS_FILE_TMPDIR/hostile"
-	mkdir -p "$HOSTILE"
-	hostile "$HOSTILE"
+	"$top/tests/fixtures/mkhostile.sh" "$HOSTILE"
 }
 
 setup() {
@@ -121,10 +83,10 @@ as_checked() { # WHAT FILE
 
 @test "the hostile tree holds what it should (the test can fail)" {
 	[ -L "$HOSTILE/sys/class/power_supply/$BAT" ]
-	! inert "$(as_checked name "$HOSTILE/sys/devices/system/cpu/cpu0/cpuidle/state3/name")"
-	! inert "$(as_checked type "$HOSTILE/sys/class/thermal/thermal_zone1/type")"
-	! inert "$(as_checked model "$HOSTILE/sys/class/power_supply/$BAT/model_name")"
-	! inert "$(as_checked C1 <(printf 'menu%s\n' "$C1"))"
+	run ! inert "$(as_checked name "$HOSTILE/sys/devices/system/cpu/cpu0/cpuidle/state3/name")"
+	run ! inert "$(as_checked type "$HOSTILE/sys/class/thermal/thermal_zone1/type")"
+	run ! inert "$(as_checked model "$HOSTILE/sys/class/power_supply/$BAT/model_name")"
+	run ! inert "$(as_checked C1 <(printf 'menu%s\n' "$C1"))"
 }
 
 @test "pmctl: every read command, every format: no raw control byte" {

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin, $top, $dumps and bats' $output, $lines come from helpers.bash and run
+# The reference checker (tests/refcheck/refcheck, Python sharing no code
+# with libpm) compares every value that each read command prints as
+# JSON, pmctl status, freq, idle, cpu, sleep, supply, thermal, devfreq,
+# profile, device, powercap and cstate-stat since boot, with the raw
+# files of every corpus dump and every fixture machine (issue 18, Proof).
+# The mismatches that others' open work owns are in
+# tests/refcheck/xfail.tsv, each naming its issue item.
+
+load helpers
+
+setup_file() {
+	# 30 trees of small files: on tmpfs when there is one (the 256-CPU
+	# server alone is 42 000 files; mkfixture's README).
+	ROOTS=$(mktemp -d /dev/shm/pmtools-refcheck.XXXXXX 2>/dev/null) ||
+		ROOTS="$BATS_FILE_TMPDIR/roots"
+	export ROOTS
+	mkdir -p "$ROOTS"
+	local m f
+	for m in $("$top/tests/fixtures/mkfixture" --list); do
+		"$top/tests/fixtures/mkfixture" "$m" "$ROOTS/$m" >/dev/null &
+	done
+	for f in "$dumps"/*.tar.*; do
+		tar -xf "$f" -C "$ROOTS" &
+	done
+	# Names that must come out of JSON whole (escaped, not lost).
+	"$top/tests/fixtures/mkhostile.sh" "$ROOTS/hostile" &
+	wait
+}
+
+teardown_file() {
+	case $ROOTS in
+	/dev/shm/pmtools-refcheck.*) rm -rf "$ROOTS" ;;
+	esac
+}
+
+setup() {
+	load_libs
+}
+
+@test "every read command's JSON is the raw files', on every dump and fixture" {
+	local n
+	n=$(find "$ROOTS" -mindepth 1 -maxdepth 1 -type d | wc -l)
+	[ "$n" -ge 31 ] || fail "only $n roots"
+	run "$top/tests/refcheck/refcheck" --bin "$bin" \
+		--xfail "$top/tests/refcheck/xfail.tsv" "$ROOTS"/*
+	[ "$status" -eq 0 ] || fail "$output"
+	[[ ${lines[${#lines[@]} - 1]} == "refcheck: $n roots, "* ]] || fail "$output"
+}
+
+# A pmctl that prints one value wrong, and cstate-stat as it is.
+liar() { # DIR
+	mkdir -p "$1"
+	cat >"$1/pmctl" <<-EOF
+	#!/bin/bash
+	set -o pipefail
+	"$bin/pmctl" "\$@" | sed 's/"temp_mc": 52000/"temp_mc": 52001/'
+	EOF
+	chmod +x "$1/pmctl"
+	ln -s "$bin/cstate-stat" "$1/cstate-stat"
+}
+
+@test "the checker finds a wrong value, and names it" {
+	liar "$BATS_TEST_TMPDIR/liar"
+	run "$top/tests/refcheck/refcheck" --bin "$BATS_TEST_TMPDIR/liar" \
+		"$ROOTS/hwp-laptop"
+	[ "$status" -eq 1 ] || fail "$output"
+	assert_output --partial "hwp-laptop: pmctl thermal: .thermal[zone=0].temp_mc: got 52001, want 52000"
+	assert_output --partial "hwp-laptop: pmctl status: .thermal[zone=0].temp_mc: got 52001, want 52000"
+}
+
+@test "an expected failure that matches nothing any more is an error" {
+	local x=$BATS_TEST_TMPDIR/xfail.tsv
+	printf 'hwp-laptop\tpmctl *\t\\.thermal.*\tissue 0 §0\tgone\n' >"$x"
+	run "$top/tests/refcheck/refcheck" --bin "$bin" --xfail "$x" \
+		"$ROOTS/hwp-laptop"
+	[ "$status" -eq 1 ] || fail "$output"
+	assert_output --partial "$x:1: passes now (issue 0 §0): remove the entry"
+	# And one that matches is counted, not reported.
+	liar "$BATS_TEST_TMPDIR/liar"
+	run "$top/tests/refcheck/refcheck" --bin "$BATS_TEST_TMPDIR/liar" \
+		--xfail "$x" "$ROOTS/hwp-laptop"
+	[ "$status" -eq 0 ] || fail "$output"
+	assert_output --partial "0 mismatches, 2 expected (1 entries)"
+}
+
+@test "every expected failure names an issue item" {
+	local line
+	while IFS= read -r line; do
+		[[ -z $line || $line == "#"* ]] && continue
+		IFS=$'\t' read -r -a f <<<"$line"
+		[ "${#f[@]}" -eq 5 ] || fail "not 5 fields: $line"
+		[[ ${f[3]} == "issue "[0-9]*" §"[0-9]* ]] || fail "no issue item: $line"
+	done <"$top/tests/refcheck/xfail.tsv"
+}
