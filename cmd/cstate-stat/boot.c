@@ -1048,9 +1048,8 @@ static void out_doc(struct pm_out *o, struct snap *s)
 	((v) == PM_UNKNOWN ? (void)((buf)[0] = '\0') :                       \
 			     (void)snprintf(buf, sizeof(buf), "%llu",         \
 					    (unsigned long long)(v)))
-#define PCT(buf, v)                                                          \
-	(isfinite(v) ? (void)snprintf(buf, sizeof(buf), "%.2f", v) :          \
-		       (void)((buf)[0] = '\0'))
+/* Two decimals as the JSON keys, without trailing zeros; empty if NaN. */
+#define PCT(buf, v) pm_fmt_decimals(v, 2, buf, sizeof(buf))
 
 /* The ticks behind each share of the CPU time, in us. */
 static uint64_t ct_time_us(const struct pm_cpu_ticks *t, enum pm_ct k)

@@ -455,28 +455,58 @@ static void json_report(struct report *r, const struct pm_cpu_delta *sum)
 
 static void csv_num(char *b, size_t n, double v, int prec)
 {
-	if (isfinite(v))
-		snprintf(b, n, "%.*f", prec, v);
-	else
-		b[0] = '\0';
+	pm_fmt_decimals(v, prec, b, n);
 }
 
-#define CSV_COLS 16
+/* The columns of a csv row, in the header's order. */
+enum {
+	CSV_TIME, CSV_INTERVAL, CSV_CPU, CSV_STATE, CSV_NAME, CSV_RES,
+	CSV_ENT, CSV_BUSY, CSV_KHZ, CSV_WAKE, CSV_ZONE, CSV_WATTS, CSV_PERIOD,
+	CSV_SPLIT, /* user_pct ... idle_pct: NSPLIT columns */
+	CSV_COLS = CSV_SPLIT + 6
+};
+
+/* --power: one row per RAPL zone, its CPU and state columns empty. */
+static void csv_power(struct report *r, const char **row)
+{
+	char w[32];
+
+	for (int i = CSV_CPU; i < CSV_COLS; i++)
+		if (i != CSV_PERIOD)
+			row[i] = "";
+	for (int i = 0; i < r->s->nrapl; i++) {
+		const struct pm_rapl_zone *z = &r->s->rapl[i];
+		uint64_t de = r->d->energy_uj[i];
+
+		csv_num(w, sizeof(w),
+			de == PM_UNKNOWN ? NAN : (double)de / 1e6 / r->dt, 3);
+		row[CSV_NAME] = z->name;
+		row[CSV_ZONE] = rapl_id(z);
+		row[CSV_WATTS] = w;
+		pm_out_csv_row(r->o, CSV_COLS, row);
+	}
+}
 
 static void csv_report(struct report *r, const struct pm_cpu_delta *sum)
 {
-	char t[32], cpu[16], idx[16], res[32], ent[32], busy[32], khz[32],
-		wk[32], ct[NSPLIT][32];
-	const char *row[CSV_COLS] = { t,     cpu,   idx,   NULL,  res,
-				      ent,   busy,  khz,   wk,    r->period,
-				      ct[0], ct[1], ct[2], ct[3], ct[4],
-				      ct[5] };
+	char t[32], dt[32], cpu[16], idx[16], res[32], ent[32], busy[32],
+		khz[32], wk[32], ct[NSPLIT][32];
+	const char *row[CSV_COLS] = {
+		[CSV_TIME] = t,	    [CSV_INTERVAL] = dt, [CSV_CPU] = cpu,
+		[CSV_STATE] = idx,  [CSV_RES] = res,	 [CSV_ENT] = ent,
+		[CSV_BUSY] = busy,  [CSV_KHZ] = khz,	 [CSV_WAKE] = wk,
+		[CSV_ZONE] = "",    [CSV_WATTS] = "",	 [CSV_PERIOD] = r->period,
+	};
 
+	_Static_assert(CSV_COLS - CSV_SPLIT == NSPLIT, "one column per mode");
+	for (size_t k = 0; k < NSPLIT; k++)
+		row[CSV_SPLIT + k] = ct[k];
 	if (!r->header_done) {
 		static const char *const head[CSV_COLS] = {
-			"time",		 "cpu",		  "state",
-			"name",		 "residency_pct", "entries_per_s",
-			"busy_pct",	 "avg_khz",	  "wakeups_per_s",
+			"time",		 "interval_s",	  "cpu",
+			"state",	 "name",	  "residency_pct",
+			"entries_per_s", "busy_pct",	  "avg_khz",
+			"wakeups_per_s", "zone",	  "watts",
 			"period",	 "user_pct",	  "system_pct",
 			"iowait_pct",	 "irq_pct",	  "steal_pct",
 			"idle_pct",
@@ -485,7 +515,8 @@ static void csv_report(struct report *r, const struct pm_cpu_delta *sum)
 		pm_out_csv_row(r->o, CSV_COLS, head);
 		r->header_done = true;
 	}
-	snprintf(t, sizeof(t), "%.3f", r->epoch);
+	csv_num(t, sizeof(t), r->epoch, 3);
+	csv_num(dt, sizeof(dt), r->dt, 6);
 	for (int c = -1; c < r->s->ncpu; c++) {
 		const struct pm_cpu_delta *d = c < 0 ? sum : &r->d->cpu[c];
 
@@ -503,18 +534,20 @@ static void csv_report(struct report *r, const struct pm_cpu_delta *sum)
 				2);
 		if (!r->opt->cstates || !d->nstates) {
 			idx[0] = res[0] = ent[0] = '\0';
-			row[3] = "";
+			row[CSV_NAME] = "";
 			pm_out_csv_row(r->o, CSV_COLS, row);
 			continue;
 		}
 		for (int i = 0; i < d->nstates; i++) {
 			snprintf(idx, sizeof(idx), "%d", i);
-			row[3] = cpu_state_name(r->s, c, i);
+			row[CSV_NAME] = cpu_state_name(r->s, c, i);
 			csv_num(res, sizeof(res), d->res_pct[i], 2);
 			csv_num(ent, sizeof(ent), d->entries_per_s[i], 1);
 			pm_out_csv_row(r->o, CSV_COLS, row);
 		}
 	}
+	if (r->opt->power)
+		csv_power(r, row);
 }
 
 /* s390's idle share: only there, so its family only then. */

@@ -177,18 +177,36 @@ cpu_dir=sys/devices/system/cpu
 	jq -s -e 'map(.interval_s) | add | . > 0.95 and . < 1.3' <<<"$output"
 }
 
-@test "interval: csv has a header and 16 columns per row, prom is exposition text" {
+@test "interval: csv has a header and 19 columns per row, prom is exposition text" {
 	fx=$(fixture laptop2006)
 	run "$bin/cstate-stat" --sysroot "$fx" -F csv -i 0.1 -n 2 -s
 	assert_success
-	[ "${lines[0]}" = "time,cpu,state,name,residency_pct,entries_per_s,busy_pct,avg_khz,wakeups_per_s,period,user_pct,system_pct,iowait_pct,irq_pct,steal_pct,idle_pct" ]
-	awk -F, 'NF != 16 { exit 1 }' <<<"$output"
-	grep -q '^[0-9.]*,all,' <<<"$output"
+	[ "${lines[0]}" = "time,interval_s,cpu,state,name,residency_pct,entries_per_s,busy_pct,avg_khz,wakeups_per_s,zone,watts,period,user_pct,system_pct,iowait_pct,irq_pct,steal_pct,idle_pct" ]
+	awk -F, 'NF != 19 { exit 1 }' <<<"$output"
+	grep -q '^[0-9.]*,0\.[0-9]*,all,' <<<"$output"
 	run "$bin/cstate-stat" --sysroot "$fx" -F prom -i 0.1 -n 1 --wakeups
 	assert_success
 	grep -q '^# TYPE pm_cpuidle_state_residency_percent gauge$' <<<"$output"
 	grep -Ev '^(# (HELP|TYPE) [a-z_][a-z0-9_]* .+|[a-z_][a-z0-9_]*(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? [0-9.eE+-]+|NaN)$' <<<"$output" && false
 	true
+}
+
+@test "interval: csv has the time, the interval and --power's watts, as JSON has them" {
+	fx=$(fixture hwp-laptop)
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -i 0.05 -n 1 --power -c 0 -F csv
+	assert_success
+	csv=$output
+	# One row per RAPL zone, its CPU and state columns empty.
+	for z in "$fx"/sys/class/powercap/intel-rapl:*; do
+		n=$(<"$z/name")
+		grep -qE "^[0-9]+\.?[0-9]*,0\.[0-9]+,,,$n,,,,,,${z##*/},[0-9.]+,sample\$" <<<"$csv" ||
+			fail "no row for ${z##*/}: $csv"
+	done
+	[ "$(grep -c ',sample$' <<<"$csv")" -eq $((6 + 3)) ]
+	# The interval and the time are the sample's, as in JSON.
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -i 0.05 -n 1 --power -c 0 -J
+	jq -e '.interval_s > 0.04 and .interval_s < 5 and (.power | length) == 3' <<<"$output"
+	awk -F, 'NR > 1 && ($1 < 1e9 || $2 <= 0.04 || $2 >= 5) { exit 1 }' <<<"$csv"
 }
 
 @test "interval: --output replaces the file each sample, atomically" {
