@@ -95,7 +95,7 @@ static bool run_hook(struct ps *p, const struct pm_hook *h,
 		 a2 ? a2 : "");
 	if (p->t.dry_run) {
 		if (h->state == PM_HOOK_RUN)
-			printf("hook %s %s\n", h->path, args);
+			pm_fprintf(stdout, "hook %s %s\n", h->path, args);
 		return true;
 	}
 	switch (h->state) {
@@ -208,7 +208,7 @@ static void post_hooks(struct ps *p, const struct ps_leg *l, int ran,
 static int put(struct ps *p, const char *path, const char *value)
 {
 	if (p->t.dry_run) {
-		printf("%s = %s\n", path, value);
+		pm_fprintf(stdout, "%s = %s\n", path, value);
 		return 0;
 	}
 	return pm_attr_write(&p->ctx, path, value);
@@ -299,7 +299,7 @@ static void clear_alarm(struct ps *p, const struct ps_result *r)
 		return;
 	alarm_path(p, path, sizeof(path));
 	if (p->t.dry_run) {
-		printf("%s = 0\n", path);
+		pm_fprintf(stdout, "%s = 0\n", path);
 		return;
 	}
 	/* The kernel disables an alarm that fired; one still set is ours. */

@@ -61,8 +61,9 @@ int cmd_latency(struct pmctl *p, int argc, char **argv)
 	v = (int32_t)us;
 	if (p->t.dry_run) {
 		/* The write that would be made, and nothing run. */
-		printf(DMA_LATENCY " = %d (4 bytes, binary) while %s\n", v,
-		       hold_it ? "held until SIGINT or SIGTERM" : cmd[0]);
+		pm_fprintf(stdout,
+			   DMA_LATENCY " = %d (4 bytes, binary) while %s\n", v,
+			   hold_it ? "held until SIGINT or SIGTERM" : cmd[0]);
 		return PM_EXIT_OK;
 	}
 	r = pm_write_allowed(&p->ctx, DMA_LATENCY);

@@ -135,7 +135,7 @@ as_checked() { # WHAT FILE
 	assert_output --partial 'C6\x1b[2J\x1b[H'
 }
 
-@test "opp-set and pm-suspend: what they print from sysfs is inert" {
+@test "opp-set, pm-suspend and pmctl latency: what they print is inert" {
 	check_run "opp-set --current" opp-set --current
 	check_run "opp-set --list" opp-set --list
 	check_run "opp-set --save" opp-set --save "$BATS_TEST_TMPDIR/saved.conf"
@@ -144,6 +144,13 @@ as_checked() { # WHAT FILE
 	check_run "opp-set --diff" opp-set --diff powersave
 	check_run "pm-suspend --check" pm-suspend --check
 	check_run "pm-suspend -n" pm-suspend -n
+	# A hook named with an escape sequence, in pm-suspend's dry run.
+	printf '#!/bin/sh\nexit 0\n' >"$HOSTILE/etc/pm/sleep.d/10x${CLR}"
+	chmod 755 "$HOSTILE/etc/pm/sleep.d/10x${CLR}"
+	check_run "pm-suspend -n, a hook" pm-suspend -n
+	grep -qF '10x\x1b[2J\x1b[H suspend suspend' "$BATS_TEST_TMPDIR"/o.*
+	rm "$HOSTILE/etc/pm/sleep.d/10x${CLR}"
+	check_run "pmctl latency -n" pmctl -n latency 20 -- "true${CLR}"
 	check_all
 }
 
