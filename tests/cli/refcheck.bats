@@ -4,7 +4,8 @@
 # with libpm) compares every value that each read command prints as
 # JSON, pmctl status, freq, idle, cpu, sleep, supply, thermal, devfreq,
 # profile, device, powercap and cstate-stat since boot, with the raw
-# files of every corpus dump and every fixture machine (issue 18, Proof).
+# files of every corpus dump and every fixture machine, and of this
+# machine's own /sys, read live (issue 18, Proof).
 # The mismatches that others' open work owns are in
 # tests/refcheck/xfail.tsv, each naming its issue item.
 
@@ -26,7 +27,22 @@ setup_file() {
 	done
 	# Names that must come out of JSON whole (escaped, not lost).
 	"$top/tests/fixtures/mkhostile.sh" "$ROOTS/hostile" &
+	# A battery that gives only its charge, current and voltage: the
+	# capacity, the power and the time left are derived (issue 18 §6).
+	derived_supply "$ROOTS/derived-supply" &
 	wait
+}
+
+derived_supply() { # DEST
+	"$top/tests/fixtures/mkfixture" hwp-laptop "$1" >/dev/null
+	chmod -R u+w "$1"
+	local b
+	b=$(realpath "$1/sys/class/power_supply/BAT0")
+	rm -f "$b"/capacity "$b"/power_now "$b"/energy_*
+	echo 2100000 >"$b/charge_now"
+	echo 3300000 >"$b/charge_full"
+	echo 1234567 >"$b/current_now"
+	echo Discharging >"$b/status"
 }
 
 teardown_file() {
@@ -42,23 +58,40 @@ setup() {
 @test "every read command's JSON is the raw files', on every dump and fixture" {
 	local n
 	n=$(find "$ROOTS" -mindepth 1 -maxdepth 1 -type d | wc -l)
-	[ "$n" -ge 31 ] || fail "only $n roots"
+	[ "$n" -ge 32 ] || fail "only $n roots"
 	run "$top/tests/refcheck/refcheck" --bin "$bin" \
 		--xfail "$top/tests/refcheck/xfail.tsv" "$ROOTS"/*
 	[ "$status" -eq 0 ] || fail "$output"
 	[[ ${lines[${#lines[@]} - 1]} == "refcheck: $n roots, "* ]] || fail "$output"
 }
 
-# A pmctl that prints one value wrong, and cstate-stat as it is.
-liar() { # DIR
+@test "every read command's JSON is this machine's own /sys, read live" {
+	run "$top/tests/refcheck/refcheck" --bin "$bin" /
+	[ "$status" -eq 0 ] || fail "$output"
+	assert_line --regexp '^refcheck: 1 roots, [1-9][0-9]* values compared, 0 mismatches'
+}
+
+# A pmctl that prints one value wrong (sed EXPR), and cstate-stat as it is.
+liar() { # DIR [EXPR]
+	local expr=${2-'s/"temp_mc": 52000/"temp_mc": 52001/'}
 	mkdir -p "$1"
 	cat >"$1/pmctl" <<-EOF
 	#!/bin/bash
 	set -o pipefail
-	"$bin/pmctl" "\$@" | sed 's/"temp_mc": 52000/"temp_mc": 52001/'
+	"$bin/pmctl" "\$@" | sed '$expr'
 	EOF
 	chmod +x "$1/pmctl"
 	ln -s "$bin/cstate-stat" "$1/cstate-stat"
+}
+
+@test "the checker finds a wrong value on the live root too" {
+	run "$bin/pmctl" device -J
+	[[ $output == *'"control": "auto"'* ]] ||
+		skip "no device under runtime PM control here"
+	liar "$BATS_TEST_TMPDIR/liar" 's/"control": "auto"/"control": "Auto"/'
+	run "$top/tests/refcheck/refcheck" --bin "$BATS_TEST_TMPDIR/liar" /
+	[ "$status" -eq 1 ] || fail "$output"
+	assert_output --regexp '/: pmctl device: \.devices\[path=[^]]*\]\.control: got "Auto", want "auto"'
 }
 
 @test "the checker finds a wrong value, and names it" {
