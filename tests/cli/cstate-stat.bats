@@ -199,10 +199,10 @@ cpu_dir=sys/devices/system/cpu
 	# One row per RAPL zone, its CPU and state columns empty.
 	for z in "$fx"/sys/class/powercap/intel-rapl:*; do
 		n=$(<"$z/name")
-		grep -qE "^[0-9]+\.?[0-9]*,0\.[0-9]+,,,$n,,,,,,${z##*/},[0-9.]+,sample\$" <<<"$csv" ||
+		grep -qE "^[0-9]+\.?[0-9]*,0\.[0-9]+,,,$n,,,,,,${z##*/},[0-9.]+,sample,,,,,,\$" <<<"$csv" ||
 			fail "no row for ${z##*/}: $csv"
 	done
-	[ "$(grep -c ',sample$' <<<"$csv")" -eq $((6 + 3)) ]
+	[ "$(grep -c ',sample,' <<<"$csv")" -eq $((6 + 3)) ]
 	# The interval and the time are the sample's, as in JSON.
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -i 0.05 -n 1 --power -c 0 -J
 	jq -e '.interval_s > 0.04 and .interval_s < 5 and (.power | length) == 3' <<<"$output"
