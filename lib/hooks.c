@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,38 +215,34 @@ static int pidfd_open_(pid_t pid)
 #endif
 }
 
-/* The clean environment CLI.md and pm-utils give a hook. */
-static char **hook_env(const struct pm_ctx *ctx, const struct pm_hook_env *e)
-{
-	static const char base[] =
-		"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-	char self[PM_PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char **env = calloc(8, sizeof(*env));
-	int k = 0;
+/* The most variables a hook gets (CLI.md), with room to spare. */
+#define HOOK_ENV_MAX 24
 
-	if (!env)
-		return NULL;
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash)
-			*slash = '\0';
+struct envb {
+	char *v[HOOK_ENV_MAX + 1];
+	int n;
+	bool oom;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+env_add(struct envb *b, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (b->oom || b->n == HOOK_ENV_MAX) {
+		b->oom = true;
+		return;
 	}
-	if (asprintf(&env[k++], "PATH=%s%s%s", n > 0 ? self : "",
-		     n > 0 ? ":" : "", base) < 0)
-		env[--k] = NULL;
-	if (asprintf(&env[k++], "PM_MODE=%s", e->mode ? e->mode : "") < 0)
-		env[--k] = NULL;
-	if (asprintf(&env[k++], "PM_CMDLINE=%s",
-		     e->cmdline ? e->cmdline : "") < 0)
-		env[--k] = NULL;
-	if (!ctx->real_root &&
-	    asprintf(&env[k++], "PM_SYSROOT=%s", ctx->root) < 0)
-		env[--k] = NULL;
-	if (asprintf(&env[k++], "LANG=C") < 0)
-		env[--k] = NULL;
-	return env;
+	va_start(ap, fmt);
+	r = vasprintf(&b->v[b->n], fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		b->v[b->n] = NULL;
+		b->oom = true;
+		return;
+	}
+	b->n++;
 }
 
 static void free_env(char **env)
@@ -255,6 +252,68 @@ static void free_env(char **env)
 	for (char **p = env; *p; p++)
 		free(*p);
 	free(env);
+}
+
+/*
+ * The clean environment CLI.md and pm-utils give a hook: for pm-utils'
+ * hooks, what pm-utils' pm-functions exported that hooks read (not its
+ * quirk and internal variables); for systemd's, what systemd-sleep sets.
+ */
+static char **hook_env(const struct pm_ctx *ctx, const struct pm_hook_env *e)
+{
+	static const char base[] =
+		"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	char self[PM_PATH_MAX], root[PM_PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct envb b = { .n = 0 };
+	const struct pm_hook_api *a = e->api;
+	char **env;
+	size_t rl;
+
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+	}
+	/* The root as the prefix of real paths: "" for "/". */
+	snprintf(root, sizeof(root), "%s", ctx->real_root ? "" : ctx->root);
+	rl = strlen(root);
+	while (rl && root[rl - 1] == '/')
+		root[--rl] = '\0';
+	env_add(&b, "PATH=%s%s%s", n > 0 ? self : "", n > 0 ? ":" : "", base);
+	env_add(&b, "PM_MODE=%s", e->mode ? e->mode : "");
+	env_add(&b, "PM_CMDLINE=%s", e->cmdline ? e->cmdline : "");
+	if (!ctx->real_root)
+		env_add(&b, "PM_SYSROOT=%s", ctx->root);
+	env_add(&b, "LANG=C");
+	if (a) {
+		env_add(&b, "PM_FUNCTIONS=%s", a->functions);
+		env_add(&b, "NA=%d", PM_HOOK_EXIT_NA);
+		env_add(&b, "NX=%d", PM_HOOK_EXIT_NX);
+		env_add(&b, "DX=%d", PM_HOOK_EXIT_DX);
+		env_add(&b, "PM_UTILS_LIBDIR=%s/usr/lib/pm-utils", root);
+		env_add(&b, "PM_UTILS_ETCDIR=%s/etc/pm", root);
+		env_add(&b, "STORAGEDIR=%s", a->storagedir ? a->storagedir : "");
+		if (a->logfile)
+			env_add(&b, "PM_LOGFILE=%s", a->logfile);
+		env_add(&b, "SUSPEND_MODULES=%s",
+			a->suspend_modules ? a->suspend_modules : "");
+		env_add(&b, "TEMPORARY_CPUFREQ_GOVERNOR=%s",
+			a->cpufreq_governor && *a->cpufreq_governor ?
+				a->cpufreq_governor :
+				"performance");
+	}
+	if (e->sleep_action)
+		env_add(&b, "SYSTEMD_SLEEP_ACTION=%s", e->sleep_action);
+	env = b.oom ? NULL : calloc((size_t)b.n + 1, sizeof(*env));
+	if (!env) {
+		for (int i = 0; i < b.n; i++)
+			free(b.v[i]);
+		return NULL;
+	}
+	memcpy(env, b.v, (size_t)b.n * sizeof(*env));
+	return env;
 }
 
 /*
@@ -404,4 +463,268 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 		r->status = 1;
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------- store */
+
+/* Hooks keep files, not trees: a deeper folder than this is not theirs. */
+#define STORE_DEPTH 8
+
+/*
+ * Remove everything in the folder dirfd, depth-first.  Links are removed,
+ * never followed.  Passes until one removes nothing: readdir may or may
+ * not show what a removal moved.
+ */
+static int empty_dir(int dirfd, int depth)
+{
+	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0), r = 0;
+	bool again = true;
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while (again) {
+		again = false;
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			int sub;
+
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (unlinkat(dirfd, de->d_name, 0) == 0) {
+				again = true;
+				continue;
+			}
+			if (errno != EISDIR) {
+				r = -errno;
+				continue;
+			}
+			if (depth >= STORE_DEPTH) {
+				r = -ELOOP;
+				continue;
+			}
+			sub = openat(dirfd, de->d_name,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC);
+			if (sub < 0) {
+				r = -errno;
+				continue;
+			}
+			empty_dir(sub, depth + 1);
+			close(sub);
+			if (unlinkat(dirfd, de->d_name, AT_REMOVEDIR) == 0)
+				again = true;
+			else
+				r = -errno;
+		}
+		if (r < 0)
+			break;
+	}
+	closedir(d);
+	return r;
+}
+
+/* Open (making it first) the folder name of dirfd, never through a link. */
+static int sub_dir(struct pm_ctx *ctx, int dirfd, const char *name,
+		   mode_t mode, const char *shown)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdirat(dirfd, name, mode) < 0 && errno != EEXIST)
+		return pm_err_set(ctx, "create", shown, NULL, errno, NULL);
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC);
+	if (fd < 0)
+		return pm_err_set(ctx, "open", shown, NULL, errno,
+				  errno == ENOTDIR || errno == ELOOP ?
+					  "not a folder" :
+					  NULL);
+	if (fstat(fd, &st) < 0 ||
+	    (geteuid() == 0 && unsafe(&st))) {
+		close(fd);
+		return pm_err_set(ctx, "open", shown, NULL, EPERM,
+				  "not owned by root, or writable by group or "
+				  "others");
+	}
+	return fd;
+}
+
+/* Write text to the new file name of dirfd. */
+static int put_file(int dirfd, const char *name, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = openat(dirfd, name,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			0600), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (len && write(fd, text, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	return -err;
+}
+
+int pm_hook_store_open(struct pm_ctx *ctx, const char *cmdline,
+		       struct pm_hook_store *s)
+{
+	static const char *const parts[] = { "/run", "/run/pm-utils",
+					     "/run/pm-utils/pm-suspend" };
+	char words[PM_PATH_MAX * 2], *w = words;
+	size_t rl;
+	int fd, r;
+
+	pm_hook_store_close(s);
+	snprintf(s->path, sizeof(s->path), "%s%s",
+		 ctx->real_root ? "" : ctx->root, PM_HOOK_STORE);
+	rl = ctx->real_root ? 0 : strlen(ctx->root);
+	/* "/tree/" + "/run/...": one slash. */
+	if (rl && ctx->root[rl - 1] == '/')
+		memmove(s->path + rl - 1, s->path + rl, strlen(s->path + rl) + 1);
+	r = pm_write_allowed(ctx, PM_HOOK_STORE);
+	if (r < 0)
+		return r;
+	fd = pm_open(ctx, parts[0], O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return pm_err_set(ctx, "open", parts[0], NULL, -fd, NULL);
+	for (size_t i = 1; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		int next = sub_dir(ctx, fd, strrchr(parts[i], '/') + 1, 0755,
+				   parts[i]);
+
+		close(fd);
+		if (next < 0)
+			return next;
+		fd = next;
+	}
+	/* What the last sleep left: its state is not this sleep's. */
+	r = openat(fd, "storage",
+		   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (r >= 0) {
+		int e = empty_dir(r, 0);
+
+		close(r);
+		if (e < 0 || unlinkat(fd, "storage", AT_REMOVEDIR) < 0) {
+			close(fd);
+			return pm_err_set(ctx, "empty", PM_HOOK_STORE, NULL,
+					  e < 0 ? -e : errno, NULL);
+		}
+	} else if (errno != ENOENT) {
+		/* A file or a link there: not ours to follow. */
+		if (unlinkat(fd, "storage", 0) < 0) {
+			close(fd);
+			return pm_err_set(ctx, "remove", PM_HOOK_STORE, NULL,
+					  errno, NULL);
+		}
+	}
+	s->fd = sub_dir(ctx, fd, "storage", 0700, PM_HOOK_STORE);
+	close(fd);
+	if (s->fd < 0)
+		return s->fd;
+	/* The parameter list: PM_CMDLINE's words, one a line. */
+	words[0] = '\0';
+	for (const char *c = cmdline ? cmdline : ""; *c;) {
+		size_t n = strcspn(c, " \t");
+
+		if (n && (size_t)(w - words) + n + 2 < sizeof(words)) {
+			memcpy(w, c, n);
+			w += n;
+			*w++ = '\n';
+			*w = '\0';
+		}
+		c += n;
+		c += strspn(c, " \t");
+	}
+	r = put_file(s->fd, "parameters", words);
+	if (r < 0) {
+		pm_hook_store_close(s);
+		return pm_err_set(ctx, "write", PM_HOOK_STORE "/parameters",
+				  NULL, -r, NULL);
+	}
+	return 0;
+}
+
+void pm_hook_store_close(struct pm_hook_store *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+int pm_hook_store_read(const struct pm_hook_store *s, const char *name,
+		       char *buf, size_t size)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	if (s->fd < 0)
+		return -ENOENT;
+	/* Non-blocking: a FIFO put there must not hang pm-suspend. */
+	fd = openat(s->fd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	while (n && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+bool pm_hook_store_disabled(const struct pm_hook_store *s, const char *name)
+{
+	char f[300];
+
+	if (s->fd < 0)
+		return false;
+	snprintf(f, sizeof(f), "disable_hook:%s", name);
+	if (faccessat(s->fd, f, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return true;
+	if (name[0] < '0' || name[0] > '9' || name[1] < '0' || name[1] > '9')
+		return false;
+	snprintf(f, sizeof(f), "disable_hook:%s", name + 2);
+	return faccessat(s->fd, f, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+bool pm_hook_store_params(const struct pm_hook_store *s, char *cmdline,
+			  size_t size)
+{
+	char buf[PM_PATH_MAX * 2];
+	size_t k = 0;
+
+	if (s->fd < 0 ||
+	    faccessat(s->fd, "parameters.new", F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+		return false;
+	unlinkat(s->fd, "parameters.new", 0);
+	if (pm_hook_store_read(s, "parameters", buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
+	for (char *save = NULL, *w = strtok_r(buf, " \t\n", &save); w;
+	     w = strtok_r(NULL, " \t\n", &save)) {
+		int n = snprintf(cmdline + k, size - k, "%s%s", k ? " " : "",
+				 w);
+
+		if (n < 0 || (size_t)n >= size - k)
+			break;
+		k += (size_t)n;
+	}
+	cmdline[k] = '\0';
+	return true;
 }

@@ -1330,11 +1330,28 @@ void pm_hooks_free(struct pm_hooks *hs);
 /* "success", "not applicable", "not executable", "disabled", "failed". */
 const char *pm_hook_result_name(int status);
 
+/* pmtools' functions file for pm-utils' hooks (PM_FUNCTIONS). */
+#define PM_FUNCTIONS_FILE PM_DATADIR "/pm-functions"
+
+/*
+ * What pm-utils' hooks read besides PM_MODE and PM_CMDLINE: the
+ * variables pm-utils' pm-functions exported (CLI.md, pm-suspend(8)).
+ */
+struct pm_hook_api {
+	const char *functions;	/* PM_FUNCTIONS (a real path) */
+	const char *storagedir;	/* STORAGEDIR (a real path) */
+	const char *logfile;	/* PM_LOGFILE; NULL: the output is dropped */
+	const char *suspend_modules;	/* SUSPEND_MODULES */
+	const char *cpufreq_governor;	/* TEMPORARY_CPUFREQ_GOVERNOR */
+};
+
 struct pm_hook_env {
 	const char *mode;	/* PM_MODE */
 	const char *cmdline;	/* PM_CMDLINE */
 	double timeout_s;	/* then the group is killed; <= 0: none */
 	int logfd;		/* stdout and stderr; -1: /dev/null */
+	const struct pm_hook_api *api;	/* pm-utils' hooks, else NULL */
+	const char *sleep_action;	/* SYSTEMD_SLEEP_ACTION, or NULL */
 };
 
 struct pm_hook_run {
@@ -1348,6 +1365,39 @@ struct pm_hook_run {
 int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 		 const char *a1, const char *a2, const struct pm_hook_env *e,
 		 struct pm_hook_run *r);
+
+/*
+ * pm-utils' STORAGEDIR: a folder below the system root where hooks keep
+ * state from the pre to the post pass (savestate, modunload, inhibit,
+ * disablehook and the parameter list of the functions file).
+ */
+#define PM_HOOK_STORE "/run/pm-utils/pm-suspend/storage"
+
+struct pm_hook_store {
+	int fd;				/* the folder, -1: none */
+	char path[PM_PATH_MAX + 64];	/* its real path, for STORAGEDIR */
+};
+
+/*
+ * Make the folder anew (s->fd is -1, or a store to close first): empty,
+ * mode 0700, with the parameter list (the words of cmdline, one a line).
+ * As root, a folder on the way that is not root's or that others may
+ * write is refused.  0 or -errno, with ctx->err naming the file.
+ */
+int pm_hook_store_open(struct pm_ctx *ctx, const char *cmdline,
+		       struct pm_hook_store *s);
+void pm_hook_store_close(struct pm_hook_store *s);
+/* NAME of the folder into buf, trailing newlines stripped: its length,
+ * or -errno (-ENOENT when there is no such file). */
+int pm_hook_store_read(const struct pm_hook_store *s, const char *name,
+		       char *buf, size_t size);
+/* A hook called disablehook for the hook NAME (or NAME without its two
+ * leading digits, as pm-utils has it). */
+bool pm_hook_store_disabled(const struct pm_hook_store *s, const char *name);
+/* A hook changed the parameter list: its words joined by spaces into
+ * cmdline, and true. */
+bool pm_hook_store_params(const struct pm_hook_store *s, char *cmdline,
+			  size_t size);
 
 /* ---------------------------------------------------------------- opp */
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pm-suspend.conf (KEY=value lines, parsed, never sourced) and the one
- * setting pm-utils' shell configuration in /etc/pm/config.d may give us:
- * HOOK_BLACKLIST.  Everything else there is named once as ignored.
+ * pm-suspend.conf (KEY=value lines, parsed, never sourced) and the
+ * settings pm-utils' shell configuration in /etc/pm/config.d may give
+ * us: HOOK_BLACKLIST, and SUSPEND_MODULES and TEMPORARY_CPUFREQ_GOVERNOR
+ * for the hooks.  Everything else there is named once as ignored.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +15,34 @@
 static const char *const keys[] = {
 	"HOOK_TIMEOUT",	       "HIBERNATE_MODE", "HIBERNATE_DELAY",
 	"SYSTEMD_SLEEP_HOOKS", "RTC",		 "HOOK_BLACKLIST",
+	"SUSPEND_MODULES",     "TEMPORARY_CPUFREQ_GOVERNOR",
 };
+
+/* A module name as modprobe takes it. */
+static bool module_ok(const char *w)
+{
+	size_t n = strlen(w);
+
+	return n && n < 64 &&
+	       strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789_-") == n;
+}
+
+/* The first word of words that is not a module name, or NULL. */
+static const char *bad_module(const char *words, char *buf, size_t size)
+{
+	char tmp[1024], *save = NULL;
+
+	snprintf(tmp, sizeof(tmp), "%s", words);
+	for (char *w = strtok_r(tmp, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save))
+		if (strcmp(w, "$SUSPEND_MODULES") &&
+		    strcmp(w, "${SUSPEND_MODULES}") && !module_ok(w)) {
+			snprintf(buf, size, "%s", w);
+			return buf;
+		}
+	return NULL;
+}
 
 static void add_words(char *list, size_t size, const char *words)
 {
@@ -27,7 +55,9 @@ static void add_words(char *list, size_t size, const char *words)
 
 		/* "$HOOK_BLACKLIST foo": the variable is what we have. */
 		if (!strcmp(w, "$HOOK_BLACKLIST") ||
-		    !strcmp(w, "${HOOK_BLACKLIST}") || pm_word_in(list, w))
+		    !strcmp(w, "${HOOK_BLACKLIST}") ||
+		    !strcmp(w, "$SUSPEND_MODULES") ||
+		    !strcmp(w, "${SUSPEND_MODULES}") || pm_word_in(list, w))
 			continue;
 		snprintf(list + n, size - n, "%s%s", n ? " " : "", w);
 	}
@@ -80,7 +110,8 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 			bad(p, &c, l->lineno,
 			    "unknown key '%s' (known: HOOK_TIMEOUT, "
 			    "HIBERNATE_MODE, HIBERNATE_DELAY, "
-			    "SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST)",
+			    "SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST, "
+			    "SUSPEND_MODULES, TEMPORARY_CPUFREQ_GOVERNOR)",
 			    l->key);
 		if (!strcmp(l->key, "HOOK_TIMEOUT") ||
 		    !strcmp(l->key, "HIBERNATE_DELAY")) {
@@ -115,6 +146,23 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 				bad(p, &c, l->lineno,
 				    "RTC '%s': an RTC name such as rtc0", v);
 			snprintf(p->conf_rtc, sizeof(p->conf_rtc), "%s", v);
+		} else if (!strcmp(l->key, "SUSPEND_MODULES")) {
+			char w[80];
+
+			if (bad_module(v, w, sizeof(w)))
+				bad(p, &c, l->lineno,
+				    "SUSPEND_MODULES: '%s' is not a module name",
+				    w);
+			add_words(p->suspend_modules,
+				  sizeof(p->suspend_modules), v);
+		} else if (!strcmp(l->key, "TEMPORARY_CPUFREQ_GOVERNOR")) {
+			if (!pm_fset_name_ok(v, sizeof(p->cpufreq_gov) - 1))
+				bad(p, &c, l->lineno,
+				    "TEMPORARY_CPUFREQ_GOVERNOR '%s': a governor "
+				    "name such as performance",
+				    v);
+			snprintf(p->cpufreq_gov, sizeof(p->cpufreq_gov), "%s",
+				 v);
 		} else {
 			add_words(p->blacklist, sizeof(p->blacklist), v);
 		}
@@ -122,7 +170,7 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 	pm_conf_free(&c);
 }
 
-/* One config.d file: shell, read as text; only HOOK_BLACKLIST is used. */
+/* One config.d file: shell, read as text for the three keys we use. */
 static void config_d_file(struct ps *p, const char *path, char *ignored,
 			  size_t size)
 {
@@ -157,7 +205,9 @@ static void config_d_file(struct ps *p, const char *path, char *ignored,
 			continue;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)n, l);
-		if (strcmp(key, "HOOK_BLACKLIST")) {
+		if (strcmp(key, "HOOK_BLACKLIST") &&
+		    strcmp(key, "SUSPEND_MODULES") &&
+		    strcmp(key, "TEMPORARY_CPUFREQ_GOVERNOR")) {
 			add_words(ignored, size, key);
 			continue;
 		}
@@ -170,14 +220,32 @@ static void config_d_file(struct ps *p, const char *path, char *ignored,
 			v[n - 1] = '\0';
 			v++;
 		}
-		add_words(p->blacklist, sizeof(p->blacklist), v);
+		/* As pm-utils: the lists of every file add up, the
+		 * governor of the last file wins.  A value that is not
+		 * plain words is shell code: ignored. */
+		if (!strcmp(key, "HOOK_BLACKLIST")) {
+			add_words(p->blacklist, sizeof(p->blacklist), v);
+		} else if (!strcmp(key, "SUSPEND_MODULES")) {
+			char w[80];
+
+			if (bad_module(v, w, sizeof(w)))
+				add_words(ignored, size, key);
+			else
+				add_words(p->suspend_modules,
+					  sizeof(p->suspend_modules), v);
+		} else if (pm_fset_name_ok(v, sizeof(p->cpufreq_gov) - 1)) {
+			snprintf(p->cpufreq_gov, sizeof(p->cpufreq_gov), "%s",
+				 v);
+		} else {
+			add_words(ignored, size, key);
+		}
 	}
 	free(text);
 }
 
 void ps_config(struct ps *p, bool explicit_timeout, bool explicit_delay)
 {
-	char **names, ignored[1024] = "";
+	char **names, ignored[1024] = "", gov[sizeof(p->cpufreq_gov)];
 	int n;
 
 	conf_file(p, explicit_timeout, explicit_delay);
@@ -186,6 +254,8 @@ void ps_config(struct ps *p, bool explicit_timeout, bool explicit_delay)
 		pm_err_clear(&p->ctx);
 		return;
 	}
+	/* pm-suspend.conf's governor wins over pm-utils' files. */
+	snprintf(gov, sizeof(gov), "%s", p->cpufreq_gov);
 	for (int i = 0; i < n; i++) {
 		char path[PM_PATH_MAX];
 
@@ -195,10 +265,13 @@ void ps_config(struct ps *p, bool explicit_timeout, bool explicit_delay)
 		config_d_file(p, path, ignored, sizeof(ignored));
 	}
 	pm_list_free(names, n);
+	if (gov[0])
+		snprintf(p->cpufreq_gov, sizeof(p->cpufreq_gov), "%s", gov);
 	if (ignored[0])
 		pm_note(&p->t,
 			"%s is shell configuration for pm-utils, never "
-			"sourced here: only HOOK_BLACKLIST is used; ignored: "
+			"sourced here: only HOOK_BLACKLIST, SUSPEND_MODULES "
+			"and TEMPORARY_CPUFREQ_GOVERNOR are used; ignored: "
 			"%s",
 			PS_CONFIG_D, ignored);
 }

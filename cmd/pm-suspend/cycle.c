@@ -78,16 +78,41 @@ static void record(struct ps *p, const struct pm_hook *h, const char *phase,
 	r->timed_out = timed_out;
 }
 
-/*
- * Run one hook.  Returns true when the pass may go on: success and
- * pm-utils' 254/253/252, or a refused hook (named, not run).
- */
-static bool run_hook(struct ps *p, const struct pm_hook *h,
-		     const char *phase, const char *a1, const char *a2,
-		     const char *mode)
+/* The real path of the log, for PM_LOGFILE; NULL when it is not open. */
+static const char *log_path(struct ps *p, char *buf, size_t size)
 {
-	struct pm_hook_env e = { mode, p->cmdline, p->hook_timeout_s,
-				 p->logfd };
+	if (p->logfd < 0)
+		return NULL;
+	snprintf(buf, size, "%s%s", p->ctx.real_root ? "" : p->ctx.root,
+		 PS_LOG);
+	return buf;
+}
+
+/*
+ * Run one hook: a pm-utils one, or a systemd system-sleep one (sd).
+ * Returns true when the pass may go on: success and pm-utils' 254/253/
+ * 252, or a refused hook (named, not run).
+ */
+static bool run_hook(struct ps *p, const struct pm_hook *h, bool sd,
+		     const char *phase, const char *a1, const char *a2,
+		     const struct ps_leg *l)
+{
+	char logfile[PM_PATH_MAX + 64];
+	const struct pm_hook_api api = {
+		.functions = PM_FUNCTIONS_FILE,
+		.storagedir = p->store.path,
+		.logfile = log_path(p, logfile, sizeof(logfile)),
+		.suspend_modules = p->suspend_modules,
+		.cpufreq_governor = p->cpufreq_gov,
+	};
+	struct pm_hook_env e = {
+		.mode = pm_sleep_mode_name(l->mode),
+		.cmdline = p->cmdline,
+		.timeout_s = p->hook_timeout_s,
+		.logfd = p->logfd,
+		.api = sd ? NULL : &api,
+		.sleep_action = sd ? l->sd_action : NULL,
+	};
 	struct pm_hook_run r;
 	char args[64];
 
@@ -120,6 +145,13 @@ static bool run_hook(struct ps *p, const struct pm_hook *h,
 	default:
 		break;
 	}
+	/* pm-utils' disablehook, called by a hook before this one. */
+	if (!sd && pm_hook_store_disabled(&p->store, h->name)) {
+		ps_log(p, "hook %s %s: disabled by disablehook", h->path, args);
+		record(p, h, phase, a1, a2, PM_HOOK_EXIT_DX, "disabled", 0,
+		       false);
+		return true;
+	}
 	if (pm_hook_exec(&p->ctx, h, a1, a2, &e, &r) < 0) {
 		pm_warn(&p->t, "cannot run the hook %s: %s", h->path,
 			strerror(errno));
@@ -133,6 +165,12 @@ static bool run_hook(struct ps *p, const struct pm_hook *h,
 	ps_log(p, "hook %s %s: %s (exit %d) in %.3f s", h->path, args, res,
 	       r.status, r.seconds);
 	record(p, h, phase, a1, a2, r.status, res, r.seconds, r.timed_out);
+	/* A hook changed the parameters (add_parameters): the hooks after
+	 * it get them as PM_CMDLINE, as pm-utils gives them. */
+	if (!sd && pm_hook_store_params(&p->store, p->cmdline,
+					sizeof(p->cmdline)))
+		ps_log(p, "hook %s %s: PM_CMDLINE is now '%s'", h->path, args,
+		       p->cmdline);
 	if (r.timed_out) {
 		pm_warn(&p->t,
 			"the hook %s %s took longer than %.0f s: killed with "
@@ -164,28 +202,34 @@ static void load_hooks(struct ps *p)
 
 /*
  * The pre pass.  Returns the number of pm-utils hooks that ran (all of
- * them on success), and *failed the failed hook's path.
+ * them on success), and *failed the failed hook's path, or *inhibit the
+ * reason of the hook that called pm-utils' inhibit (that hook ran, and
+ * is resumed).
  */
 static int pre_hooks(struct ps *p, const struct ps_leg *l, const char **failed,
-		     int *sd_ran)
+		     char *inhibit, size_t isize, int *sd_ran)
 {
-	const char *mode = pm_sleep_mode_name(l->mode);
 	int i;
 
 	*failed = NULL;
 	*sd_ran = 0;
 	for (i = 0; i < p->hooks.n; i++) {
-		if (!run_hook(p, &p->hooks.h[i], "pre", l->down, l->method,
-			      mode)) {
+		if (!run_hook(p, &p->hooks.h[i], false, "pre", l->down,
+			      l->method, l)) {
 			*failed = p->hooks.h[i].path;
 			return i; /* pm-utils: the failed one is not resumed */
+		}
+		if (pm_hook_store_read(&p->store, "inhibit", inhibit, isize) >=
+		    0) {
+			*failed = p->hooks.h[i].path;
+			return i + 1;
 		}
 		if (ps_signal)
 			return i + 1;
 	}
 	for (int k = 0; k < p->sdhooks.n; k++) {
 		/* As systemd-sleep: a failed system-sleep hook is logged only. */
-		run_hook(p, &p->sdhooks.h[k], "pre", "pre", l->verb, mode);
+		run_hook(p, &p->sdhooks.h[k], true, "pre", "pre", l->verb, l);
 		*sd_ran = k + 1;
 		if (ps_signal)
 			break;
@@ -196,12 +240,11 @@ static int pre_hooks(struct ps *p, const struct ps_leg *l, const char **failed,
 static void post_hooks(struct ps *p, const struct ps_leg *l, int ran,
 		       int sd_ran)
 {
-	const char *mode = pm_sleep_mode_name(l->mode);
-
 	for (int k = sd_ran - 1; k >= 0; k--)
-		run_hook(p, &p->sdhooks.h[k], "post", "post", l->verb, mode);
+		run_hook(p, &p->sdhooks.h[k], true, "post", "post", l->verb, l);
 	for (int i = ran - 1; i >= 0; i--)
-		run_hook(p, &p->hooks.h[i], "post", l->up, l->method, mode);
+		run_hook(p, &p->hooks.h[i], false, "post", l->up, l->method,
+			 l);
 }
 
 /* A write the cycle makes; under --dry-run only printed. */
@@ -386,7 +429,7 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 	uint64_t wc = 0;
 	bool have_wc = false;
 	int ran, sd_ran, e, status = PM_EXIT_OK;
-	char v[32];
+	char v[32], inhibit[256];
 
 	free(r->src0); /* a --diagnose level before this one */
 	free(r->src1);
@@ -417,9 +460,34 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 			       "the wakeup event handshake");
 	}
 	pm_err_clear(&p->ctx);
+	ran = sd_ran = 0;
+	/* STORAGEDIR, empty, for this leg's hooks. */
+	if (!p->t.dry_run && (p->hooks.n || p->sdhooks.n) &&
+	    pm_hook_store_open(&p->ctx, p->cmdline, &p->store) < 0) {
+		char buf[700];
+
+		snprintf(r->error, sizeof(r->error),
+			 "cannot make the hooks' STORAGEDIR: %s: the sleep "
+			 "was skipped",
+			 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+		r->err = p->ctx.err.err;
+		status = PM_EXIT_FAIL;
+		goto resume;
+	}
 	ps_log(p, "%s: running the %s hooks", pm_sleep_mode_name(l->mode),
 	       l->down);
-	ran = pre_hooks(p, l, &failed, &sd_ran);
+	inhibit[0] = '\0';
+	ran = pre_hooks(p, l, &failed, inhibit, sizeof(inhibit), &sd_ran);
+	if (failed && pm_hook_store_read(&p->store, "inhibit", inhibit,
+					 sizeof(inhibit)) >= 0) {
+		snprintf(r->error, sizeof(r->error),
+			 "the hook %s inhibited the sleep%s%s%s: the sleep "
+			 "was skipped",
+			 failed, inhibit[0] ? " (" : "", inhibit,
+			 inhibit[0] ? ")" : "");
+		status = PM_EXIT_FAIL;
+		goto resume;
+	}
 	if (failed) {
 		snprintf(r->error, sizeof(r->error),
 			 "the hook %s failed: the sleep was skipped", failed);
@@ -556,6 +624,7 @@ static void leg_for(struct ps *p, enum pm_sleep_mode m, struct ps_leg *l)
 	l->up = "resume";
 	l->method = "suspend";
 	l->verb = "suspend";
+	l->sd_action = "suspend";
 	switch (m) {
 	case PM_MODE_DEEP:
 		l->mem_sleep = "deep";
@@ -582,6 +651,7 @@ static void leg_for(struct ps *p, enum pm_sleep_mode m, struct ps_leg *l)
 		l->up = "thaw";
 		l->method = "hibernate";
 		l->verb = "hibernate";
+		l->sd_action = "hibernate";
 		break;
 	case PM_MODE_HYBRID:
 		l->state = "disk";
@@ -589,6 +659,7 @@ static void leg_for(struct ps *p, enum pm_sleep_mode m, struct ps_leg *l)
 		/* Debian's pm-utils passes suspend/resume here (the golden). */
 		l->method = "suspend_hybrid";
 		l->verb = "hybrid-sleep";
+		l->sd_action = "hybrid-sleep";
 		break;
 	default:
 		break;

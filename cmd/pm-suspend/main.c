@@ -107,6 +107,10 @@ static void usage(FILE *f)
 	      "an active\n"
 	      "swap area with room for the image (Active(anon)).\n"
 	      "\n"
+	      "Hooks: /etc/pm/sleep.d over /usr/lib/pm-utils/sleep.d, as in "
+	      "pm-utils; their\n"
+	      "functions file: PM_FUNCTIONS=" PM_FUNCTIONS_FILE "\n"
+	      "\n"
 	      "Exit status: 0 done (resumed), 1 failed (the sleep was "
 	      "skipped or the\n"
 	      "kernel refused), 2 usage error, 3 not supported here, 4 busy "
@@ -357,7 +361,7 @@ int main(int argc, char **argv)
 	int c, st;
 
 	p.name = "pm-suspend";
-	p.logfd = p.lockfd = -1;
+	p.logfd = p.lockfd = p.store.fd = -1;
 	p.hook_timeout_s = 30;
 	p.hibernate_delay_s = 7200;
 	if (!strcmp(base, "pm-hibernate")) {
@@ -646,6 +650,7 @@ int main(int argc, char **argv)
 	pm_lock_release(p.lockfd);
 	pm_hooks_free(&p.hooks);
 	pm_hooks_free(&p.sdhooks);
+	pm_hook_store_close(&p.store);
 	for (int i = 0; i < p.nres; i++) {
 		free(p.res[i].src0);
 		free(p.res[i].src1);

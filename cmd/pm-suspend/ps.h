@@ -26,6 +26,7 @@ struct ps_leg {
 	const char *disk;		/* NULL: not hibernation */
 	const char *down, *up, *method;	/* pm-utils hook args */
 	const char *verb;		/* systemd's system-sleep verb */
+	const char *sd_action;		/* SYSTEMD_SLEEP_ACTION */
 	uint64_t alarm;			/* RTC value to set, 0 none */
 	uint64_t after_s;		/* relative: recomputed when set */
 };
@@ -79,6 +80,9 @@ struct ps {
 	char hib_mode[32];		/* HIBERNATE_MODE, "" default */
 	bool systemd_hooks;
 	char blacklist[4096];
+	char suspend_modules[1024];	/* SUSPEND_MODULES */
+	char cpufreq_gov[32];		/* TEMPORARY_CPUFREQ_GOVERNOR */
+	struct pm_hook_store store;	/* STORAGEDIR */
 	const char *config;		/* --config FILE */
 	char cmdline[1024];		/* PM_CMDLINE */
 	int logfd, lockfd;

@@ -285,7 +285,7 @@ EOF
 	[ "$(hooklog "$fx")" = $'40d suspend suspend deep\n40d resume suspend deep' ]
 	[ "$(jq -r '[.hooks[] | select(.phase == "pre") | .result] | join(",")' <<<"$output")" = "disabled,disabled,disabled,success" ]
 	[ ! -e "$BATS_TEST_TMPDIR/sourced" ] && [ ! -e "$BATS_TEST_TMPDIR/sourced2" ]
-	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/config.d is shell configuration for pm-utils, never sourced here: only HOOK_BLACKLIST is used; ignored: SLEEP_MODULE (shell-code)" ]
+	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/config.d is shell configuration for pm-utils, never sourced here: only HOOK_BLACKLIST, SUSPEND_MODULES and TEMPORARY_CPUFREQ_GOVERNOR are used; ignored: SLEEP_MODULE (shell-code)" ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	grep -q "hook /etc/pm/sleep.d/10a suspend suspend: disabled by HOOK_BLACKLIST" "$fx/var/log/pm-suspend.log"
 }
@@ -335,13 +335,16 @@ EOF
 		[ "$(tree_sum "$fx")" = "$bad" ]
 		[ ! -e "$fx/hooks.log" ]
 	done <<'EOF'
-SLEEP_MODE=deep|unknown key 'SLEEP_MODE' (known: HOOK_TIMEOUT, HIBERNATE_MODE, HIBERNATE_DELAY, SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST)
+SLEEP_MODE=deep|unknown key 'SLEEP_MODE' (known: HOOK_TIMEOUT, HIBERNATE_MODE, HIBERNATE_DELAY, SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST, SUSPEND_MODULES, TEMPORARY_CPUFREQ_GOVERNOR)
 HOOK_TIMEOUT=soon|HOOK_TIMEOUT: not a duration above 0 (30, 500ms, 2min, 1h)
 HOOK_TIMEOUT=0|HOOK_TIMEOUT: not a duration above 0 (30, 500ms, 2min, 1h)
 HIBERNATE_DELAY=-5|HIBERNATE_DELAY: not a duration above 0 (30, 500ms, 2min, 1h)
 HIBERNATE_MODE=suspend|HIBERNATE_MODE 'suspend': choose platform, shutdown or reboot
 SYSTEMD_SLEEP_HOOKS=maybe|SYSTEMD_SLEEP_HOOKS 'maybe': yes or no
 RTC=../rtc0|RTC '../rtc0': an RTC name such as rtc0
+SUSPEND_MODULES=e1000e ../x|SUSPEND_MODULES: '../x' is not a module name
+SUSPEND_MODULES=$(reboot)|SUSPEND_MODULES: '$(reboot)' is not a module name
+TEMPORARY_CPUFREQ_GOVERNOR=a b|TEMPORARY_CPUFREQ_GOVERNOR 'a b': a governor name such as performance
 EOF
 	printf '[main]\nRTC=rtc0\n' >"$c"
 	ps "$fx" deep
