@@ -267,6 +267,7 @@ install-data:
 	install -m 0644 data/acpid/events/* $(DESTDIR)$(DATADIR)/acpid/events/
 	install -m 0755 scripts/acpid/actions/* $(DESTDIR)$(DATADIR)/acpid/actions/
 	install -m 0755 scripts/sleep.d/* $(DESTDIR)$(DATADIR)/sleep.d/
+	install -m 0644 scripts/pm-functions $(DESTDIR)$(DATADIR)/pm-functions
 	install -m 0644 data/cron/pmtools.cron $(DESTDIR)$(DATADIR)/cron/
 	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) \
 	  $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SLEEPHOOKDIR)

@@ -93,7 +93,7 @@ man_defined() {
 	for f in "$top"/data/opp.d/*.conf; do
 		[ -f "$d$p/share/pmtools/opp.d/${f##*/}" ] || fail "${f##*/}"
 	done
-	for f in acpid/events/pmtools-lid acpid/actions/lid.sh acpid/actions/handler.sh sleep.d/50pmtools-opp cron/pmtools.cron; do
+	for f in acpid/events/pmtools-lid acpid/actions/lid.sh acpid/actions/handler.sh sleep.d/50pmtools-opp cron/pmtools.cron pm-functions; do
 		[ -f "$d$p/share/pmtools/$f" ] || fail "$f not installed"
 	done
 	[ -x "$d$p/sbin/pmtools-textfile" ]

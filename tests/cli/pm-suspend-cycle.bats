@@ -200,6 +200,107 @@ EOF
 	if grep -q "^FOO=\|^LD_\|^stdin:" "$e"; then fail "$(cat "$e")"; fi
 }
 
+@test "a pm-utils hook gets what pm-utils' hooks read: PM_FUNCTIONS, NA NX DX, STORAGEDIR, PM_LOGFILE, the config" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10env 0 'env | sort >"$PM_SYSROOT/env.$1"; ls -ld "$STORAGEDIR" >"$PM_SYSROOT/dir.$1"; cat "$STORAGEDIR/parameters" >"$PM_SYSROOT/par.$1"'
+	printf 'SUSPEND_MODULES=e1000e\nTEMPORARY_CPUFREQ_GOVERNOR=powersave\n' >"$fx/etc/pm/pm-suspend.conf"
+	printf 'SUSPEND_MODULES="$SUSPEND_MODULES snd-hda-intel"\nQUIRK_S3_BIOS=true\n' >"$fx/etc/pm/config.d/local"
+	run --separate-stderr env QUIRK_S3_BIOS=true PM_FUNCTIONS=/tmp/x NA=1 "$bin/pm-suspend" --sysroot "$fx" deep
+	assert_success
+	[[ $stderr == *"ignored: QUIRK_S3_BIOS"* ]]
+	functions=$("$bin/pm-suspend" --help | sed -n 's/.*PM_FUNCTIONS=//p')
+	[[ $functions == /*/pm-functions ]]
+	for phase in suspend resume; do
+		e=$fx/env.$phase
+		for want in "PM_FUNCTIONS=$functions" NA=254 NX=253 DX=252 \
+			"PM_UTILS_LIBDIR=$fx/usr/lib/pm-utils" "PM_UTILS_ETCDIR=$fx/etc/pm" \
+			"STORAGEDIR=$fx/run/pm-utils/pm-suspend/storage" \
+			"PM_LOGFILE=$fx/var/log/pm-suspend.log" \
+			"SUSPEND_MODULES=e1000e snd-hda-intel" TEMPORARY_CPUFREQ_GOVERNOR=powersave; do
+			grep -qxF "$want" "$e" || fail "$phase: no $want in $(cat "$e")"
+		done
+		# Nothing else: no quirk, no systemd variable.
+		[ "$(grep -cv '^\(PATH\|PM_MODE\|PM_CMDLINE\|PM_SYSROOT\|LANG\|PWD\|SHLVL\|_\)=' "$e")" -eq 10 ] || fail "$(cat "$e")"
+		[[ $(cat "$fx/dir.$phase") == "drwx------ "*" root root "* ]]
+		[ "$(cat "$fx/par.$phase")" = $'--sysroot\n'"$fx"$'\ndeep' ]
+	done
+	# The defaults: no modules, performance.
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10env 0 'env >"$PM_SYSROOT/env.$1"'
+	ps "$fx" deep
+	grep -qx "SUSPEND_MODULES=" "$fx/env.suspend"
+	grep -qx "TEMPORARY_CPUFREQ_GOVERNOR=performance" "$fx/env.suspend"
+}
+
+@test "STORAGEDIR is made anew for each sleep: what the last one left is gone, a link there is not followed" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10st 0 'case $1 in suspend) ls -A "$STORAGEDIR" >"$PM_SYSROOT/seen"; echo x >"$STORAGEDIR/state:a"; mkdir -p "$STORAGEDIR/sub/dir"; : >"$STORAGEDIR/sub/dir/f";; resume) cat "$STORAGEDIR/state:a" >"$PM_SYSROOT/back";; esac'
+	ps "$fx" deep
+	assert_success
+	[ "$(cat "$fx/seen")" = parameters ]
+	[ "$(cat "$fx/back")" = x ]
+	# The state is left for a look until the next sleep, which empties it.
+	[ -f "$fx/run/pm-utils/pm-suspend/storage/state:a" ]
+	repower "$fx"
+	ps "$fx" deep
+	assert_success
+	[ "$(cat "$fx/seen")" = parameters ]
+	# A link in place of the folder: removed, never followed.
+	mkdir -p "$BATS_TEST_TMPDIR/outside"
+	: >"$BATS_TEST_TMPDIR/outside/keep"
+	rm -rf "$fx/run/pm-utils/pm-suspend/storage"
+	ln -s "$BATS_TEST_TMPDIR/outside" "$fx/run/pm-utils/pm-suspend/storage"
+	repower "$fx"
+	ps "$fx" deep
+	assert_success
+	[ -f "$BATS_TEST_TMPDIR/outside/keep" ]
+	[ -d "$fx/run/pm-utils/pm-suspend/storage" ] && [ ! -L "$fx/run/pm-utils/pm-suspend/storage" ]
+	# A folder on the way that others may write: no hook runs, no sleep.
+	chmod 777 "$fx/run/pm-utils"
+	repower "$fx"
+	rm -f "$fx/hooks.log"
+	ps "$fx" deep
+	assert_failure 1
+	[[ $stderr == *"cannot make the hooks' STORAGEDIR"*"/run/pm-utils"*"writable by group or others"* ]] || fail "$stderr"
+	[ ! -e "$fx/hooks.log" ]
+	[ "$(cat "$fx/sys/power/state")" != mem ]
+}
+
+@test "pm-utils' inhibit, disablehook and parameters: the files a hook leaves in STORAGEDIR" {
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10par 0 'if [ "$1" = suspend ]; then printf "%s\n" --quirk-none --quirk-test >>"$STORAGEDIR/parameters"; echo x >"$STORAGEDIR/parameters.new"; fi; echo "cmd $PM_CMDLINE" >>"$PM_SYSROOT/hooks.log"'
+	hook "$fx" /etc/pm/sleep.d 20off 0 'if [ "$1" = suspend ]; then echo 20off >"$STORAGEDIR/disable_hook:40x"; fi'
+	hook "$fx" /etc/pm/sleep.d 30cmd 0 'echo "cmd $PM_CMDLINE" >>"$PM_SYSROOT/hooks.log"'
+	hook "$fx" /etc/pm/sleep.d 40x
+	ps "$fx" -J deep
+	assert_success
+	diff - <(hooklog "$fx") <<EOF
+10par suspend suspend deep
+cmd --sysroot $fx -J deep
+20off suspend suspend deep
+30cmd suspend suspend deep
+cmd --sysroot $fx -J deep --quirk-none --quirk-test
+30cmd resume suspend deep
+cmd --sysroot $fx -J deep --quirk-none --quirk-test
+20off resume suspend deep
+10par resume suspend deep
+cmd --sysroot $fx -J deep --quirk-none --quirk-test
+EOF
+	[ "$(jq -r '[.hooks[] | select(.path | endswith("40x")) | .result] | join(",")' <<<"$output")" = disabled,disabled ]
+	grep -q "hook /etc/pm/sleep.d/40x suspend suspend: disabled by disablehook" "$fx/var/log/pm-suspend.log"
+	# inhibit: the hooks after it do not run, the sleep is skipped, the
+	# inhibiting hook and those before it come up.
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a
+	hook "$fx" /etc/pm/sleep.d 20inh 0 'if [ "$1" = suspend ]; then echo "a backup is running" >"$STORAGEDIR/inhibit"; fi'
+	hook "$fx" /etc/pm/sleep.d 30b
+	ps "$fx" deep
+	assert_failure 1
+	[[ $stderr == *"the hook /etc/pm/sleep.d/20inh inhibited the sleep (a backup is running): the sleep was skipped"* ]] || fail "$stderr"
+	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n20inh suspend suspend deep\n20inh resume suspend deep\n10a resume suspend deep' ]
+	[ "$(cat "$fx/sys/power/state")" != mem ]
+}
+
 @test "hook output and a line per hook go to /var/log/pm-suspend.log" {
 	fx=$(sleepfx)
 	hook "$fx" /etc/pm/sleep.d 10talk 0 'echo "out of $1"; echo "err of $1" >&2'
@@ -297,6 +398,36 @@ EOF
 	assert_success
 	[ ! -e "$fx/hooks.log" ]
 	[ "$(cat "$fx/sys/power/state")" = mem ]
+}
+
+@test "systemd system-sleep hooks get SYSTEMD_SLEEP_ACTION (each leg of suspend-then-hibernate its own), not pm-utils' variables" {
+	for m in deep:suspend hibernate:hibernate hybrid:hybrid-sleep; do
+		fx=$(sleepfx)
+		mkdir -p "$fx/etc/systemd/system-sleep"
+		hook "$fx" /etc/systemd/system-sleep sd 0 'echo "$SYSTEMD_SLEEP_ACTION ${PM_FUNCTIONS-none} ${STORAGEDIR-none} ${NA-none}" >>"$PM_SYSROOT/hooks.log"'
+		hook "$fx" /etc/pm/sleep.d 10pm 0 'echo "${SYSTEMD_SLEEP_ACTION-none}" >>"$PM_SYSROOT/hooks.log"'
+		echo "SYSTEMD_SLEEP_HOOKS=yes" >"$fx/etc/pm/pm-suspend.conf"
+		ps "$fx" "${m%%:*}"
+		assert_success
+		[ "$(grep -c "^${m#*:} none none none$" "$fx/hooks.log")" -eq 2 ] || fail "$m: $(hooklog "$fx")"
+		[ "$(grep -c "^none$" "$fx/hooks.log")" -eq 2 ] || fail "$m: $(hooklog "$fx")"
+	done
+	fx=$(sleepfx)
+	mkdir -p "$fx/usr/lib/systemd/system-sleep"
+	hook "$fx" /usr/lib/systemd/system-sleep sd 0 'r=$PM_SYSROOT/sys/class/rtc/rtc0; if [ "$1/$SYSTEMD_SLEEP_ACTION" = post/suspend ]; then cat $r/wakealarm >$r/since_epoch; fi; echo "$SYSTEMD_SLEEP_ACTION" >>"$PM_SYSROOT/hooks.log"'
+	printf 'SYSTEMD_SLEEP_HOOKS=yes\nHIBERNATE_DELAY=1h\n' >"$fx/etc/pm/pm-suspend.conf"
+	ps "$fx" suspend-then-hibernate
+	assert_success
+	diff - <(hooklog "$fx") <<'EOF'
+sd pre suspend-then-hibernate suspend
+suspend
+sd post suspend-then-hibernate suspend
+suspend
+sd pre suspend-then-hibernate hibernate
+hibernate
+sd post suspend-then-hibernate hibernate
+hibernate
+EOF
 }
 
 @test "systemd system-sleep hooks run with pre|post VERB when SYSTEMD_SLEEP_HOOKS=yes" {
