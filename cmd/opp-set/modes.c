@@ -16,9 +16,12 @@
 #define CPU_DIR "/sys/devices/system/cpu"
 #define MAX_STATES 16
 /* --auto keeps the point it applied last while its battery conditions
- * hold within this margin (percent) and its thermal one within 2 °C. */
+ * hold within this margin (percent), its thermal one within 2 °C and its
+ * CPU pressure one within 5 points: two points on either side of a
+ * threshold do not take turns. */
 #define HYST_PCT 5
 #define HYST_MC 2000
+#define HYST_PRESSURE 5
 
 /* ---------------------------------------------------------------- save */
 
@@ -280,12 +283,14 @@ struct now {
 	int ac;			/* 1 online, 0 offline, -1 no AC adapter */
 	double battery_pct;	/* combined, NAN without a battery */
 	int64_t hottest_mc;	/* PM_UNKNOWN_S64 without a zone */
+	double cpu_pressure;	/* PSI cpu some avg10 (%), NAN without PSI */
 };
 
 static void read_now(struct opp *op, struct now *nw)
 {
 	struct pm_supply *s = NULL;
 	struct pm_tzone *z = NULL;
+	struct pm_psi psi;
 	double e = 0, ef = 0, c = 0, cf = 0, cap = 0;
 	int n, nb = 0, ncap = 0;
 	bool have_e = true, have_c = true;
@@ -335,9 +340,52 @@ static void read_now(struct opp *op, struct now *nw)
 		     z[i].temp_mc > nw->hottest_mc))
 			nw->hottest_mc = z[i].temp_mc;
 	free(z);
+	/* The share of the last 10 s in which some task waited for a CPU:
+	 * the load the cpufreq governors try to predict, measured. */
+	nw->cpu_pressure = pm_psi_read(&op->ctx, "cpu", &psi) == 0 ?
+				   psi.some[0] :
+				   NAN;
+	pm_err_clear(&op->ctx);
 }
 
-/* Does the point's [match] hold?  -1: it has none. */
+/* The state --auto read, in one line of ASCII for logs. */
+static const char *describe(const struct now *nw, char *buf, size_t size)
+{
+	char bat[32], hot[48], psi[40];
+
+	if (isnan(nw->battery_pct))
+		snprintf(bat, sizeof(bat), "no battery");
+	else
+		snprintf(bat, sizeof(bat), "battery %.0f %%", nw->battery_pct);
+	if (nw->hottest_mc == PM_UNKNOWN_S64)
+		snprintf(hot, sizeof(hot), "no thermal zone");
+	else
+		snprintf(hot, sizeof(hot), "hottest zone %.1f C",
+			 (double)nw->hottest_mc / 1000.0);
+	if (isnan(nw->cpu_pressure))
+		snprintf(psi, sizeof(psi), "no CPU pressure (PSI)");
+	else
+		snprintf(psi, sizeof(psi), "CPU pressure %.1f %%",
+			 nw->cpu_pressure);
+	snprintf(buf, size, "AC %s, %s, %s, %s",
+		 nw->ac < 0 ? "absent" : nw->ac ? "online" : "offline", bat,
+		 hot, psi);
+	return buf;
+}
+
+/* value < limit (below) or value > limit (above), the current point's
+ * limit moved by margin its way; an unknown value holds neither. */
+static bool beyond(double value, double limit, bool above, double margin)
+{
+	if (isnan(value))
+		return false;
+	return above ? value > limit - margin : value < limit + margin;
+}
+
+/*
+ * Does the point's [match] hold?  -1: it has none.  A [match] without a
+ * condition (priority alone) always holds: the default point.
+ */
 static int matches(const struct opp_point *pt, const struct now *nw,
 		   bool current, long *prio)
 {
@@ -346,37 +394,31 @@ static int matches(const struct opp_point *pt, const struct now *nw,
 	*prio = 0;
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i];
-		double pct = 0;
+		const char *k = s->key;
+		double v = strtod(s->value, NULL);
+		bool held = true;
 
 		if (strcmp(s->section, "match"))
 			continue;
 		any = 1;
-		if (!strcmp(s->key, "priority")) {
+		if (!strcmp(k, "priority"))
 			*prio = strtol(s->value, NULL, 10);
-			continue;
-		}
-		if (!strcmp(s->key, "ac")) {
-			if (nw->ac < 0 || nw->ac != !strcmp(s->value, "online"))
-				return 0;
-			continue;
-		}
-		if (!strcmp(s->key, "thermal_above")) {
-			double c = strtod(s->value, NULL) * 1000 -
-				   (current ? HYST_MC : 0);
-
-			if (nw->hottest_mc == PM_UNKNOWN_S64 ||
-			    (double)nw->hottest_mc <= c)
-				return 0;
-			continue;
-		}
-		pct = strtod(s->value, NULL);
-		if (isnan(nw->battery_pct))
-			return 0;
-		if (!strcmp(s->key, "battery_below") &&
-		    nw->battery_pct >= pct + (current ? HYST_PCT : 0))
-			return 0;
-		if (!strcmp(s->key, "battery_above") &&
-		    nw->battery_pct <= pct - (current ? HYST_PCT : 0))
+		else if (!strcmp(k, "ac"))
+			held = nw->ac >= 0 &&
+			       nw->ac == !strcmp(s->value, "online");
+		else if (!strcmp(k, "thermal_above"))
+			held = nw->hottest_mc != PM_UNKNOWN_S64 &&
+			       beyond((double)nw->hottest_mc, v * 1000, true,
+				      current ? HYST_MC : 0);
+		else if (!strcmp(k, "battery_below") ||
+			 !strcmp(k, "battery_above"))
+			held = beyond(nw->battery_pct, v, k[8] == 'a',
+				      current ? HYST_PCT : 0);
+		else if (!strcmp(k, "cpu_pressure_below") ||
+			 !strcmp(k, "cpu_pressure_above"))
+			held = beyond(nw->cpu_pressure, v, k[13] == 'a',
+				      current ? HYST_PRESSURE : 0);
+		if (!held)
 			return 0;
 	}
 	return any ? 1 : -1;
@@ -386,7 +428,7 @@ static int matches(const struct opp_point *pt, const struct now *nw,
 void opp_auto_pick(struct opp *op, char *out, size_t size)
 {
 	struct pm_opp_entry *v;
-	char last[PM_NAME_MAX], why[160];
+	char last[PM_NAME_MAX], why[200];
 	struct now nw;
 	long best = 0;
 	int n = pm_opp_list(&op->ctx, PM_DATADIR, &v), pick = -1;
@@ -418,26 +460,18 @@ void opp_auto_pick(struct opp *op, char *out, size_t size)
 			best = prio;
 		}
 	}
+	describe(&nw, why, sizeof(why));
 	if (pick < 0) {
-		char bat[32], hot[32];
-
 		free(v);
-		if (isnan(nw.battery_pct))
-			snprintf(bat, sizeof(bat), "no battery");
-		else
-			snprintf(bat, sizeof(bat), "battery %.0f %%",
-				 nw.battery_pct);
-		if (nw.hottest_mc == PM_UNKNOWN_S64)
-			snprintf(hot, sizeof(hot), "no thermal zone");
-		else
-			snprintf(hot, sizeof(hot), "hottest zone %.1f °C",
-				 (double)nw.hottest_mc / 1000.0);
-		(void)why;
+		/* Not quiet: the machine is left at no point. */
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "no operating point's [match] holds now (AC %s, %s, %s)",
-		       nw.ac < 0 ? "absent" : nw.ac ? "online" : "offline", bat,
-		       hot);
+		       "no operating point's [match] holds now (%s): nothing "
+		       "was applied; a point whose [match] has only a priority "
+		       "is the default (opp.conf(5))",
+		       why);
 	}
+	pm_note(&op->t, "--auto: %s (priority %ld): %s", v[pick].name, best,
+		why);
 	snprintf(out, size, "%s", v[pick].name);
 	free(v);
 }

@@ -294,6 +294,8 @@ static const struct key keys[] = {
 	{ "match", "battery_below", v_pct },
 	{ "match", "battery_above", v_pct },
 	{ "match", "thermal_above", v_celsius },
+	{ "match", "cpu_pressure_above", v_pct },
+	{ "match", "cpu_pressure_below", v_pct },
 	{ "match", "priority", v_int },
 };
 

@@ -30,7 +30,7 @@ cf=sys/devices/system/cpu/cpufreq
 
 @test "the example points apply on every fixture, and a second run writes nothing" {
 	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll; do
-		for p in performance balanced powersave battery-saver; do
+		for p in performance balanced powersave battery-saver cool; do
 			fx=$(with_examples "$m")
 			run --separate-stderr "$bin/opp-set" --sysroot "$fx" --diff "$p"
 			[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "$m $p --diff: exit $status: $stderr"
@@ -352,15 +352,17 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	[ "$output" = custom ]
 }
 
-@test "--auto: the highest-priority [match] that holds, with hysteresis, exit 3 when none" {
+@test "--auto: the highest-priority [match] that holds, with hysteresis, the default when nothing else holds" {
 	fx=$(with_examples hwp-laptop)
 	ps=$fx/sys/class/power_supply
 	point "$fx" normal '[opp]\ninclude = balanced\n[match]\nac = offline\nbattery_above = 30\npriority = 5\n'
 	full=$(cat "$ps/BAT0/energy_full")
 	level() { echo $((full * $1 / 100)) >"$ps/BAT0/energy_now"; }
-	# On AC: no point matches.
-	refused 3 opp-set "$fx" --auto
-	[[ ${stderr_lines[0]} == "opp-set: no operating point's [match] holds now (AC online, battery "* ]]
+	# On AC: only the default, balanced, holds.
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
+	assert_success
+	jq -e '.name == "balanced"' <<<"$output"
+	[[ ${stderr_lines[0]} == "opp-set: --auto: balanced (priority -100): AC online, battery "*", hottest zone 52.0 C, no CPU pressure (PSI)" ]] || fail "$stderr"
 	echo 0 >"$ps/ADP1/online"
 	level 20
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
@@ -374,6 +376,115 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
 	jq -e '.name == "normal"' <<<"$output"
 	[ "$(cat "$fx/run/pmtools/opp.current")" = normal ]
+	# Without a default, no point holding is exit 3, said and not hidden.
+	rm "$fx/etc/pm/opp.d/balanced.conf" "$fx/etc/pm/opp.d/normal.conf"
+	echo 1 >"$ps/ADP1/online"
+	refused 3 opp-set "$fx" --auto
+	[ "${stderr_lines[0]}" = "opp-set: no operating point's [match] holds now (AC online, battery 40 %, hottest zone 52.0 C, no CPU pressure (PSI)): nothing was applied; a point whose [match] has only a priority is the default (opp.conf(5))" ]
+	LC_ALL=C grep -q '^[[:print:]]*$' <<<"$stderr" || fail "not plain ASCII for a log: $stderr"
+}
+
+@test "--auto with the shipped examples: every state of AC, battery, temperature and CPU pressure has a point" {
+	fx=$(with_examples hwp-laptop)
+	ps=$fx/sys/class/power_supply
+	full=$(cat "$ps/BAT0/energy_full")
+	mkdir -p "$fx/proc/pressure"
+	for psi in none 3.00 95.00; do
+		rm -f "$fx/proc/pressure/cpu"
+		[ "$psi" = none ] || printf 'some avg10=%s avg60=1.00 avg300=1.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' "$psi" >"$fx/proc/pressure/cpu"
+		for ac in online offline absent; do
+			for bat in none 10 50 90; do
+				for temp in none 40 90; do
+					rm -rf "$fx/sys/class/power_supply"
+					cp -a "$(fixture hwp-laptop)/sys/class/power_supply" "$fx/sys/class/"
+					case $ac in
+					online) echo 1 >"$ps/ADP1/online" ;;
+					offline) echo 0 >"$ps/ADP1/online" ;;
+					absent) rm -r "$ps/ADP1" ;;
+					esac
+					if [ "$bat" = none ]; then rm -r "$ps/BAT0"; else echo $((full * bat / 100)) >"$ps/BAT0/energy_now"; fi
+					for z in "$fx"/sys/class/thermal/thermal_zone*; do
+						if [ "$temp" = none ]; then rm -f "$z/temp"; else echo $((temp * 1000)) >"$z/temp"; fi
+					done
+					want=balanced
+					[ "$ac" != offline ] || [ "$bat" = none ] || [ "$bat" -ge 30 ] || want=battery-saver
+					[ "$temp" != 90 ] || want=cool
+					run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -n
+					[ "$status" -eq 0 ] || fail "psi $psi, AC $ac, battery $bat, $temp C: exit $status: $stderr"
+					[[ ${stderr_lines[0]} == "opp-set: --auto: $want "* ]] || fail "psi $psi, AC $ac, battery $bat, $temp C: want $want: $stderr"
+				done
+			done
+		done
+	done
+}
+
+@test "--auto round trip with the shipped examples: unplugged battery-saver, plugged balanced, hot cool and back" {
+	fx=$(with_examples hwp-laptop)
+	ps=$fx/sys/class/power_supply
+	full=$(cat "$ps/BAT0/energy_full")
+	zone=$fx/sys/class/thermal/thermal_zone0/temp
+	auto() { # WANT: --auto applies WANT, recorded as current
+		run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
+		[ "$status" -eq 0 ] || fail "want $1: exit $status: $stderr"
+		jq -e --arg p "$1" '.name == $p and .rolled_back == false' <<<"$output" || fail "want $1: $output $stderr"
+		[ "$(cat "$fx/run/pmtools/opp.current")" = "$1" ]
+	}
+	auto balanced
+	echo 0 >"$ps/ADP1/online"
+	echo Discharging >"$ps/BAT0/status"
+	echo $((full * 20 / 100)) >"$ps/BAT0/energy_now"
+	auto battery-saver
+	echo 1 >"$ps/ADP1/online"
+	auto balanced
+	# Hot: above 85 C, then within the 2 C margin, then cooler.
+	echo 86000 >"$zone"
+	auto cool
+	echo 84000 >"$zone"
+	auto cool
+	echo 82000 >"$zone"
+	auto balanced
+	# Hot on battery: the cooler point wins, then battery-saver again.
+	echo 0 >"$ps/ADP1/online"
+	echo 90000 >"$zone"
+	auto cool
+	echo 50000 >"$zone"
+	auto battery-saver
+}
+
+@test "--auto: a CPU pressure rule (PSI avg10 of /proc/pressure/cpu), with its margin; no PSI holds no such rule" {
+	fx=$(with_examples hwp-laptop)
+	point "$fx" busy '[opp]\ninclude = performance\n[match]\nac = online\ncpu_pressure_above = 50\npriority = 5\n'
+	point "$fx" idle '[opp]\ninclude = powersave\n[match]\ncpu_pressure_below = 1\npriority = 1\n'
+	mkdir -p "$fx/proc/pressure"
+	pressure() {
+		printf 'some avg10=%s avg60=0.00 avg300=0.00 total=12345\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' "$1" >"$fx/proc/pressure/cpu"
+	}
+	pick() { # WANT
+		run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
+		[ "$status" -eq 0 ] || fail "want $1: exit $status: $stderr"
+		jq -e --arg p "$1" '.name == $p' <<<"$output" || fail "want $1: $output $stderr"
+	}
+	pressure 70.00
+	pick busy
+	[[ $stderr == *"CPU pressure 70.0 %"* ]]
+	# Within 5 points of 50 the current point stays; below, balanced.
+	pressure 46.00
+	pick busy
+	pressure 40.00
+	pick balanced
+	pressure 0.50
+	pick idle
+	# No PSI (CONFIG_PSI off), or a file that is not the kernel's: no
+	# pressure rule holds, and nothing fails.
+	rm "$fx/proc/pressure/cpu"
+	pick balanced
+	[[ $stderr == *"no CPU pressure (PSI)"* ]]
+	echo "some avg10=junk" >"$fx/proc/pressure/cpu"
+	pick balanced
+	# A bad value is a bad point file.
+	point "$fx" bad '[match]\ncpu_pressure_above = 101\n'
+	refused 2 opp-set "$fx" --show bad
+	[[ ${stderr_lines[0]} == *"bad.conf:2: [match] cpu_pressure_above: '101' is not a percentage from 0 to 100" ]] || fail "$stderr"
 }
 
 @test "[sysfs] on a choice file: the bracketed value is the old one, and a rollback puts it back" {

@@ -160,14 +160,22 @@ logind() { # FX [logind.conf text]
 	grep -q "pm-suspend exited 1" "$syslog"
 }
 
-@test "AC plugged in or out runs opp-set --auto; no point matching is not an error" {
+@test "AC plugged in or out runs opp-set --auto; its messages, and no point matching, are logged" {
 	fx=$(fresh hwp-laptop)
 	both ac.sh "$fx" "$ac_on" "opp-set --sysroot $fx --auto --wait=10"
 	grep -q "AC plugged in (ACPI0003:00): opp-set --auto --wait=10" "$syslog"
 	both ac.sh "$fx" "$ac_off" "opp-set --sysroot $fx --auto --wait=10"
 	grep -q "AC unplugged (ACPI0003:00): opp-set --auto --wait=10" "$syslog"
-	STUB_RC=3 act ac.sh "$fx" "$ac_off"
-	assert_success
+	# No point holds: exit 3, opp-set's reason and what it means in the log.
+	nm=$BATS_TEST_TMPDIR/nomatch
+	mkdir -p "$nm"
+	printf '#!/bin/sh\necho "opp-set: no operating point'"'"'s [match] holds now (AC online)" >&2\nexit 3\n' >"$nm/opp-set"
+	chmod 755 "$nm/opp-set"
+	: >"$syslog"
+	run --separate-stderr env PM_SYSROOT="$fx" PATH="$nm:$stubs:$PATH" "$acts/ac.sh" "$ac_on"
+	assert_failure 3
+	grep -qF "opp-set: no operating point's [match] holds now (AC online)" "$syslog"
+	grep -q "AC plugged in (ACPI0003:00): no operating point holds now: the machine stays at the point it had" "$syslog"
 	STUB_RC=4 act ac.sh "$fx" "$ac_off"
 	assert_failure 4
 	# Without PM_SYSROOT no --sysroot is passed.
@@ -431,7 +439,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	"$bin/opp-set" --sysroot "$fx" -q powersave
 	hook "$fx" hibernate hibernate
 	assert_success
-	[ "$(cat "$fx/run/pmtools/opp.sleep")" = $'powersave\nbalanced\nbattery-saver' ]
+	[ "$(cat "$fx/run/pmtools/opp.sleep")" = $'powersave\nbalanced\nbattery-saver\ncool' ]
 	for g in "$fx"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do echo performance >"$g"; done
 	echo performance >"$fx/run/pmtools/opp.current"
 	hook "$fx" thaw hibernate

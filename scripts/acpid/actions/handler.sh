@@ -14,7 +14,8 @@
 #   power    POWER_ACTION: suspend (pm-suspend), hibernate (pm-suspend
 #            hibernate), poweroff (shutdown -h now) or ignore
 #   ac       plugged in or out: opp-set --auto (waiting up to 10 s for
-#            another writer)
+#            another writer); its messages (the point it applied, or why
+#            none holds) go to the log
 #   battery  the batteries at or below CRITICAL_PCT and discharging:
 #            pm-suspend hibernate when pm-suspend --check hibernate says
 #            it can, else pm-suspend suspend
@@ -361,12 +362,19 @@ ac() {
 	esac
 	what="$what ($ev_device)"
 	rc=0
+	log "$what: opp-set --auto --wait=10"
 	# Events come in bursts (unplugged, then the battery's status): wait
 	# for a run that holds the writers' lock rather than be exit 4, since
 	# it may have read the supply before this event changed it.
-	act "$what" opp-set --auto --wait=10 || rc=$?
-	# 3: no point's [match] holds: nothing to do.
-	[ "$rc" -eq 3 ] && rc=0
+	out=$(run opp-set --auto --wait=10 2>&1 >/dev/null) || rc=$?
+	printf '%s\n' "$out" | while IFS= read -r line; do
+		[ -z "$line" ] || log "$line"
+	done
+	case $rc in
+	0) ;;
+	3) log "$what: no operating point holds now: the machine stays at the point it had (a point whose [match] has only a priority is the default)" ;;
+	*) log "opp-set exited $rc" ;;
+	esac
 	return "$rc"
 }
 
