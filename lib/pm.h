@@ -1433,10 +1433,31 @@ struct pm_supply {
 	int64_t draw_uw;	/* |power_now|, else |current x voltage| */
 	int64_t time_left_s;	/* to empty or to full; PM_UNKNOWN_S64 */
 	bool capacity_derived;	/* capacity_pct from energy or charge */
+	/* Charge control and wear (PM_UNKNOWN / PM_UNKNOWN_S64 / ""). */
+	uint64_t charge_start_pct;	/* charge_control_start_threshold */
+	uint64_t charge_stop_pct;	/* charge_control_end_threshold */
+	char charge_behaviour[96];	/* "[auto] inhibit-charge ..." */
+	int64_t energy_full_design_uwh, charge_full_design_uah;
+	int64_t cycle_count;
 };
 
 /* Returns the count; *out is malloc'ed. */
 int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out);
+
+/* The files of charge control in /sys/class/power_supply/NAME. */
+#define PM_SUPPLY_START "charge_control_start_threshold"
+#define PM_SUPPLY_STOP "charge_control_end_threshold"
+#define PM_SUPPLY_BEHAVIOUR "charge_behaviour"
+/* A name of /sys/class/power_supply: letters, digits, _ - . :, not . or
+ * .., shorter than PM_NAME_MAX. */
+bool pm_supply_name_ok(const char *name);
+/* /sys/class/power_supply/NAME/FILE into buf; false when NAME is not a
+ * supply name or the path does not fit. */
+bool pm_supply_path(const char *name, const char *file, char *buf,
+		    size_t size);
+/* The full charge now against the design's, in percent (energy, else
+ * charge); NAN when the driver does not give both. */
+double pm_supply_health_pct(const struct pm_supply *s);
 
 /* ---------------------------------------------------------------- thermal */
 

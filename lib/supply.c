@@ -4,6 +4,7 @@
  * power_now set or the charge_* and current_now set the firmware gives.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -145,6 +146,18 @@ int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out)
 		s->charge_now_uah = get_s64(ctx, fd, "charge_now");
 		s->charge_full_uah = get_s64(ctx, fd, "charge_full");
 		s->voltage_uv = get_s64(ctx, fd, "voltage_now");
+		s->charge_start_pct = pm_attr_getat_u64(ctx, fd,
+							PM_SUPPLY_START);
+		s->charge_stop_pct = pm_attr_getat_u64(ctx, fd, PM_SUPPLY_STOP);
+		if (pm_attr_readat(ctx, fd, PM_SUPPLY_BEHAVIOUR,
+				   s->charge_behaviour,
+				   sizeof(s->charge_behaviour)) < 0)
+			s->charge_behaviour[0] = '\0';
+		s->energy_full_design_uwh = get_s64(ctx, fd,
+						    "energy_full_design");
+		s->charge_full_design_uah = get_s64(ctx, fd,
+						    "charge_full_design");
+		s->cycle_count = get_s64(ctx, fd, "cycle_count");
 		close(fd);
 		derive(s);
 		k++;
@@ -153,4 +166,37 @@ int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out)
 	pm_err_clear(ctx);
 	*out = v;
 	return k;
+}
+
+bool pm_supply_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	/* The kernel's names: BAT0, macsmc-battery, ucsi-source-psy-USBC000:001. */
+	return n && n < PM_NAME_MAX && strcmp(name, ".") &&
+	       strcmp(name, "..") &&
+	       strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_-.:") == n;
+}
+
+bool pm_supply_path(const char *name, const char *file, char *buf,
+		    size_t size)
+{
+	int n;
+
+	if (!pm_supply_name_ok(name))
+		return false;
+	n = snprintf(buf, size, SUPPLY_DIR "/%s/%s", name, file);
+	return n > 0 && (size_t)n < size;
+}
+
+double pm_supply_health_pct(const struct pm_supply *s)
+{
+	if (s->energy_full_uwh > 0 && s->energy_full_design_uwh > 0)
+		return 100.0 * (double)s->energy_full_uwh /
+		       (double)s->energy_full_design_uwh;
+	if (s->charge_full_uah > 0 && s->charge_full_design_uah > 0)
+		return 100.0 * (double)s->charge_full_uah /
+		       (double)s->charge_full_design_uah;
+	return NAN;
 }

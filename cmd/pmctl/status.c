@@ -170,6 +170,42 @@ static double supply_power_w(const struct pm_supply *s)
 	return s->draw_uw == PM_UNKNOWN_S64 ? NAN : (double)s->draw_uw / 1e6;
 }
 
+/* A battery's wear and charge control, on a line of its own. */
+static void human_charge(struct pm_out *o, const struct pm_supply *s)
+{
+	double hp = pm_supply_health_pct(s);
+	char line[256] = "", beh[64];
+	size_t n = 0;
+
+	if (isfinite(hp))
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      ", health %.0f%%", hp);
+	if (s->cycle_count != PM_UNKNOWN_S64 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      ", %lld cycles",
+				      (long long)s->cycle_count);
+	if ((s->charge_start_pct != PM_UNKNOWN ||
+	     s->charge_stop_pct != PM_UNKNOWN) &&
+	    n < sizeof(line)) {
+		char a[24] = "?", b[24] = "?";
+
+		if (s->charge_start_pct != PM_UNKNOWN)
+			snprintf(a, sizeof(a), "%llu",
+				 (unsigned long long)s->charge_start_pct);
+		if (s->charge_stop_pct != PM_UNKNOWN)
+			snprintf(b, sizeof(b), "%llu",
+				 (unsigned long long)s->charge_stop_pct);
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      ", charges from %s%% to %s%%", a, b);
+	}
+	pm_choice_current(s->charge_behaviour, beh, sizeof(beh));
+	if (beh[0] && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      ", charge behaviour %s", beh);
+	if (n && n < sizeof(line))
+		pm_out_printf(o, "  %-10s %s\n", "", line + 2);
+}
+
 void pmctl_human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
 {
 	struct pm_out *o = &p->o;
@@ -204,6 +240,7 @@ void pmctl_human_supplies(struct pmctl *p, const struct pm_supply *s, int n)
 					      "to full");
 		}
 		pm_out_printf(o, "\n");
+		human_charge(o, &s[i]);
 	}
 }
 
@@ -478,6 +515,18 @@ void pmctl_supply_json(struct pm_out *o, const struct pm_supply *sup,
 		opt_s64(o, "voltage_uv", sup[i].voltage_uv);
 		pm_out_double(o, "power_w", supply_power_w(&sup[i]), 3);
 		opt_s64(o, "time_left_s", sup[i].time_left_s);
+		pm_out_u64_or_null(o, "charge_start_pct",
+				   sup[i].charge_start_pct);
+		pm_out_u64_or_null(o, "charge_stop_pct",
+				   sup[i].charge_stop_pct);
+		choices_json(o, "charge_behaviour", sup[i].charge_behaviour);
+		opt_s64(o, "energy_full_design_uwh",
+			sup[i].energy_full_design_uwh);
+		opt_s64(o, "charge_full_design_uah",
+			sup[i].charge_full_design_uah);
+		pm_out_double(o, "health_pct",
+			      pm_supply_health_pct(&sup[i]), 1);
+		opt_s64(o, "cycle_count", sup[i].cycle_count);
 		pm_out_obj_end(o);
 	}
 	pm_out_arr_end(o);
@@ -686,6 +735,46 @@ static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 			pm_out_prom_sample(o,
 					   "pm_power_supply_time_left_seconds",
 					   l, (double)sup[i].time_left_s);
+	}
+	prom_gauge(o, "pm_power_supply_health_ratio",
+		   "Full charge now against the design's (energy_full / "
+		   "energy_full_design).");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+		double hp = pm_supply_health_pct(&sup[i]);
+
+		if (isfinite(hp))
+			pm_out_prom_sample(o, "pm_power_supply_health_ratio",
+					   l, hp / 100);
+	}
+	prom_gauge(o, "pm_power_supply_charge_cycles",
+		   "Charge cycles the battery counts (cycle_count).");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].cycle_count != PM_UNKNOWN_S64)
+			pm_out_prom_sample(o, "pm_power_supply_charge_cycles",
+					   l, (double)sup[i].cycle_count);
+	}
+	prom_gauge(o, "pm_power_supply_charge_start_threshold_ratio",
+		   "Charging starts below this charge, 0 to 1.");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].charge_start_pct != PM_UNKNOWN)
+			pm_out_prom_sample(
+				o, "pm_power_supply_charge_start_threshold_ratio",
+				l, (double)sup[i].charge_start_pct / 100);
+	}
+	prom_gauge(o, "pm_power_supply_charge_stop_threshold_ratio",
+		   "Charging stops at this charge, 0 to 1.");
+	for (int i = 0; i < nsup; i++) {
+		const char *l[] = { "supply", sup[i].name, NULL };
+
+		if (sup[i].charge_stop_pct != PM_UNKNOWN)
+			pm_out_prom_sample(
+				o, "pm_power_supply_charge_stop_threshold_ratio",
+				l, (double)sup[i].charge_stop_pct / 100);
 	}
 	prom_gauge(o, "pm_thermal_zone_temperature_celsius",
 		   "Temperature of the thermal zone.");

@@ -210,14 +210,15 @@ want_policies() {
 	printf '%s' "$J"
 }
 
-# power_w, time_left_s and capacity_pct as pmctl(8) documents them.
-supply_calc() { # DIR -> "POWER_W TIME_LEFT_S CAPACITY_PCT" (JSON values)
+# power_w, time_left_s, capacity_pct and health_pct as pmctl(8) documents them.
+supply_calc() { # DIR -> "POWER_W TIME_LEFT_S CAPACITY_PCT HEALTH_PCT" (JSON values)
 	local d=$1
 	awk -v P="$(num "$d/power_now")" -v I="$(num "$d/current_now")" \
 		-v V="$(num "$d/voltage_now")" -v EN="$(num "$d/energy_now")" \
 		-v EF="$(num "$d/energy_full")" -v CN="$(num "$d/charge_now")" \
 		-v CF="$(num "$d/charge_full")" -v S="$(val "$d/status")" \
-		-v C="$(num "$d/capacity")" '
+		-v C="$(num "$d/capacity")" \
+		-v EFD="$(num "$d/energy_full_design")" -v CFD="$(num "$d/charge_full_design")" '
 	function abs(x) { return x < 0 ? -x : x }
 	function near(a, b) { return int((2 * a + b) / (2 * b)) }
 	BEGIN {
@@ -241,23 +242,34 @@ supply_calc() { # DIR -> "POWER_W TIME_LEFT_S CAPACITY_PCT" (JSON values)
 					t = full > now ? near((full - now) * 3600, rate) : 0
 			}
 		}
-		print w, t, c
+		h = "null"
+		if (EF != "null" && EFD != "null" && EF + 0 > 0 && EFD + 0 > 0)
+			h = sprintf("%.1f", 100 * EF / EFD)
+		else if (CF != "null" && CFD != "null" && CF + 0 > 0 && CFD + 0 > 0)
+			h = sprintf("%.1f", 100 * CF / CFD)
+		print w, t, c, h
 	}'
 }
 
 j_supplies() {
-	local fx=$1 d pw tl cap sep=''
+	local fx=$1 d pw tl cap hp sep=''
 	J+='['
 	for d in "$fx"/sys/class/power_supply/*; do
 		[ -d "$d" ] || continue
-		read -r pw tl cap < <(supply_calc "$d")
+		read -r pw tl cap hp < <(supply_calc "$d")
 		J+=$sep
 		sep=,
 		j_obj name=raw:"\"${d##*/}\"" type=str:"$d/type" status=str:"$d/status" online=bool:"$d/online" \
 			capacity_pct=raw:"$cap" power_uw=num:"$d/power_now" energy_now_uwh=num:"$d/energy_now" \
 			energy_full_uwh=num:"$d/energy_full" charge_now_uah=num:"$d/charge_now" \
 			charge_full_uah=num:"$d/charge_full" current_ua=num:"$d/current_now" \
-			voltage_uv=num:"$d/voltage_now" power_w=raw:"$pw" time_left_s=raw:"$tl"
+			voltage_uv=num:"$d/voltage_now" power_w=raw:"$pw" time_left_s=raw:"$tl" \
+			charge_start_pct=num:"$d/charge_control_start_threshold" \
+			charge_stop_pct=num:"$d/charge_control_end_threshold" \
+			charge_behaviour=choices:"$d/charge_behaviour" \
+			energy_full_design_uwh=num:"$d/energy_full_design" \
+			charge_full_design_uah=num:"$d/charge_full_design" health_pct=raw:"$hp" \
+			cycle_count=num:"$d/cycle_count"
 	done
 	J+=']'
 }
@@ -525,7 +537,9 @@ copy_of() {
 			(.platform_profile | . == null or all_keys(["current","choices","handlers"])) and
 			(.power_supply | type == "array" and all(.[]; all_keys(["name","type","status","online",
 				"capacity_pct","power_uw","energy_now_uwh","energy_full_uwh","charge_now_uah",
-				"charge_full_uah","current_ua","voltage_uv","power_w","time_left_s"]))) and
+				"charge_full_uah","current_ua","voltage_uv","power_w","time_left_s","charge_start_pct",
+				"charge_stop_pct","charge_behaviour","energy_full_design_uwh","charge_full_design_uah",
+				"health_pct","cycle_count"]))) and
 			(.thermal | type == "array" and all(.[]; all_keys(["zone","type","temp_mc","policy","mode"]))) and
 			(.devfreq | type == "array" and all(.[]; all_keys(["name","governor","cur_hz","min_hz","max_hz",
 				"available_governors"])))' <<<"$output" >/dev/null || fail "$m: a documented key is missing"
@@ -803,7 +817,7 @@ copy_of() {
 		# Supplies: capacity, watts with one decimal, h:mm left or to full.
 		for s in "$fx"/sys/class/power_supply/*; do
 			[ -d "$s" ] || continue
-			read -r pw tl cap < <(supply_calc "$s")
+			read -r pw tl cap _ < <(supply_calc "$s")
 			want="  $(printf '%-10s %-8s' "${s##*/}" "$(<"$s/type")")"
 			if [ "$(<"$s/type")" != Battery ] && [ -f "$s/online" ]; then
 				want+=" $([ "$(<"$s/online")" = 0 ] && echo offline || echo online)"
