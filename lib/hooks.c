@@ -530,32 +530,6 @@ static int empty_dir(int dirfd, int depth)
 	return r;
 }
 
-/* Open (making it first) the folder name of dirfd, never through a link. */
-static int sub_dir(struct pm_ctx *ctx, int dirfd, const char *name,
-		   mode_t mode, const char *shown)
-{
-	struct stat st;
-	int fd;
-
-	if (mkdirat(dirfd, name, mode) < 0 && errno != EEXIST)
-		return pm_err_set(ctx, "create", shown, NULL, errno, NULL);
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					 O_CLOEXEC);
-	if (fd < 0)
-		return pm_err_set(ctx, "open", shown, NULL, errno,
-				  errno == ENOTDIR || errno == ELOOP ?
-					  "not a folder" :
-					  NULL);
-	if (fstat(fd, &st) < 0 ||
-	    (geteuid() == 0 && unsafe(&st))) {
-		close(fd);
-		return pm_err_set(ctx, "open", shown, NULL, EPERM,
-				  "not owned by root, or writable by group or "
-				  "others");
-	}
-	return fd;
-}
-
 /* Write text to the new file name of dirfd. */
 static int put_file(int dirfd, const char *name, const char *text)
 {
@@ -576,8 +550,6 @@ static int put_file(int dirfd, const char *name, const char *text)
 int pm_hook_store_open(struct pm_ctx *ctx, const char *cmdline,
 		       struct pm_hook_store *s)
 {
-	static const char *const parts[] = { "/run", "/run/pm-utils",
-					     "/run/pm-utils/pm-suspend" };
 	char words[PM_PATH_MAX * 2], *w = words;
 	size_t rl;
 	int fd, r;
@@ -592,18 +564,9 @@ int pm_hook_store_open(struct pm_ctx *ctx, const char *cmdline,
 	r = pm_write_allowed(ctx, PM_HOOK_STORE);
 	if (r < 0)
 		return r;
-	fd = pm_open(ctx, parts[0], O_RDONLY | O_DIRECTORY);
+	fd = pm_state_dir(ctx, "/run/pm-utils/pm-suspend", 0755);
 	if (fd < 0)
-		return pm_err_set(ctx, "open", parts[0], NULL, -fd, NULL);
-	for (size_t i = 1; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		int next = sub_dir(ctx, fd, strrchr(parts[i], '/') + 1, 0755,
-				   parts[i]);
-
-		close(fd);
-		if (next < 0)
-			return next;
-		fd = next;
-	}
+		return fd;
 	/* What the last sleep left: its state is not this sleep's. */
 	r = openat(fd, "storage",
 		   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -624,8 +587,8 @@ int pm_hook_store_open(struct pm_ctx *ctx, const char *cmdline,
 					  errno, NULL);
 		}
 	}
-	s->fd = sub_dir(ctx, fd, "storage", 0700, PM_HOOK_STORE);
 	close(fd);
+	s->fd = pm_state_dir(ctx, PM_HOOK_STORE, 0700);
 	if (s->fd < 0)
 		return s->fd;
 	/* The parameter list: PM_CMDLINE's words, one a line. */

@@ -1459,6 +1459,32 @@ bool pm_supply_path(const char *name, const char *file, char *buf,
  * charge); NAN when the driver does not give both. */
 double pm_supply_health_pct(const struct pm_supply *s);
 
+/*
+ * The charge settings last applied (by opp-set's [supply NAME] and
+ * pmctl supply set), kept below the root across reboots: what a firmware
+ * that drops them at a resume or a boot is given back.
+ */
+#define PM_SUPPLY_RECORD_DIR "/var/lib/pmtools"
+#define PM_SUPPLY_RECORD PM_SUPPLY_RECORD_DIR "/supply.applied"
+#define PM_SUPPLY_RECORD_MAX 64	/* entries: 3 files of a few batteries */
+
+struct pm_supply_set {
+	char name[PM_NAME_MAX];	/* BAT0 */
+	char file[40];		/* PM_SUPPLY_START, _STOP, _BEHAVIOUR */
+	char value[40];		/* 80, inhibit-charge */
+	unsigned line;		/* in the record, from 1 */
+};
+
+/* The record into v (at most max entries): the count, 0 when there is
+ * none; lines that are not "NAME FILE VALUE" of those files are left
+ * out. */
+int pm_supply_record_read(struct pm_ctx *ctx, struct pm_supply_set *v,
+			  int max);
+/* Put these n entries in the record (replacing the same NAME and FILE),
+ * written whole.  0 or -errno, with ctx->err naming the file. */
+int pm_supply_record_update(struct pm_ctx *ctx,
+			    const struct pm_supply_set *v, int n);
+
 /* ---------------------------------------------------------------- thermal */
 
 struct pm_tzone {
@@ -1470,6 +1496,20 @@ struct pm_tzone {
 };
 
 int pm_tzones_read(struct pm_ctx *ctx, struct pm_tzone **out);
+
+/* ---------------------------------------------------------------- state */
+
+/*
+ * The folder path below the root, made on the way (mode for the last
+ * part, 0755 before it), never through a link: an O_DIRECTORY fd, or
+ * -errno with ctx->err set.  As root, a folder on the way that is not
+ * root's or that group or others may write is refused (EPERM).
+ */
+int pm_state_dir(struct pm_ctx *ctx, const char *path, mode_t mode);
+/* Replace the file name of dirfd with text (a temporary file, fsync,
+ * rename).  shown names it in ctx->err.  0 or -errno. */
+int pm_state_put(struct pm_ctx *ctx, int dirfd, const char *shown,
+		 const char *name, const char *text);
 
 /* ---------------------------------------------------------------- psi */
 

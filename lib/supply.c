@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -199,4 +200,85 @@ double pm_supply_health_pct(const struct pm_supply *s)
 		return 100.0 * (double)s->charge_full_uah /
 		       (double)s->charge_full_design_uah;
 	return NAN;
+}
+
+static bool record_file_ok(const char *f)
+{
+	return !strcmp(f, PM_SUPPLY_START) || !strcmp(f, PM_SUPPLY_STOP) ||
+	       !strcmp(f, PM_SUPPLY_BEHAVIOUR);
+}
+
+int pm_supply_record_read(struct pm_ctx *ctx, struct pm_supply_set *v,
+			  int max)
+{
+	char *text, *l, *nl;
+	unsigned line = 0;
+	int k = 0;
+
+	if (pm_file_read(ctx, PM_SUPPLY_RECORD, &text) < 0) {
+		pm_err_clear(ctx);
+		return 0;
+	}
+	for (l = text; *l && k < max; l = nl ? nl + 1 : l + strlen(l)) {
+		char n[PM_NAME_MAX], f[40], x[40], extra[2];
+
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = '\0';
+		line++;
+		if (l[0] == '#' ||
+		    sscanf(l, "%63s %39s %39s %1s", n, f, x, extra) != 3 ||
+		    !pm_supply_name_ok(n) || !record_file_ok(f) ||
+		    !pm_fset_name_ok(x, sizeof(x) - 1))
+			continue;
+		snprintf(v[k].name, sizeof(v[k].name), "%s", n);
+		snprintf(v[k].file, sizeof(v[k].file), "%s", f);
+		snprintf(v[k].value, sizeof(v[k].value), "%s", x);
+		v[k].line = line;
+		k++;
+	}
+	free(text);
+	return k;
+}
+
+int pm_supply_record_update(struct pm_ctx *ctx,
+			    const struct pm_supply_set *v, int n)
+{
+	struct pm_supply_set all[PM_SUPPLY_RECORD_MAX];
+	char text[PM_SUPPLY_RECORD_MAX * 160];
+	size_t len;
+	int k, fd, r;
+
+	r = pm_write_allowed(ctx, PM_SUPPLY_RECORD);
+	if (r < 0)
+		return r;
+	k = pm_supply_record_read(ctx, all, PM_SUPPLY_RECORD_MAX);
+	for (int i = 0; i < n; i++) {
+		int j;
+
+		for (j = 0; j < k; j++)
+			if (!strcmp(all[j].name, v[i].name) &&
+			    !strcmp(all[j].file, v[i].file))
+				break;
+		if (j == k && k == PM_SUPPLY_RECORD_MAX)
+			continue;
+		all[j] = v[i];
+		if (j == k)
+			k++;
+	}
+	len = (size_t)snprintf(text, sizeof(text),
+			       "# The charge settings last applied, by "
+			       "opp-set and pmctl supply set:\n"
+			       "# opp-set --reapply gives back those a "
+			       "firmware dropped.\n");
+	for (int j = 0; j < k && len < sizeof(text); j++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"%s %s %s\n", all[j].name,
+					all[j].file, all[j].value);
+	fd = pm_state_dir(ctx, PM_SUPPLY_RECORD_DIR, 0755);
+	if (fd < 0)
+		return fd;
+	r = pm_state_put(ctx, fd, PM_SUPPLY_RECORD, "supply.applied", text);
+	close(fd);
+	return r;
 }

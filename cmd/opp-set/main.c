@@ -25,6 +25,7 @@ enum {
 	OPT_CURRENT,
 	OPT_SAVE,
 	OPT_AUTO,
+	OPT_REAPPLY,
 };
 
 static void usage(FILE *f)
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 	      "       opp-set [options] -f FILE\n"
 	      "       opp-set [options] -s SECTION[:ARG].KEY=VALUE...\n"
 	      "       opp-set --list | --show NAME | --diff NAME | --current\n"
-	      "       opp-set --save FILE | --auto\n"
+	      "       opp-set --save FILE | --auto | --reapply\n"
 	      "\n"
 	      "Apply an operating point: every setting of /etc/pm/opp.d/"
 	      "NAME.conf (or of\n"
@@ -61,6 +62,11 @@ static void usage(FILE *f)
 	      "file (-f restores)\n"
 	      "      --auto           apply the highest-priority point whose "
 	      "[match] holds\n"
+	      "      --reapply        apply again what was applied last (the "
+	      "same point, or\n"
+	      "                       --auto's pick now), and the charge "
+	      "settings a firmware\n"
+	      "                       dropped; at boot and after a resume\n"
 	      "      --wait[=SEC]     wait for the writers' lock instead "
 	      "of exit 4\n"
 	      "  -F, --format FMT     human, json or kv\n"
@@ -194,8 +200,25 @@ static int do_show(struct opp *op, const struct opp_point *pt)
 	return PM_EXIT_OK;
 }
 
+/* /run/pmtools/opp.how: how the point last applied was given. */
+static void record_how(struct opp *op, const char *how)
+{
+	size_t len = strlen(how);
+	int fd = pm_open_create(&op->ctx, OPP_HOW_FILE,
+				O_WRONLY | O_TRUNC | O_CREAT | O_NOFOLLOW,
+				0644);
+
+	if (fd < 0 || write(fd, how, len) != (ssize_t)len ||
+	    write(fd, "\n", 1) != 1)
+		pm_warn(&op->t, "could not record how the point was given in "
+				"%s: --reapply will use --auto",
+			OPP_HOW_FILE);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* /run/pmtools/opp.current: the point last applied (best effort). */
-static void record_current(struct opp *op, const char *name)
+static void record_current(struct opp *op, const char *name, const char *how)
 {
 	char line[PM_NAME_MAX + 2];
 	int fd, len;
@@ -228,12 +251,46 @@ static void record_current(struct opp *op, const char *name)
 		pm_warn(&op->t, "could not record the point in %s",
 			CURRENT_FILE);
 	close(fd);
+	record_how(op, how);
 }
 
-/* Every write made, the journal gone, the lock still held. */
+/*
+ * --reapply: what was applied last, from /run/pmtools (emptied at boot):
+ * the same NAME or -f FILE again; --auto's pick when the last point was
+ * --auto's, or when nothing was applied since boot.  After -s, only the
+ * recorded charge settings.
+ */
+static void reapply_source(struct opp *op, bool *autom, const char **name,
+			   const char **file)
+{
+	static char last[PM_NAME_MAX], how[PM_PATH_MAX + 8];
+
+	if (pm_attr_read(&op->ctx, OPP_HOW_FILE, how, sizeof(how)) < 0)
+		how[0] = '\0';
+	if (pm_attr_read(&op->ctx, CURRENT_FILE, last, sizeof(last)) < 0 ||
+	    !pm_opp_name_valid(last))
+		last[0] = '\0';
+	pm_err_clear(&op->ctx);
+	if (!strcmp(how, "name") && last[0]) {
+		*name = last;
+	} else if (!strncmp(how, "file /", 6)) {
+		*file = how + 5;
+	} else if (!strcmp(how, "set")) {
+		pm_note(&op->t, "the last point was given with -s: only the "
+				"recorded charge settings are applied again");
+	} else {
+		*autom = true;
+	}
+}
+
+/* Every write made, the journal gone, the lock still held: the point,
+ * how it was given, and its charge settings for --reapply. */
 static void applied(struct pm_writer *w)
 {
-	record_current(w->arg, w->name);
+	struct opp *op = w->arg;
+
+	record_current(op, w->name, op->how);
+	opp_record_supply(op, op->pt);
 }
 
 /* A governor's tunable that its governor did not bring. */
@@ -270,6 +327,7 @@ int main(int argc, char **argv)
 		{ "current", no_argument, NULL, OPT_CURRENT },
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "auto", no_argument, NULL, OPT_AUTO },
+		{ "reapply", no_argument, NULL, OPT_REAPPLY },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct opp op;
@@ -278,9 +336,9 @@ int main(int argc, char **argv)
 	struct opp_point pt;
 	struct opp_stage st;
 	struct pm_writer w;
-	bool list = false, current = false, autom = false;
+	bool list = false, current = false, autom = false, reapply = false;
 	const char *save = NULL;
-	char picked[PM_NAME_MAX];
+	char picked[PM_NAME_MAX], how[PM_PATH_MAX + 8];
 	int c, nsets = 0, modes, code, changes, first;
 
 	pm_tool_init(&op.t, "opp-set", usage);
@@ -323,6 +381,9 @@ int main(int argc, char **argv)
 		case OPT_AUTO:
 			autom = true;
 			continue;
+		case OPT_REAPPLY:
+			reapply = true;
+			continue;
 		}
 		if (!pm_tool_opt(&op.t, c, optarg, argv))
 			pm_usage_error(&op.t, "unrecognized option '%s'",
@@ -334,15 +395,15 @@ int main(int argc, char **argv)
 		pm_usage_error(&op.t, "unexpected argument '%s' (one point "
 				      "at a time)",
 			       argv[optind]);
-	modes = list + !!show + !!diff + current + !!save + autom +
+	modes = list + !!show + !!diff + current + !!save + autom + reapply +
 		!!(name || file || nsets);
 	if (modes == 0)
 		pm_usage_error(&op.t, "name a point (opp-set --list shows "
 				      "them), or give -f FILE or -s SETTING");
 	if (modes > 1 || (name && file))
 		pm_usage_error(&op.t, "give one of NAME, -f FILE, -s, --list, "
-				      "--show, --diff, --current, --save and "
-				      "--auto");
+				      "--show, --diff, --current, --save, "
+				      "--auto and --reapply");
 	if (save && !*save)
 		pm_usage_error(&op.t, "--save: the file name is empty");
 	if ((name || file) && nsets)
@@ -392,6 +453,10 @@ int main(int argc, char **argv)
 	w.diff = !!diff;
 	w.explain_fail = explain_fail;
 	w.on_applied = applied;
+	op.how = how;
+	op.pt = &pt;
+	if (reapply)
+		reapply_source(&op, &autom, &name, &file);
 	if (autom) {
 		opp_auto_pick(&op, picked, sizeof(picked));
 		name = picked;
@@ -405,6 +470,21 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nsets; i++)
 			opp_add_inline(&op, sets[i], &pt);
 	}
+	/* How it was given, for the next --reapply. */
+	if (autom) {
+		snprintf(how, sizeof(how), "auto");
+	} else if (name) {
+		snprintf(how, sizeof(how), "name");
+	} else if (file) {
+		char *real = realpath(file, NULL);
+
+		snprintf(how, sizeof(how), "file %s", real ? real : file);
+		free(real);
+	} else {
+		snprintf(how, sizeof(how), "set");
+	}
+	if (reapply)
+		opp_reapply_supply(&op, &pt);
 	w.name = pt.name;
 	/* The first stage (a driver's status, CPUs online), the rest planned
 	 * on the machine as it is, as the check before any write; then, if

@@ -51,6 +51,34 @@ static void save_tunables(struct opp *op, struct pm_out *o,
 	}
 }
 
+/* The batteries' charge thresholds and behaviour ([supply NAME]). */
+static void save_supplies(struct opp *op, struct pm_out *o)
+{
+	struct pm_supply *s = NULL;
+	int n = pm_supplies_read(&op->ctx, &s);
+
+	for (int i = 0; i < n; i++) {
+		char beh[PM_NAME_MAX];
+
+		pm_choice_current(s[i].charge_behaviour, beh, sizeof(beh));
+		if (!pm_supply_name_ok(s[i].name) ||
+		    (s[i].charge_start_pct == PM_UNKNOWN &&
+		     s[i].charge_stop_pct == PM_UNKNOWN && !beh[0]))
+			continue;
+		pm_out_printf(o, "\n[supply %s]\n", s[i].name);
+		if (s[i].charge_start_pct <= 100)
+			pm_out_printf(o, "charge_start = %llu\n",
+				      (unsigned long long)s[i].charge_start_pct);
+		if (s[i].charge_stop_pct <= 100)
+			pm_out_printf(o, "charge_stop = %llu\n",
+				      (unsigned long long)s[i].charge_stop_pct);
+		if (beh[0] && pm_fset_name_ok(beh, PM_NAME_MAX - 1))
+			pm_out_printf(o, "charge_behaviour = %s\n", beh);
+	}
+	free(s);
+	pm_err_clear(&op->ctx);
+}
+
 int opp_save(struct opp *op, const char *file)
 {
 	struct pm_out o;
@@ -173,6 +201,7 @@ int opp_save(struct opp *op, const char *file)
 	if (pm_profile_read(&op->ctx, &pr) == 0 && pr.current[0] &&
 	    strcmp(pr.current, "custom"))
 		pm_out_printf(&o, "\n[platform]\nprofile = %s\n", pr.current);
+	save_supplies(op, &o);
 	r = pm_out_commit(&o);
 	if (r < 0)
 		pm_die(&op->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", file,

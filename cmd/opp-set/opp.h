@@ -29,6 +29,9 @@ struct opp {
 	struct pm_tool t;
 	struct pm_ctx ctx;
 	struct pm_out o;
+	/* What the apply records once it is made (opp.how, supply.applied). */
+	const char *how;
+	const struct opp_point *pt;
 };
 
 /* Load NAME (looked up in /etc/pm/opp.d, then the installed examples),
@@ -39,6 +42,11 @@ void opp_load_file(struct opp *op, const char *file, struct opp_point *pt);
 /* One -s SECTION[:ARG].KEY=VALUE, checked like a file line. */
 void opp_add_inline(struct opp *op, const char *arg, struct opp_point *pt);
 void opp_point_free(struct opp_point *pt);
+/* Add a setting to a loaded point as if FILE:LINE said it (checked like
+ * a file line; the caller makes sure the point does not set it). */
+void opp_add_setting(struct opp *op, struct opp_point *pt, const char *file,
+		     unsigned line, const char *arg, const char *key,
+		     const char *value);
 
 /*
  * A plan in two stages.  The first reshapes the machine: a driver's
@@ -69,9 +77,21 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w);
 
-/* The point applied last (CLI.md). */
+/* [supply NAME]: planned with the second stage. */
+void opp_plan_supply(struct opp *op, const struct opp_point *pt,
+		     struct pm_writer *w);
+/* After a point is applied: its [supply] values into the record. */
+void opp_record_supply(struct opp *op, const struct opp_point *pt);
+/* --reapply: name each recorded charge setting that reads otherwise now
+ * (a firmware dropped it), and add those the point does not set to it.
+ * Returns how many were dropped. */
+int opp_reapply_supply(struct opp *op, struct opp_point *pt);
+
+/* The point applied last (CLI.md), and how: "auto", "name", "set" or
+ * "file PATH" (what --reapply applies again). */
 #define OPP_CURRENT_DIR "/run/pmtools"
 #define OPP_CURRENT_FILE OPP_CURRENT_DIR "/opp.current"
+#define OPP_HOW_FILE OPP_CURRENT_DIR "/opp.how"
 
 /* --save FILE, --current; --auto picks the name of the point to apply
  * (exit 3 when no [match] holds). */

@@ -1289,6 +1289,7 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 	plan_devfreq(op, pt, w);
 	plan_profile(op, pt, w);
 	plan_runtime(op, pt, w);
+	opp_plan_supply(op, pt, w);
 	plan_sysfs(op, pt, w);
 	plan_cpus(op, w, &st->down, "0");
 }

@@ -290,6 +290,9 @@ static const struct key keys[] = {
 	{ "devfreq", "min", v_hz },
 	{ "devfreq", "max", v_hz },
 	{ "platform", "profile", v_name },
+	{ "supply", "charge_start", v_pct },
+	{ "supply", "charge_stop", v_pct },
+	{ "supply", "charge_behaviour", v_name },
 	{ "match", "ac", v_ac },
 	{ "match", "battery_below", v_pct },
 	{ "match", "battery_above", v_pct },
@@ -301,7 +304,7 @@ static const struct key keys[] = {
 
 static const char *const sections[] = {
 	"opp", "cpufreq", "intel_pstate", "amd_pstate", "cpuidle", "cpu",
-	"devfreq", "platform", "runtime_pm", "sysfs", "match", NULL,
+	"devfreq", "platform", "runtime_pm", "sysfs", "supply", "match", NULL,
 };
 
 /* A /sys path of [sysfs]: absolute, under /sys, no "." or ".." parts. */
@@ -395,6 +398,14 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 		    !strcmp(arg, ".") || !strcmp(arg, "..")) {
 			snprintf(msg, sizeof(msg), "[devfreq%s%s]: expected "
 				 "[devfreq NAME] (a name of /sys/class/devfreq)",
+				 arg[0] ? " " : "", arg);
+			die_at(op, file, line, NULL, msg);
+		}
+	} else if (!strcmp(sec, "supply")) {
+		if (!pm_supply_name_ok(arg)) {
+			snprintf(msg, sizeof(msg), "[supply%s%s]: expected "
+				 "[supply NAME] (a name of "
+				 "/sys/class/power_supply, such as BAT0)",
 				 arg[0] ? " " : "", arg);
 			die_at(op, file, line, NULL, msg);
 		}
@@ -652,6 +663,16 @@ void opp_add_inline(struct opp *op, const char *a, struct opp_point *pt)
 		pm_usage_error(&op->t, "-s '%s': include is for point files "
 				       "(give the NAME instead)", a);
 	add(op, pt, file, 0, head, key, eq + 1);
+}
+
+void opp_add_setting(struct opp *op, struct opp_point *pt, const char *file,
+		     unsigned line, const char *arg, const char *key,
+		     const char *value)
+{
+	char head[PM_NAME_MAX + 16];
+
+	snprintf(head, sizeof(head), "supply %s", arg);
+	add(op, pt, keep_file(op, pt, file), line, head, key, value);
 }
 
 void opp_point_free(struct opp_point *pt)

@@ -631,5 +631,36 @@ int pmctl_supply_set(struct pmctl *p, int argc, char **argv)
 		 * bracketed choice. */
 		pmctl_plan(p, &w, path, now, beh, PM_W_CHOICE, NULL);
 	}
-	return pmctl_write_commit(p, &w);
+	int code = pmctl_write_commit(p, &w);
+
+	/* What the user wants now: opp-set --reapply gives it back to a
+	 * firmware that drops it. */
+	if (code == PM_EXIT_OK && !p->t.dry_run) {
+		struct pm_supply_set rec[3];
+		int n = 0;
+
+		for (int i = 0; i < 3; i++) {
+			if (!asked[i])
+				continue;
+			memset(&rec[n], 0, sizeof(rec[n]));
+			snprintf(rec[n].name, sizeof(rec[n].name), "%s", argv[0]);
+			snprintf(rec[n].file, sizeof(rec[n].file), "%s", files[i]);
+			if (i < 2)
+				snprintf(rec[n].value, sizeof(rec[n].value), "%u",
+					 i ? stop : start);
+			else
+				snprintf(rec[n].value, sizeof(rec[n].value), "%s",
+					 beh);
+			n++;
+		}
+		if (pm_supply_record_update(&p->ctx, rec, n) < 0) {
+			char err[PM_PATH_MAX + 600];
+
+			pm_warn(&p->t, "the charge settings were written, but "
+				       "cannot be recorded for opp-set "
+				       "--reapply: %s",
+				pm_err_str(&p->ctx.err, err, sizeof(err)));
+		}
+	}
+	return code;
 }
