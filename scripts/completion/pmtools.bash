@@ -778,6 +778,12 @@ _pmtools_opp_setting() {
 				intel_pstate.no_turbo= intel_pstate.status=
 		[[ -d $_pmt_root$_pmtools_cpu/amd_pstate ]] && _pmtools_push amd_pstate.status=
 		[[ -e $_pmt_root/sys/firmware/acpi/platform_profile ]] && _pmtools_push platform.profile=
+		for d in "$_pmt_root"/sys/class/power_supply/*; do
+			[[ -e $d/charge_control_end_threshold || -e $d/charge_behaviour ]] || continue
+			d=${d##*/}
+			_pmtools_push "supply:$d.charge_start=" "supply:$d.charge_stop=" \
+				"supply:$d.charge_behaviour="
+		done
 		for d in "$_pmt_root"/sys/class/devfreq/*; do
 			[[ -e $d ]] || continue
 			d=${d##*/}
@@ -828,6 +834,14 @@ _pmtools_opp_setting() {
 	devfreq.governor) _pmtools_devfreq_governors "$arg" ;;
 	platform.profile) _pmtools_profiles ;;
 	runtime_pm.*) _pmtools_push auto on ;;
+	supply.charge_behaviour)
+		# The choices of the file, brackets off.
+		local list
+		list=$(cat "$_pmt_root/sys/class/power_supply/$arg/charge_behaviour" 2>/dev/null)
+		list=${list//[\[\]]/}
+		read -ra words <<<"$list"
+		_pmtools_push "${words[@]}"
+		;;
 	esac
 	words=("${_pmt_c[@]}")
 	_pmt_c=()
@@ -843,7 +857,7 @@ _pmtools_opp_setting() {
 _pmtools_opp_set() {
 	local a
 	_pmtools_spec fsFco "--file --set --show --diff --save --format --output --sysroot --cpu" \
-		"--dry-run --list --current --auto --wait --help --version --json --quiet --verbose"
+		"--dry-run --list --current --auto --reapply --wait --help --version --json --quiet --verbose"
 	_pmtools_scan +
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
@@ -860,14 +874,14 @@ _pmtools_opp_set() {
 	fi
 	if [[ $_pmt_cur == -* ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then
 		a=(-f --file -s --set -n --dry-run --diff --show --list --current --save
-			--auto --wait -F --format -J --json -o --output --sysroot -q --quiet
+			--auto --reapply --wait -F --format -J --json -o --output --sysroot -q --quiet
 			-v --verbose -h --help -V --version)
 		_pmtools_opts "${a[@]}"
 		return
 	fi
 	# NAME: one, and not beside -f, -s or the other modes.
 	if ((${#_pmt_pos[@]} + ${#_pmt_after[@]} == 0)); then
-		for a in -f --file -s --set --list --show --diff --current --save --auto; do
+		for a in -f --file -s --set --list --show --diff --current --save --auto --reapply; do
 			[[ $_pmt_seen == *" $a "* ]] && return
 		done
 		_pmtools_points
