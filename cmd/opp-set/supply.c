@@ -76,6 +76,8 @@ static void plan_one(struct opp *op, const struct opp_point *pt,
 	uint64_t cs, ce, ns = 0, ne = 0, es, ee;
 	bool stop_first;
 
+	if (!any)
+		return; /* the keys of [supply] are these three */
 	opp_where(any, where, sizeof(where));
 	if (!pm_supply_path(name, "", dir, sizeof(dir)) ||
 	    !pm_supply_path(name, PM_SUPPLY_START, ps, sizeof(ps)) ||
