@@ -634,7 +634,11 @@ all_modes_tree() {
 		"$top/man/opp.conf.5" | LC_ALL=C sort -u)
 	[ "$(wc -l <<<"$keys")" -ge 18 ]
 	comp opp-set --sysroot "$hwp" -s ""
-	offers "$(grep -vE '^(devfreq|amd_pstate)\.' <<<"$keys" | sed 's/$/=/')" runtime_pm. sysfs./sys/
+	offers "$(grep -vE '^(devfreq|amd_pstate|supply)\.' <<<"$keys" | sed 's/$/=/')" runtime_pm. sysfs./sys/
+	# [supply NAME]: the batteries with charge control (hwp-laptop's BAT0).
+	want=$(grep '^supply\.' <<<"$keys" | sed 's/^supply\.//')
+	[ "$(wc -l <<<"$want")" -eq 3 ]
+	offers "$(for k in $want; do printf 'supply:BAT0.%s=\n' "$k"; done)"
 	comp opp-set --sysroot "$arm" --set ""
 	want=$(grep '^devfreq\.' <<<"$keys" | sed 's/^devfreq\.//')
 	offers "$(for k in $want; do printf 'devfreq:dmc.%s=\ndevfreq:ff9a0000.gpu.%s=\n' "$k" "$k"; done)"

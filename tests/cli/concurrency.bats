@@ -454,12 +454,12 @@ unplug() {
 	echo Discharging >"$ps/BAT0/status"
 }
 
-# The tree of a copy of FX after `opp-set NAME` alone.
+# The tree of a copy of FX after `opp-set ARG...` alone.
 alone_name() {
 	local c
 	c=$(mktemp -d "$t/alone.XXXXXX")
 	cp -a "$1/." "$c/"
-	"$bin/opp-set" --sysroot "$c" -q "$2"
+	"$bin/opp-set" --sysroot "$c" -q "${@:2}"
 	tree_sum "$c"
 	rm -rf "$c"
 }
@@ -470,7 +470,8 @@ alone_name() {
 	start=$(mktemp -d "$t/start.XXXXXX")
 	cp -a "$fx/." "$start/"
 	unplug "$start"
-	want=$(alone_name "$start" battery-saver)
+	# (--auto alone picks battery-saver there, and records it as --auto's.)
+	want=$(alone_name "$start" --auto)
 	# The first event's run picks ac (on AC) and is stopped mid-point.
 	paused h opp-set --sysroot "$fx" --auto
 	for i in 1 2; do

@@ -421,11 +421,22 @@ std_only() {
 		ENV="$t/evil.sh" IFS=/ PS4='$(touch x)' SHELLOPTS=xtrace CDPATH=/ TMPDIR=/nonexistent LANG=de_DE.UTF-8 \
 		LC_ALL=de_DE.UTF-8 PM_DEBUG=1 HOME=/nonexistent "$bin/pm-suspend" --sysroot "$fx" s2idle
 	assert_success
-	want="LANG=C
+	functions=$("$bin/pm-suspend" --help | sed -n 's/.*PM_FUNCTIONS=//p')
+	want="DX=252
+LANG=C
+NA=254
+NX=253
 PATH=$(cd "$bin" && pwd -P):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 PM_CMDLINE=--sysroot $fx s2idle
+PM_FUNCTIONS=$functions
+PM_LOGFILE=$fx/var/log/pm-suspend.log
 PM_MODE=s2idle
-PM_SYSROOT=$fx"
+PM_SYSROOT=$fx
+PM_UTILS_ETCDIR=$fx/etc/pm
+PM_UTILS_LIBDIR=$fx/usr/lib/pm-utils
+STORAGEDIR=$fx/run/pm-utils/pm-suspend/storage
+SUSPEND_MODULES=
+TEMPORARY_CPUFREQ_GOVERNOR=performance"
 	for p in suspend resume; do
 		[ "$(cat "$fx/env.$p")" = "$want" ] || fail "$p: $(cat "$fx/env.$p")"
 	done
