@@ -1476,8 +1476,9 @@ struct pm_supply_set {
 };
 
 /* The record into v (at most max entries): the count, 0 when there is
- * none; lines that are not "NAME FILE VALUE" of those files are left
- * out. */
+ * none; lines that are not "NAME FILE VALUE" of those files, with a
+ * percentage for a threshold, are left out, and of a file named twice
+ * the last line counts. */
 int pm_supply_record_read(struct pm_ctx *ctx, struct pm_supply_set *v,
 			  int max);
 /* Put these n entries in the record (replacing the same NAME and FILE),

@@ -208,6 +208,16 @@ static bool record_file_ok(const char *f)
 	       !strcmp(f, PM_SUPPLY_BEHAVIOUR);
 }
 
+/* A threshold is a percentage; the behaviour a word of the kernel's. */
+static bool record_value_ok(const char *f, const char *x)
+{
+	uint64_t pct;
+
+	if (!strcmp(f, PM_SUPPLY_BEHAVIOUR))
+		return pm_fset_name_ok(x, 39);
+	return pm_parse_u64(x, &pct) == 0 && pct <= 100;
+}
+
 int pm_supply_record_read(struct pm_ctx *ctx, struct pm_supply_set *v,
 			  int max)
 {
@@ -219,8 +229,9 @@ int pm_supply_record_read(struct pm_ctx *ctx, struct pm_supply_set *v,
 		pm_err_clear(ctx);
 		return 0;
 	}
-	for (l = text; *l && k < max; l = nl ? nl + 1 : l + strlen(l)) {
+	for (l = text; *l; l = nl ? nl + 1 : l + strlen(l)) {
 		char n[PM_NAME_MAX], f[40], x[40], extra[2];
+		int j;
 
 		nl = strchr(l, '\n');
 		if (nl)
@@ -229,13 +240,20 @@ int pm_supply_record_read(struct pm_ctx *ctx, struct pm_supply_set *v,
 		if (l[0] == '#' ||
 		    sscanf(l, "%63s %39s %39s %1s", n, f, x, extra) != 3 ||
 		    !pm_supply_name_ok(n) || !record_file_ok(f) ||
-		    !pm_fset_name_ok(x, sizeof(x) - 1))
+		    !record_value_ok(f, x))
 			continue;
-		snprintf(v[k].name, sizeof(v[k].name), "%s", n);
-		snprintf(v[k].file, sizeof(v[k].file), "%s", f);
-		snprintf(v[k].value, sizeof(v[k].value), "%s", x);
-		v[k].line = line;
-		k++;
+		/* A file named twice (an edit by hand): the last line wins. */
+		for (j = 0; j < k; j++)
+			if (!strcmp(v[j].name, n) && !strcmp(v[j].file, f))
+				break;
+		if (j == k && k == max)
+			continue;
+		snprintf(v[j].name, sizeof(v[j].name), "%s", n);
+		snprintf(v[j].file, sizeof(v[j].file), "%s", f);
+		snprintf(v[j].value, sizeof(v[j].value), "%s", x);
+		v[j].line = line;
+		if (j == k)
+			k++;
 	}
 	free(text);
 	return k;

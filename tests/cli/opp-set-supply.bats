@@ -238,3 +238,24 @@ charge_behaviour = inhibit-charge" ]
 	bad_input opp-set "$fx" --reapply --auto
 	bad_input opp-set "$fx" --reapply desk
 }
+
+@test "--reapply: a record edited by hand keeps only charge settings, and the last line of a file counts" {
+	fx=$(supfx)
+	rec=$fx/var/lib/pmtools/supply.applied
+	"$bin/opp-set" --sysroot "$fx" -q powersave
+	mkdir -p "${rec%/*}"
+	printf '%s\n' 'BAT0 charge_control_end_threshold 90' 'garbage' \
+		'BAT0 charge_control_start_threshold 101' 'BAT0 charge_control_start_threshold -5' \
+		'BAT0 charge_control_start_threshold 30 extra' '../x charge_control_end_threshold 50' \
+		'BAT0 energy_now 1' 'BAT0 charge_control_end_threshold 85' >"$rec"
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply
+	assert_success
+	[ "$stderr" = "opp-set: /sys/class/power_supply/BAT0/charge_control_end_threshold reads 80, not the 85 applied last: the firmware dropped it; applying it again
+opp-set: at powersave: 1 change" ] || fail "$stderr"
+	[ "$(charge "$fx")" = "75 85 auto" ] || [ "$(charge "$fx")" = "75 85 [auto] inhibit-charge force-discharge" ] ||
+		fail "$(charge "$fx")"
+	# Written again, the record keeps one line of it.
+	"$bin/pmctl" --sysroot "$fx" -q supply set BAT0 --charge-start 20
+	[ "$(grep -v '^#' "$rec")" = "BAT0 charge_control_end_threshold 85
+BAT0 charge_control_start_threshold 20" ] || fail "$(cat "$rec")"
+}
