@@ -5,6 +5,7 @@
  * was really written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 
 /* The tool's name for the atexit stdout check. */
 static const char *tool_name = "pmtools";
+/* A file met that is not what the kernel makes (a FIFO, a device). */
+static bool odd_seen;
 
 static void close_stdout(void)
 {
@@ -40,9 +43,63 @@ static void close_stdout(void)
 		_exit(PM_EXIT_FAIL);
 }
 
+/* At exit: stdout checked, and a run that refused an odd file failed. */
+static void at_exit(int status, void *arg)
+{
+	(void)arg;
+	close_stdout();
+	if (odd_seen && status == PM_EXIT_OK)
+		_exit(PM_EXIT_FAIL);
+}
+
+/*
+ * fds 0, 1 and 2 closed by whoever started the tool (some acpid and init
+ * setups) would be taken by the next files opened: a lock file or a
+ * sysfs attribute would become stderr, the target of every message, or a
+ * hook's stdin.  Each closed one gets /dev/null first: stdin to read
+ * (an empty input), stdout and stderr as O_PATH, on which a write still
+ * fails with EBADF as it did on the closed fd, so that a report that
+ * cannot be written is still an error.  Without /dev/null (a bare
+ * chroot), "/" holds the place.
+ */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int flags = fd == 0 ? O_RDONLY : O_PATH, got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", flags | O_NOCTTY);
+		if (got < 0)
+			got = open("/", O_PATH | O_DIRECTORY);
+		if (got >= 0 && got != fd) {
+			/* A lower fd was free too: it gets its turn. */
+			dup2(got, fd);
+			close(got);
+		}
+	}
+}
+
+/* Named once each; a sampler may meet the same file every interval. */
+static void tool_odd(void *arg, const char *path, const char *kind)
+{
+	static char seen[8][PM_PATH_MAX];
+	static unsigned n;
+	const struct pm_tool *t = arg;
+
+	odd_seen = true;
+	for (unsigned i = 0; i < n && i < 8; i++)
+		if (!strcmp(seen[i], path))
+			return;
+	snprintf(seen[n++ % 8], PM_PATH_MAX, "%s", path);
+	pm_warn(t, "%s is %s, not a file of the kernel: not used", path,
+		kind);
+}
+
 void pm_tool_init(struct pm_tool *t, const char *name,
 		  void (*usage)(FILE *f))
 {
+	hold_std_fds();
 	memset(t, 0, sizeof(*t));
 	t->name = name;
 	t->usage = usage;
@@ -50,7 +107,7 @@ void pm_tool_init(struct pm_tool *t, const char *name,
 	tool_name = name;
 	/* A closed stdout must be an exit status, not a silent death. */
 	(void)signal(SIGPIPE, SIG_IGN);
-	(void)atexit(close_stdout);
+	(void)on_exit(at_exit, NULL);
 }
 
 /*
@@ -293,6 +350,14 @@ void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx)
 	if (pm_ctx_open(ctx, t->sysroot) < 0)
 		pm_die(t, PM_EXIT_USAGE, "bad system root: %s",
 		       pm_err_str(&ctx->err, msg, sizeof(msg)));
+	ctx->on_odd = tool_odd;
+	ctx->on_odd_arg = t;
+}
+
+int pm_out_exit(int r)
+{
+	/* Not a file, device, FIFO or socket: bad input, nothing done. */
+	return r == -EISDIR || r == -ELOOP ? PM_EXIT_USAGE : PM_EXIT_FAIL;
 }
 
 void pm_tool_out(struct pm_tool *t, struct pm_out *o)
@@ -300,8 +365,8 @@ void pm_tool_out(struct pm_tool *t, struct pm_out *o)
 	int r = pm_out_open(o, t->fmt, t->output);
 
 	if (r < 0)
-		pm_die(t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", t->output,
-		       strerror(-r), pm_errno_name(-r));
+		pm_die(t, pm_out_exit(r), "cannot write %s: %s (%s)",
+		       t->output, strerror(-r), pm_errno_name(-r));
 }
 
 void pm_tool_out_done(struct pm_tool *t, struct pm_out *o)

@@ -122,10 +122,10 @@ int pm_conf_parse(const char *name, char *text, size_t len,
 		}
 		char *eq = strchr(line, '=');
 
+		/* Never the line itself: -f may name a file of secrets. */
 		if (!eq)
 			return fail(c, lineno, EINVAL,
-				    "expected 'key = value', got '%.60s'",
-				    line);
+				    "expected 'key = value' or a [section]");
 		*eq = '\0';
 		char *key = trim(line), *value = unquote(trim(eq + 1));
 
@@ -193,10 +193,12 @@ static ssize_t read_conf(int fd, char **buf)
  * As root, a configuration file chooses what root writes to /sys: one
  * that anyone but root could change is refused, as hooks are (hooks.c).
  * The fd that is read is the one checked, so the file cannot be swapped
- * between the check and the read.  Its folder must not let others swap
- * it before the open either: not owned by root, or writable by group or
- * others, is refused, unless the sticky bit keeps others from renaming
- * or removing root's files there (/tmp).
+ * between the check and the read.  No folder the lookup went through
+ * may let others swap a name in it either, the folder of the file read
+ * first (through a symlink that is where the link leads, not where the
+ * link is): not owned by root, or writable by group or others, is
+ * refused, unless the sticky bit keeps others from renaming or removing
+ * root's files there (/tmp).
  */
 static bool unsafe_file(const struct stat *st)
 {
@@ -209,25 +211,6 @@ static bool unsafe_dir(const struct stat *st)
 				   !(st->st_mode & S_ISVTX));
 }
 
-/* The folder that holds path, as an O_PATH fd, or -errno. */
-static int open_dir_of(struct pm_ctx *ctx, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[PM_PATH_MAX];
-	int fd;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (ctx)
-		return pm_open(ctx, dir, O_PATH | O_DIRECTORY);
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 static int refuse(struct pm_conf *c, const char *why, const struct stat *st)
 {
 	return fail(c, 0, EPERM, "refusing to read it as root: %s (mode %04o, "
@@ -236,58 +219,142 @@ static int refuse(struct pm_conf *c, const char *why, const struct stat *st)
 		    (unsigned)st->st_uid);
 }
 
-static int check_owner(struct pm_ctx *ctx, const char *path, int fd,
-		       struct pm_conf *c)
-{
+/* The first folder on the way that others could change. */
+struct way {
+	bool bad;
 	struct stat st;
-	int dfd;
+	char path[PM_PATH_MAX];
+};
 
-	if (geteuid() != 0)
+static int check_way(void *arg, int dirfd)
+{
+	struct way *w = arg;
+	struct stat st;
+	char proc[64];
+	ssize_t n;
+
+	if (w->bad)
 		return 0;
-	if (fstat(fd, &st) < 0)
-		return fail(c, 0, errno, "%s", strerror(errno));
-	if (unsafe_file(&st))
+	if (fstat(dirfd, &st) < 0)
+		return -errno;
+	if (!unsafe_dir(&st))
+		return 0;
+	w->bad = true;
+	w->st = st;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dirfd);
+	n = readlink(proc, w->path, sizeof(w->path) - 1);
+	w->path[n > 0 ? n : 0] = '\0';
+	return 0;
+}
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISDIR(m))
+		return "a folder";
+	return "not a regular file";
+}
+
+/*
+ * Open a configuration file without blocking (a FIFO would block the
+ * open itself, before any check), as root through pm_walk_open so that
+ * every folder on its way is checked.  Returns the fd or -errno with the
+ * message in c.
+ */
+static int open_conf(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
+{
+	const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	struct way way = { .bad = false };
+	struct pm_walk w = {
+		.mode = ctx && !ctx->real_root ? PM_WALK_IN_ROOT :
+						 PM_WALK_HOST,
+		.check_dir = check_way,
+		.arg = &way,
+		.want_parent = true,
+	};
+	struct stat st, pst;
+	int fd;
+
+	if (geteuid() != 0) {
+		fd = ctx ? pm_openat_any(ctx, ctx->rootfd, path, flags) :
+			   open(path, flags);
+		if (!ctx && fd < 0)
+			fd = -errno;
+		if (fd < 0)
+			return fail(c, 0, -fd, "%s", strerror(-fd));
+		return fd;
+	}
+	fd = pm_walk_open(ctx ? ctx->rootfd : AT_FDCWD, path, flags, 0, &w);
+	if (fd < 0)
+		return fail(c, 0, -fd, "%s", strerror(-fd));
+	if (fstat(fd, &st) < 0 || fstat(w.parent, &pst) < 0) {
+		int e = errno;
+
+		close(fd);
+		close(w.parent);
+		return fail(c, 0, e, "%s", strerror(e));
+	}
+	close(w.parent);
+	if (unsafe_file(&st)) {
+		close(fd);
 		return refuse(c, "it is not owned by root or is writable by "
 				 "group or others",
 			      &st);
-	dfd = open_dir_of(ctx, path);
-	if (dfd < 0)
-		return fail(c, 0, -dfd, "its folder: %s", strerror(-dfd));
-	if (fstat(dfd, &st) < 0) {
-		int e = errno;
-
-		close(dfd);
-		return fail(c, 0, e, "its folder: %s", strerror(e));
 	}
-	close(dfd);
-	if (unsafe_dir(&st))
-		return refuse(c, "its folder is not owned by root or is "
-				 "writable by group or others without the "
-				 "sticky bit",
-			      &st);
-	return 0;
+	if (way.bad) {
+		close(fd);
+		if (way.st.st_dev == pst.st_dev && way.st.st_ino == pst.st_ino)
+			return refuse(c, "its folder is not owned by root or "
+					 "is writable by group or others "
+					 "without the sticky bit",
+				      &way.st);
+		char why[PM_PATH_MAX + 100];
+
+		snprintf(why, sizeof(why), "the folder %s on its way is not "
+					   "owned by root or is writable by "
+					   "group or others without the sticky "
+					   "bit",
+			 way.path[0] ? way.path : "(unknown)");
+		return refuse(c, why, &way.st);
+	}
+	return fd;
 }
 
 ssize_t pm_conf_read(struct pm_ctx *ctx, const char *path, char **buf,
 		     struct pm_conf *c)
 {
+	struct stat st;
 	ssize_t n;
-	int fd, r;
+	int fd;
 
 	memset(c, 0, sizeof(*c));
 	*buf = NULL;
-	fd = ctx ? pm_open(ctx, path, O_RDONLY) :
-		   open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = ctx ? -fd : errno;
+	fd = open_conf(ctx, path, c);
+	if (fd < 0)
+		return fd;
+	/* Only a regular file is configuration: a FIFO would block the
+	 * read, a device would never end. */
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
 
+		close(fd);
 		return fail(c, 0, e, "%s", strerror(e));
 	}
-	r = check_owner(ctx, path, fd, c);
-	if (r < 0) {
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return r;
+		return fail(c, 0, S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+			    "%s, not a regular file: not read",
+			    kind_of(st.st_mode));
 	}
+	c->dev = st.st_dev;
+	c->ino = st.st_ino;
 	n = read_conf(fd, buf);
 	close(fd);
 	if (n < 0) {
@@ -314,7 +381,13 @@ int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
 		c->path = strdup(path);
 		return (int)n;
 	}
-	return pm_conf_parse(path, buf, (size_t)n, c);
+	dev_t dev = c->dev;
+	ino_t ino = c->ino;
+	int r = pm_conf_parse(path, buf, (size_t)n, c);
+
+	c->dev = dev;
+	c->ino = ino;
+	return r;
 }
 
 void pm_conf_free(struct pm_conf *c)

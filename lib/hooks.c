@@ -350,8 +350,65 @@ static void cloexec_from_3(void)
 	closedir(d);
 }
 
-static void child(const char *file, char *const argv[], char **env,
-		  int logfd, int errfd)
+/*
+ * What runs is the very file checked: the hook is opened again below
+ * the root (confined, as pm_hooks_list saw it), checked again on that
+ * fd, and that fd is executed.  execve(root + path) would let the kernel
+ * resolve an absolute symlink on the host, where another file (anyone's)
+ * may sit.
+ */
+static int open_checked(const struct pm_ctx *ctx, const struct pm_hook *h,
+			char *exe, size_t size)
+{
+	struct pm_walk w = { .mode = PM_WALK_IN_ROOT };
+	struct stat st;
+	char proc[64];
+	ssize_t n;
+	int fd = pm_walk_open(ctx->rootfd, h->path, O_PATH | O_CLOEXEC, 0, &w);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (geteuid() == 0 && unsafe(&st))) {
+		close(fd);
+		return -EPERM;
+	}
+	/* Its path on the host, links resolved: a script's interpreter
+	 * needs a path to open (see child()). */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, exe, size - 1);
+	exe[n > 0 && (size_t)n < size - 1 ? n : 0] = '\0';
+	return fd;
+}
+
+/*
+ * execveat on the checked fd runs a binary as it is.  A script (#!) run
+ * that way gets /dev/fd/N as its name, which its interpreter could not
+ * open once the close-on-exec fd is gone: the kernel says ENOENT before
+ * anything is replaced.  The script then runs by the path of the file
+ * checked, links already resolved, once that path is seen to lead to the
+ * same file (its folders were checked: only root could change them).
+ * So does every hook where execveat is missing (ENOSYS: before Linux
+ * 3.19, or under valgrind 3.19).
+ */
+static void exec_checked(int fd, const char *exe, char *const argv[],
+			 char **env)
+{
+	struct stat a, b;
+
+	syscall(SYS_execveat, fd, "", argv, env, AT_EMPTY_PATH);
+	if ((errno != ENOENT && errno != ENOSYS) || !exe[0])
+		return;
+	if (fstat(fd, &a) < 0 || stat(exe, &b) < 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino) {
+		errno = EXDEV;
+		return;
+	}
+	execve(exe, argv, env);
+}
+
+static void child(int hookfd, const char *exe, char *const argv[],
+		  char **env, int logfd, int errfd)
 {
 	sigset_t none;
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -369,7 +426,7 @@ static void child(const char *file, char *const argv[], char **env,
 	dup2(logfd >= 0 ? logfd : null, 1);
 	dup2(logfd >= 0 ? logfd : null, 2);
 	cloexec_from_3();
-	execve(file, argv, env);
+	exec_checked(hookfd, exe, argv, env);
 	e = errno;
 	if (write(errfd, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -380,10 +437,10 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 		 const char *a1, const char *a2, const struct pm_hook_env *e,
 		 struct pm_hook_run *r)
 {
-	char file[2 * PM_PATH_MAX];
+	char file[2 * PM_PATH_MAX], exe[PM_PATH_MAX];
 	char *argv[] = { file, (char *)a1, (char *)a2, NULL };
 	char **env;
-	int fds[2], st = 0, pfd, ee = 0;
+	int fds[2], st = 0, pfd, ee = 0, hookfd;
 	double t0 = mono_s(), deadline;
 	ssize_t got;
 	pid_t pid;
@@ -391,25 +448,39 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 	memset(r, 0, sizeof(*r));
 	snprintf(file, sizeof(file), "%s%s",
 		 ctx->real_root ? "" : ctx->root, h->path);
+	hookfd = open_checked(ctx, h, exe, sizeof(exe));
+	if (hookfd < 0) {
+		/* Changed since it was listed: not run. */
+		r->exec_err = -hookfd;
+		r->status = hookfd == -ENOENT ? 127 : 126;
+		return 0;
+	}
 	env = hook_env(ctx, e);
-	if (!env)
+	if (!env) {
+		close(hookfd);
 		return -ENOMEM;
+	}
 	if (pipe2(fds, O_CLOEXEC) < 0) {
+		int err = errno;
+
+		close(hookfd);
 		free_env(env);
-		return -errno;
+		return -err;
 	}
 	(void)fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;
 
+		close(hookfd);
 		close(fds[0]);
 		close(fds[1]);
 		free_env(env);
 		return -err;
 	}
 	if (pid == 0)
-		child(file, argv, env, e->logfd, fds[1]);
+		child(hookfd, exe, argv, env, e->logfd, fds[1]);
+	close(hookfd);
 	close(fds[1]);
 	free_env(env);
 	/* Its own group even before the child gets there: kill reaches it. */

@@ -2,7 +2,8 @@
 /*
  * The output formats: json (and JSON Lines), kv for eval, csv, prom, and
  * the human stream; each escapes kernel strings so they stay inert.
- * --output FILE is written to a temporary file and renamed into place.
+ * --output FILE is written to a temporary file and renamed into place
+ * (a device, FIFO or socket is written, never replaced).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "pm.h"
@@ -306,9 +309,103 @@ void pm_kv_key_sanitize(char *s)
 
 static void prom_forget(struct pm_out *o);
 
+/* As the kernel's MAXSYMLINKS: a longer chain of links is a loop. */
+#define OUT_LINKS 40
+
+/*
+ * Where a dangling symlink (or a chain of them) leads: the name the
+ * file will have, made in the folder it names.
+ */
+static int follow_dangling(const char *path, char *out, size_t size)
+{
+	char cur[PM_PATH_MAX], link[PM_PATH_MAX];
+	struct stat st;
+
+	if (strlen(path) >= sizeof(cur))
+		return -ENAMETOOLONG;
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int i = 0; i <= OUT_LINKS; i++) {
+		ssize_t n;
+
+		if (lstat(cur, &st) < 0) {
+			if (errno != ENOENT)
+				return -errno;
+			snprintf(out, size, "%s", cur);
+			return 0;
+		}
+		if (!S_ISLNK(st.st_mode))
+			return -EAGAIN; /* made meanwhile: look again */
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0)
+			return -errno;
+		link[n] = '\0';
+		if (link[0] == '/') {
+			snprintf(cur, sizeof(cur), "%s", link);
+		} else {
+			char *slash = strrchr(cur, '/');
+			size_t dl = slash ? (size_t)(slash - cur) + 1 : 0;
+
+			if (dl + (size_t)n >= sizeof(cur))
+				return -ENAMETOOLONG;
+			memcpy(cur + dl, link, (size_t)n + 1);
+		}
+	}
+	return -ELOOP;
+}
+
+/*
+ * What --output names decides how it is written.  A regular file (or a
+ * name not there yet) is replaced atomically: a temporary file in the
+ * same folder, renamed over it.  A symlink is followed and the file it
+ * names is replaced in its own folder, the link kept.  A character or
+ * block device is written directly, never replaced (renaming over
+ * /dev/null would make it a file for every program), and so are a FIFO
+ * and a socket, which get the whole document at pm_out_commit (opening
+ * a FIFO to probe it would end its reader's input).  A folder is
+ * refused: -EISDIR; a chain of links that never ends: -ELOOP.
+ */
+static int out_target(const char *path, char *final, size_t size)
+{
+	struct stat st;
+
+	for (int tries = 0; tries < 3; tries++) {
+		int r;
+
+		if (stat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				return -EISDIR;
+			if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+				return PM_OUT_DEVICE;
+			if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+				return PM_OUT_STREAM;
+			if (!S_ISREG(st.st_mode))
+				return -EINVAL;
+			if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+				if (!realpath(path, final))
+					return -errno;
+			} else {
+				snprintf(final, size, "%s", path);
+			}
+			return PM_OUT_ATOMIC;
+		}
+		if (errno != ENOENT)
+			return -errno;
+		if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode)) {
+			snprintf(final, size, "%s", path);
+			return PM_OUT_ATOMIC;
+		}
+		r = follow_dangling(path, final, size);
+		if (r != -EAGAIN)
+			return r < 0 ? r : PM_OUT_ATOMIC;
+	}
+	return -EAGAIN;
+}
+
 int pm_out_open(struct pm_out *o, enum pm_fmt fmt, const char *path)
 {
 	const char *nc = getenv("NO_COLOR");
+	char final[PM_PATH_MAX];
+	int fd, kind;
 
 	memset(o, 0, sizeof(*o));
 	o->fmt = fmt;
@@ -318,28 +415,48 @@ int pm_out_open(struct pm_out *o, enum pm_fmt fmt, const char *path)
 			   !(nc && *nc);
 		return 0;
 	}
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	size_t len = strlen(path) + 16;
-	struct stat st;
-	int fd;
-
-	/*
-	 * A folder cannot be renamed over: say so now, before a temporary
-	 * file is made in its parent (for "/tmp", in /).
-	 */
-	if ((slash && !slash[1]) ||
-	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+	/* "dir/": a folder, whatever is there. */
+	if (path[strlen(path) - 1] == '/')
 		return -EISDIR;
+	kind = out_target(path, final, sizeof(final));
+	if (kind < 0)
+		return kind;
+	o->kind = kind;
+	o->final_path = strdup(kind == PM_OUT_ATOMIC ? final : path);
+	if (!o->final_path)
+		return -ENOMEM;
+	if (kind == PM_OUT_DEVICE) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			pm_out_abort(o);
+			return -e;
+		}
+		return 0;
+	}
+	if (kind == PM_OUT_STREAM) {
+		o->f = open_memstream(&o->mem, &o->memlen);
+		if (!o->f) {
+			pm_out_abort(o);
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	const char *slash = strrchr(final, '/');
+	size_t dirlen = slash ? (size_t)(slash - final) + 1 : 0;
+	size_t len = strlen(final) + 16;
+
 	o->tmp_path = malloc(len);
-	o->final_path = strdup(path);
-	if (!o->tmp_path || !o->final_path) {
+	if (!o->tmp_path) {
 		pm_out_abort(o);
 		return -ENOMEM;
 	}
 	/* The same folder, so the rename is atomic. */
-	snprintf(o->tmp_path, len, "%.*s.%s.XXXXXX", (int)dirlen, path,
-		 path + dirlen);
+	snprintf(o->tmp_path, len, "%.*s.%s.XXXXXX", (int)dirlen, final,
+		 final + dirlen);
 	fd = mkostemp(o->tmp_path, O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -360,6 +477,59 @@ int pm_out_open(struct pm_out *o, enum pm_fmt fmt, const char *path)
 	return 0;
 }
 
+/* A unix socket: connected as a stream, else as datagrams. */
+static int socket_open(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	if (errno != EPROTOTYPE)
+		return -errno;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	return -errno;
+}
+
+/* The whole document into the FIFO or socket named by --output. */
+static int stream_write(struct pm_out *o)
+{
+	struct stat st;
+	size_t off = 0;
+	int fd, r = 0;
+
+	if (stat(o->final_path, &st) == 0 && S_ISSOCK(st.st_mode))
+		fd = socket_open(o->final_path);
+	else
+		fd = open(o->final_path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return fd < -1 ? fd : -errno;
+	while (off < o->memlen) {
+		ssize_t n = write(fd, o->mem + off, o->memlen - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) < 0 && !r && errno != EINTR)
+		r = -errno;
+	return r;
+}
+
 int pm_out_commit(struct pm_out *o)
 {
 	int r = 0;
@@ -367,7 +537,7 @@ int pm_out_commit(struct pm_out *o)
 	free(o->join);
 	o->join = NULL;
 	prom_forget(o);
-	if (!o->tmp_path) {
+	if (o->kind == PM_OUT_STDOUT) {
 		if (fflush(o->f) != 0 || ferror(o->f))
 			r = -(errno ? errno : EIO);
 		if (!r && o->err)
@@ -379,20 +549,32 @@ int pm_out_commit(struct pm_out *o)
 	/* A document cut short (too deep, out of memory) must not land. */
 	if (!r && o->err)
 		r = -o->err;
-	if (!r && fchmod(fileno(o->f), 0644) < 0)
-		r = -errno;
-	if (!r && fsync(fileno(o->f)) < 0 && errno != EINVAL)
-		r = -errno;
+	if (o->kind == PM_OUT_ATOMIC) {
+		if (!r && fchmod(fileno(o->f), 0644) < 0)
+			r = -errno;
+		if (!r && fsync(fileno(o->f)) < 0 && errno != EINVAL)
+			r = -errno;
+	} else if (o->kind == PM_OUT_DEVICE) {
+		/* A block device keeps it; a character device has nothing
+		 * to sync (EINVAL). */
+		if (!r && fsync(fileno(o->f)) < 0 && errno != EINVAL &&
+		    errno != EROFS)
+			r = -errno;
+	}
 	if (fclose(o->f) != 0 && !r)
 		r = -errno;
 	o->f = NULL;
-	if (!r && rename(o->tmp_path, o->final_path) < 0)
+	if (o->kind == PM_OUT_STREAM && !r)
+		r = stream_write(o);
+	if (o->kind == PM_OUT_ATOMIC && !r &&
+	    rename(o->tmp_path, o->final_path) < 0)
 		r = -errno;
-	if (r)
+	if (r && o->tmp_path)
 		unlink(o->tmp_path);
 	free(o->tmp_path);
 	free(o->final_path);
-	o->tmp_path = o->final_path = NULL;
+	free(o->mem);
+	o->tmp_path = o->final_path = o->mem = NULL;
 	return r;
 }
 
@@ -401,15 +583,16 @@ void pm_out_abort(struct pm_out *o)
 	free(o->join);
 	o->join = NULL;
 	prom_forget(o);
-	if (o->tmp_path) {
-		if (o->f)
-			(void)fclose(o->f);
+	if (o->kind != PM_OUT_STDOUT && o->f)
+		(void)fclose(o->f);
+	if (o->kind != PM_OUT_STDOUT)
 		o->f = NULL;
+	if (o->tmp_path)
 		unlink(o->tmp_path);
-	}
 	free(o->tmp_path);
 	free(o->final_path);
-	o->tmp_path = o->final_path = NULL;
+	free(o->mem);
+	o->tmp_path = o->final_path = o->mem = NULL;
 }
 
 /*

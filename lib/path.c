@@ -44,6 +44,40 @@ int pm_err_set(struct pm_ctx *ctx, const char *op, const char *file,
 	return -err;
 }
 
+/*
+ * The root handed to children (PM_SYSROOT of hooks and commands) must be
+ * absolute: a child that changes folder would otherwise resolve another
+ * root, and "--sysroot ." run from / would make it the real one.  The
+ * folder that was opened says where it is; a root given as an absolute
+ * path is kept as written.
+ */
+static void absolute_root(struct pm_ctx *ctx, const char *root)
+{
+	char proc[64], abs[PM_PATH_MAX], cwd[PM_PATH_MAX];
+	ssize_t n;
+
+	if (root[0] == '/')
+		return;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", ctx->rootfd);
+	n = readlink(proc, abs, sizeof(abs) - 1);
+	if (n > 0 && (size_t)n < sizeof(abs) - 1 && abs[0] == '/') {
+		abs[n] = '\0';
+		snprintf(ctx->root, sizeof(ctx->root), "%s", abs);
+		return;
+	}
+	/* No /proc: the current folder and the name as given. */
+	if (!getcwd(cwd, sizeof(cwd)))
+		return;
+	size_t c = strlen(cwd), r = strlen(root);
+
+	if (c + 1 + r >= sizeof(ctx->root))
+		return;
+	memcpy(ctx->root, cwd, c);
+	if (c > 1)
+		ctx->root[c++] = '/';
+	memcpy(ctx->root + c, root, r + 1);
+}
+
 int pm_ctx_open(struct pm_ctx *ctx, const char *root)
 {
 	const char *g;
@@ -63,6 +97,7 @@ int pm_ctx_open(struct pm_ctx *ctx, const char *root)
 	if (ctx->rootfd < 0)
 		return pm_err_set(ctx, "open", root, NULL, errno,
 				  "the system root must be a folder");
+	absolute_root(ctx, root);
 
 	/* Compare inodes, not strings: "//", "/." and symlinks are "/" too. */
 	struct stat a, b;
@@ -102,33 +137,341 @@ int pm_open(struct pm_ctx *ctx, const char *path, int flags)
 	return pm_openat(ctx, ctx->rootfd, path, flags);
 }
 
+/* As the kernel's MAXSYMLINKS: more links in one lookup is a loop. */
+#define PM_WALK_LINKS 40
+/* Folders held open at once while a lookup descends (a sysfs device
+ * path is about 20 deep; the path buffer allows 2048 components). */
+#define PM_WALK_DEPTH 256
+
+static int walk_check(const struct pm_walk *w, int fd)
+{
+	return w && w->check_dir ? w->check_dir(w->arg, fd) : 0;
+}
+
+/* Open the folder a lookup starts from, as an O_PATH fd of our own. */
+static int walk_start(int dirfd)
+{
+	return openat(dirfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static int walk_start_root(void)
+{
+	return open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/*
+ * Replace the path still to walk (rest) by the text of a link followed
+ * by it.  buf holds rest; both fit in size or -ENAMETOOLONG.
+ */
+static int splice_link(char *buf, size_t size, const char *rest,
+		       const char *link)
+{
+	size_t l = strlen(link), r = strlen(rest);
+
+	if (l + 1 + r + 1 > size)
+		return -ENAMETOOLONG;
+	/* Nothing after the link: its text alone ("a/" stays a folder). */
+	if (!r) {
+		memcpy(buf, link, l + 1);
+		return 0;
+	}
+	memmove(buf + l + 1, rest, r + 1);
+	memcpy(buf, link, l);
+	buf[l] = '/';
+	return 0;
+}
+
+int pm_walk_open(int dirfd, const char *path, int flags, mode_t mode,
+		 struct pm_walk *w)
+{
+	char buf[2 * PM_PATH_MAX], link[PM_PATH_MAX];
+	int stack[PM_WALK_DEPTH], n = 0, links = 0, fd = -1, err = 0, lerr = 0;
+	enum pm_walk_mode m = w ? w->mode : PM_WALK_IN_ROOT;
+	bool nofollow = flags & O_NOFOLLOW;
+	char *p = buf;
+
+	if (w)
+		w->parent = -1;
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	snprintf(buf, sizeof(buf), "%s", path);
+	if (*p == '/' && m == PM_WALK_BENEATH)
+		return -EXDEV;
+	stack[n] = m == PM_WALK_HOST && *p == '/' ? walk_start_root() :
+						     walk_start(dirfd);
+	if (stack[n] < 0)
+		return -errno;
+	n++;
+	for (;;) {
+		char *name, *next;
+		bool last;
+		struct stat st;
+		int top = stack[n - 1], c;
+
+		while (*p == '/')
+			p++;
+		if (!*p) {
+			/* The path ends on a folder ("", ".", "a/", ".."). */
+			err = walk_check(w, top);
+			if (err)
+				break;
+			fd = openat(top, ".", (flags & ~O_CREAT) | O_CLOEXEC);
+			if (fd < 0)
+				err = -errno;
+			break;
+		}
+		name = p;
+		next = strchr(p, '/');
+		if (next) {
+			*next++ = '\0';
+			while (*next == '/')
+				next++;
+		} else {
+			next = p + strlen(p);
+		}
+		/* "a/" names a folder: walk into it and open "." there. */
+		last = next == name + strlen(name);
+		p = next;
+		if (!strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			if (n > 1) {
+				close(stack[--n]);
+				continue;
+			}
+			if (m == PM_WALK_IN_ROOT)
+				continue; /* the root is its own parent */
+			if (m == PM_WALK_BENEATH) {
+				err = -EXDEV;
+				break;
+			}
+			err = walk_check(w, top);
+			if (err)
+				break;
+			c = openat(top, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (c < 0) {
+				err = -errno;
+				break;
+			}
+			close(stack[0]);
+			stack[0] = c;
+			continue;
+		}
+		err = walk_check(w, top);
+		if (err)
+			break;
+		if (last) {
+			fd = openat(top, name, flags | O_NOFOLLOW | O_CLOEXEC,
+				    mode);
+			if (fd >= 0 && (flags & O_PATH) && !nofollow &&
+			    fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+				close(fd);
+				fd = -1;
+			} else if (fd >= 0) {
+				break;
+			} else if (nofollow || (errno != ELOOP &&
+						errno != ENOTDIR)) {
+				err = -errno;
+				break;
+			}
+			/* Perhaps a link (ELOOP, or ENOTDIR for a link to
+			 * a folder opened O_DIRECTORY): follow it below. */
+			lerr = errno;
+			c = -1;
+		} else {
+			c = openat(top, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (c < 0) {
+				err = -errno;
+				break;
+			}
+			if (fstat(c, &st) < 0) {
+				err = -errno;
+				close(c);
+				break;
+			}
+			if (S_ISDIR(st.st_mode)) {
+				if (n == PM_WALK_DEPTH) {
+					close(c);
+					err = -ENAMETOOLONG;
+					break;
+				}
+				stack[n++] = c;
+				continue;
+			}
+			if (!S_ISLNK(st.st_mode)) {
+				close(c);
+				err = -ENOTDIR;
+				break;
+			}
+		}
+		/* A symlink, by its text: never let the kernel follow one. */
+		ssize_t l = c >= 0 ? readlinkat(c, "", link, sizeof(link)) :
+				     readlinkat(top, name, link, sizeof(link));
+
+		if (c >= 0)
+			close(c);
+		if (l < 0) {
+			err = c < 0 && errno == EINVAL ? -lerr : -errno;
+			break;
+		}
+		if ((size_t)l >= sizeof(link)) {
+			err = -ENAMETOOLONG;
+			break;
+		}
+		link[l] = '\0';
+		if (++links > PM_WALK_LINKS) {
+			err = -ELOOP;
+			break;
+		}
+		if (link[0] == '/') {
+			if (m == PM_WALK_BENEATH) {
+				err = -EXDEV;
+				break;
+			}
+			while (n > 1)
+				close(stack[--n]);
+			if (m == PM_WALK_HOST) {
+				c = walk_start_root();
+				if (c < 0) {
+					err = -errno;
+					break;
+				}
+				close(stack[0]);
+				stack[0] = c;
+			}
+		}
+		/* The link's text, then what was left after its name. */
+		char rest[2 * PM_PATH_MAX];
+
+		snprintf(rest, sizeof(rest), "%s", p);
+		err = splice_link(buf, sizeof(buf), rest, link);
+		if (err)
+			break;
+		p = buf;
+	}
+	if (!err && w && w->want_parent) {
+		w->parent = fcntl(stack[n - 1], F_DUPFD_CLOEXEC, 0);
+		if (w->parent < 0)
+			err = -errno;
+	}
+	while (n > 0)
+		close(stack[--n]);
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* The call openat2 is, without a libc wrapper before glibc 2.39. */
+static long sys_openat2(int dirfd, const char *path, int flags, mode_t mode,
+			uint64_t resolve)
+{
+	struct open_how how;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)flags;
+	how.mode = flags & O_CREAT ? mode : 0;
+	how.resolve = resolve;
+	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+/*
+ * Is openat2 with these resolve flags there at all?  Asked only when a
+ * real open failed with an answer that may mean "no such call" (ENOSYS),
+ * "no such flag" (EINVAL: a kernel between 5.6 and a flag we use) or a
+ * sandbox that refuses the call itself (EPERM from a seccomp filter):
+ * the same call on the root folder tells those apart from the file's own
+ * refusal, which is the answer.
+ */
+static bool openat2_missing(struct pm_ctx *ctx)
+{
+	long fd = sys_openat2(ctx->rootfd, ".", O_PATH | O_CLOEXEC,
+			      0, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+
+	if (fd >= 0) {
+		close((int)fd);
+		return false;
+	}
+	return errno == ENOSYS || errno == EINVAL || errno == EPERM ||
+	       errno == E2BIG;
+}
+
 /*
  * Below a --sysroot, a path (and every symlink in it, absolute ones and
  * ".." included) resolves inside the root, and a path relative to a
  * folder stays beneath that folder: a tree with a link to /sys must not
- * reach the real machine.  openat2 is Linux 5.6+; without it (or under a
- * seccomp filter that answers EPERM) plain openat is used.
+ * reach the real machine.  openat2 does it in the kernel (Linux 5.6+);
+ * where the call is missing (older kernels, valgrind, sandboxes that
+ * filter it) pm_walk_open does the same in user space, one component at
+ * a time.  An error of the file itself (EPERM of an immutable file,
+ * EACCES, ENOENT) is the answer: it never sends the open elsewhere.
  */
 static int open_confined(struct pm_ctx *ctx, int dirfd, const char *path,
 			 int flags, mode_t mode)
 {
-	struct open_how how;
-	long fd;
+	struct pm_walk w = { .mode = dirfd == ctx->rootfd ? PM_WALK_IN_ROOT :
+							    PM_WALK_BENEATH };
+	int fd;
 
 	if (ctx->real_root)
 		return openat(dirfd, path, flags, mode);
-	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)flags;
-	how.mode = flags & O_CREAT ? mode : 0;
-	how.resolve = RESOLVE_NO_MAGICLINKS |
-		      (dirfd == ctx->rootfd ? RESOLVE_IN_ROOT : RESOLVE_BENEATH);
-	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
-		return openat(dirfd, path, flags, mode);
-	return (int)fd;
+	if (!ctx->no_openat2) {
+		fd = (int)sys_openat2(dirfd, path, flags, mode,
+				      RESOLVE_NO_MAGICLINKS |
+					      (w.mode == PM_WALK_IN_ROOT ?
+						       RESOLVE_IN_ROOT :
+						       RESOLVE_BENEATH));
+		if (fd >= 0 || (errno != ENOSYS && errno != EINVAL &&
+				errno != EPERM && errno != E2BIG))
+			return fd;
+		int e = errno;
+
+		if (!openat2_missing(ctx)) {
+			errno = e;
+			return -1;
+		}
+		ctx->no_openat2 = true;
+	}
+	fd = pm_walk_open(dirfd, path, flags, mode, &w);
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
 }
 
-int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
+/* Why a file that should be the kernel's is refused, or NULL. */
+static const char *odd_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return NULL;
+}
+
+static void odd_file(struct pm_ctx *ctx, int dirfd, const char *path,
+		     const char *kind)
+{
+	char dir[PM_PATH_MAX] = "", shown[2 * PM_PATH_MAX];
+
+	if (!ctx->on_odd)
+		return;
+	if (dirfd != ctx->rootfd && pm_fd_path(ctx, dirfd, dir,
+					       sizeof(dir)) < 0)
+		dir[0] = '\0';
+	snprintf(shown, sizeof(shown), "%s/%s",
+		 strcmp(dir, "/") ? dir : "", path);
+	ctx->on_odd(ctx->on_odd_arg, shown, kind);
+}
+
+int pm_openat_any(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 {
 	int fd;
 
@@ -139,6 +482,77 @@ int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 		fd = open_confined(ctx, dirfd, rel(path), flags | O_CLOEXEC, 0);
 	while (fd < 0 && errno == EINTR);
 	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A file to read or write must be what the kernel makes: a regular file
+ * (every sysfs, procfs and debugfs attribute is one, as is a fixture's
+ * plain file).  A FIFO would block the open and every read, a device
+ * read forever: opened without blocking, checked with fstat, and
+ * refused as ENXIO (the kernel's own answer for a socket), named
+ * through ctx->on_odd.
+ */
+int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
+{
+	const char *kind;
+	struct stat st;
+	int fd;
+
+	if (flags & (O_PATH | O_DIRECTORY))
+		return pm_openat_any(ctx, dirfd, path, flags);
+	if (path[0] == '/')
+		dirfd = ctx->rootfd;
+	fd = pm_openat_any(ctx, dirfd, path, flags | O_NONBLOCK | O_NOCTTY);
+	if (fd == -ENXIO) {
+		/* A socket, or a FIFO opened to write with no reader. */
+		int p = pm_openat_any(ctx, dirfd, path, O_PATH);
+
+		if (p >= 0 && fstat(p, &st) == 0 &&
+		    (kind = odd_kind(st.st_mode)))
+			odd_file(ctx, dirfd, rel(path), kind);
+		if (p >= 0)
+			close(p);
+		return fd;
+	}
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		return fd; /* a folder's read is EISDIR, as it was */
+	close(fd);
+	kind = odd_kind(st.st_mode);
+	odd_file(ctx, dirfd, rel(path), kind ? kind : "not a regular file");
+	return -ENXIO;
+}
+
+int pm_open_dev(struct pm_ctx *ctx, const char *path, int flags)
+{
+	struct stat st;
+	const char *kind;
+	int fd = pm_openat_any(ctx, ctx->rootfd, path,
+			       flags | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	/* A plain file stands for the device in a fixture tree. */
+	if (S_ISCHR(st.st_mode) || S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+	kind = odd_kind(st.st_mode);
+	odd_file(ctx, ctx->rootfd, rel(path),
+		 kind ? kind : "not a character device");
+	return -ENXIO;
 }
 
 static ssize_t fd_link(int fd, char *buf, size_t size)
@@ -251,10 +665,18 @@ bool pm_exists(struct pm_ctx *ctx, const char *path)
 
 bool pm_writable(struct pm_ctx *ctx, const char *path)
 {
-	const char *rel = path[0] == '/' ? path + 1 : path;
+	char proc[64];
+	bool w;
+	int fd = pm_openat_any(ctx, ctx->rootfd, path, O_PATH);
 
-	return faccessat(ctx->rootfd, rel, W_OK, AT_EACCESS) == 0 ||
-	       errno != EACCES;
+	if (fd < 0)
+		return true; /* the write itself will say why */
+	/* The file the confined open found, not the path again. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	w = faccessat(AT_FDCWD, proc, W_OK, AT_EACCESS) == 0 ||
+	    errno != EACCES;
+	close(fd);
+	return w;
 }
 
 bool pm_existsat(int dirfd, const char *name)
@@ -449,8 +871,14 @@ ssize_t pm_fd_read_all(int fd, char **buf, size_t *cap)
 
 		if (*cap - len < 2) {
 			size_t ncap = *cap ? *cap * 2 : PM_FILE_CHUNK;
-			char *nb = realloc(*buf, ncap);
+			char *nb;
 
+			/* Bounded: a file that never ends is not a table. */
+			if (len > PM_FILE_MAX)
+				return -EFBIG;
+			if (ncap > (size_t)PM_FILE_MAX + 2)
+				ncap = (size_t)PM_FILE_MAX + 2;
+			nb = realloc(*buf, ncap);
 			if (!nb)
 				return -ENOMEM;
 			*buf = nb;

@@ -43,6 +43,12 @@ enum pm_exit {
 #define PM_CONF_MAX (1 << 20)
 #define PM_CONF_LINE_MAX 4096
 #define PM_PATH_MAX 4096
+/*
+ * A /proc table or debugfs summary read whole: /proc/interrupts of 8192
+ * CPUs and a few hundred sources is about 30 MiB.  Past this a file is
+ * not what it claims to be (-EFBIG).
+ */
+#define PM_FILE_MAX (64 << 20)
 
 /* ---------------------------------------------------------------- errors */
 
@@ -84,6 +90,12 @@ struct pm_ctx {
 	bool batching;		/* reads leave their fds in fdb to close */
 	struct pm_fdbatch fdb;
 	struct pm_err err;
+	/* openat2 is not there: paths are confined by pm_walk_open. */
+	bool no_openat2;
+	/* A file opened to read or write that is a FIFO, a device or a
+	 * socket, refused: path below the root, and what it is. */
+	void (*on_odd)(void *arg, const char *path, const char *kind);
+	void *on_odd_arg;
 };
 
 /* root == NULL: $PM_SYSROOT, else "/". */
@@ -108,10 +120,45 @@ int pm_err_set(struct pm_ctx *ctx, const char *op, const char *file,
 
 /*
  * Paths are system paths ("/sys/devices/system/cpu/online" or without the
- * leading slash); they are opened relative to the root fd, O_CLOEXEC.
+ * leading slash); they are opened relative to the root fd, O_CLOEXEC,
+ * confined to it.  A file opened to read or write (not O_PATH or
+ * O_DIRECTORY) is opened without blocking and must be a regular file, as
+ * the kernel's attributes are: anything else is -ENXIO, told to on_odd.
  */
 int pm_open(struct pm_ctx *ctx, const char *path, int flags);
 int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags);
+/* The confined open alone, whatever the file is. */
+int pm_openat_any(struct pm_ctx *ctx, int dirfd, const char *path,
+		  int flags);
+/* A character device below the root (/dev/cpu_dma_latency; a plain
+ * file in a fixture), or -ENXIO. */
+int pm_open_dev(struct pm_ctx *ctx, const char *path, int flags);
+
+/*
+ * Path resolution in user space, one component at a time with
+ * O_NOFOLLOW|O_PATH, each symlink followed by its text: what openat2's
+ * RESOLVE_IN_ROOT or RESOLVE_BENEATH do where the call is missing, and
+ * how configuration is opened when every folder on its way must be
+ * checked.
+ */
+enum pm_walk_mode {
+	PM_WALK_IN_ROOT,	/* links and ".." never leave dirfd */
+	PM_WALK_BENEATH,	/* leaving dirfd is -EXDEV */
+	PM_WALK_HOST,		/* as the kernel: absolute links from "/" */
+};
+
+struct pm_walk {
+	enum pm_walk_mode mode;
+	/* Called with each folder a name is looked up in; -errno stops. */
+	int (*check_dir)(void *arg, int dirfd);
+	void *arg;
+	bool want_parent;	/* set parent to the final file's folder */
+	int parent;		/* out: an O_PATH fd, or -1 */
+};
+
+/* Open path below dirfd (w may be NULL: PM_WALK_IN_ROOT); -errno. */
+int pm_walk_open(int dirfd, const char *path, int flags, mode_t mode,
+		 struct pm_walk *w);
 /* The system path an open fd resolved to (links followed), as seen from
  * the root ("/sys/devices/..."); -errno, -EXDEV when it is not below the
  * root. */
@@ -508,11 +555,22 @@ struct pm_out_level {
 	size_t scalars;		/* kv: offset of joined scalar values */
 };
 
+/* What --output names (pm_out_open). */
+enum pm_out_kind {
+	PM_OUT_STDOUT,		/* no --output */
+	PM_OUT_ATOMIC,		/* a file, replaced by rename */
+	PM_OUT_DEVICE,		/* a character or block device: written */
+	PM_OUT_STREAM,		/* a FIFO or socket: written at commit */
+};
+
 struct pm_out {
 	enum pm_fmt fmt;
 	FILE *f;
+	enum pm_out_kind kind;
 	char *tmp_path;		/* atomic --output: the temporary file */
-	char *final_path;
+	char *final_path;	/* the file replaced, the device written */
+	char *mem;		/* PM_OUT_STREAM: the document so far */
+	size_t memlen;
 	int depth;
 	struct pm_out_level lvl[PM_OUT_DEPTH];
 	char key[512];		/* kv: the flattened key so far */
@@ -526,8 +584,13 @@ struct pm_out {
 };
 
 /*
- * Open the output: path NULL means stdout.  With a path, writes go to a
- * temporary file in the same folder, renamed over path by pm_out_commit.
+ * Open the output: path NULL means stdout.  With a path to a file (or to
+ * nothing yet), writes go to a temporary file in the same folder, renamed
+ * over it by pm_out_commit; through a symlink, the file it names is
+ * replaced in its own folder.  A character or block device is written
+ * directly, a FIFO or socket gets the document at commit; none is ever
+ * replaced.  A folder is -EISDIR, a loop of links -ELOOP (pm_out_exit:
+ * a usage error).
  */
 int pm_out_open(struct pm_out *o, enum pm_fmt fmt, const char *path);
 /* Flush; for a file, fsync and rename.  Returns 0 or -errno. */
@@ -1406,7 +1469,8 @@ struct pm_opp_entry {
 	char path[PM_PATH_MAX];		/* as shown: /etc/pm/opp.d/x.conf */
 	bool installed;			/* from the installed examples */
 	char description[PM_CONF_LINE_MAX];	/* a line is no longer */
-	char error[320];		/* why the file cannot be read, or "" */
+	/* why the file cannot be read, or "" */
+	char error[PM_PATH_MAX + 300];
 };
 
 /* An operating point name: [A-Za-z0-9_.-]+, not starting with '.'. */
@@ -1899,16 +1963,21 @@ struct pm_conf {
 	struct pm_conf_line *lines;
 	int n;
 	unsigned errline;	/* the line of the first error, 0: the file */
-	char errmsg[256];	/* what is wrong with it */
+	char errmsg[PM_PATH_MAX + 256]; /* what is wrong with it */
+	dev_t dev;		/* the file read (pm_conf_read, _load) */
+	ino_t ino;
 };
 
 
 /*
  * Load a file: under the system root when ctx is given (/etc/pm/...),
  * else as a real path (a file named on the command line is never
- * prefixed).  On error returns -errno and fills errline/errmsg.  As
- * root, a file not owned by root or writable by group or others, or in
- * a folder that is (unless the folder has the sticky bit), is -EPERM.
+ * prefixed).  On error returns -errno and fills errline/errmsg, which
+ * names the problem and never repeats the text of a line.  Only a
+ * regular file is read (a FIFO or a device is -EINVAL, never waited
+ * for).  As root, a file not owned by root or writable by group or
+ * others, or reached through a folder that is (unless the folder has the
+ * sticky bit), is -EPERM.
  */
 int pm_conf_load(struct pm_ctx *ctx, const char *path, struct pm_conf *c);
 /*
@@ -1996,6 +2065,9 @@ void pm_tool_only(struct pm_tool *t, unsigned allowed, const char *what);
 void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx);
 /* Open the output for --format/--output; exit 1 on failure. */
 void pm_tool_out(struct pm_tool *t, struct pm_out *o);
+/* The exit status for a pm_out_open failure: 2 for a target that is not
+ * a file, a device, a FIFO or a socket, else 1. */
+int pm_out_exit(int r);
 /* Commit the output; exit 1 on failure. */
 void pm_tool_out_done(struct pm_tool *t, struct pm_out *o);
 

@@ -161,7 +161,7 @@ void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
 		int r = pm_out_open(&probe, t->fmt, t->output);
 
 		if (r < 0)
-			pm_die(t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			pm_die(t, pm_out_exit(r), "cannot write %s: %s (%s)",
 			       t->output, strerror(-r), pm_errno_name(-r));
 		pm_out_abort(&probe);
 	} else {

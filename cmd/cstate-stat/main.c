@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 		int r = pm_out_open(&probe, t.fmt, t.output);
 
 		if (r < 0)
-			pm_die(&t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			pm_die(&t, pm_out_exit(r), "cannot write %s: %s (%s)",
 			       t.output, strerror(-r), pm_errno_name(-r));
 		pm_out_abort(&probe);
 	}

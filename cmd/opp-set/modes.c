@@ -25,6 +25,21 @@
 
 /* ---------------------------------------------------------------- save */
 
+/* A value read from the machine, written into the point only if it
+ * reads back as itself; else nothing is saved. */
+static const char *saved(struct opp *op, struct pm_out *o, const char *file,
+			 const char *what, const char *v, bool arg)
+{
+	const char *why = opp_save_unsafe(v, arg);
+
+	if (!why)
+		return v;
+	pm_out_abort(o);
+	pm_die(&op->t, PM_EXIT_FAIL, "cannot save %s: %s '%s' does not fit "
+				     "in a point file: %s",
+	       file, what, v, why);
+}
+
 static void save_khz(struct pm_out *o, const char *key, uint64_t khz)
 {
 	if (khz != PM_UNKNOWN)
@@ -95,7 +110,7 @@ int opp_save(struct opp *op, const char *file)
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
 	r = pm_out_open(&o, PM_FMT_HUMAN, file);
 	if (r < 0)
-		pm_die(&op->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", file,
+		pm_die(&op->t, pm_out_exit(r), "cannot write %s: %s (%s)", file,
 		       strerror(-r), pm_errno_name(-r));
 	pm_out_printf(&o, "# The power settings of this machine, saved by "
 			  "opp-set --save;\n# opp-set -f FILE puts them back.\n"
@@ -107,7 +122,8 @@ int opp_save(struct opp *op, const char *file)
 		pm_out_printf(&o, "smt = %s\n", cpus.smt_control);
 	if (pm_cpufreq_global_read(&op->ctx, &g) == 0 && g.intel_status[0]) {
 		pm_out_printf(&o, "\n[intel_pstate]\nstatus = %s\n",
-			      g.intel_status);
+			      saved(op, &o, file, "intel_pstate's status",
+				    g.intel_status, false));
 		if (g.intel_min_perf_pct >= 0)
 			pm_out_printf(&o, "min_perf_pct = %d\n",
 				      g.intel_min_perf_pct);
@@ -131,14 +147,20 @@ int opp_save(struct opp *op, const char *file)
 		pm_cpulist_format(&pol[i].related, list, sizeof(list));
 		pm_out_printf(&o, "\n[cpufreq cpus=%s]\n", list);
 		if (pol[i].governor[0])
-			pm_out_printf(&o, "governor = %s\n", pol[i].governor);
+			pm_out_printf(&o, "governor = %s\n",
+				      saved(op, &o, file, "the governor",
+					    pol[i].governor, false));
 		save_khz(&o, "min", pol[i].min_khz);
 		save_khz(&o, "max", pol[i].max_khz);
 		if (!strcmp(pol[i].governor, "userspace") &&
 		    pol[i].setspeed[0] >= '0' && pol[i].setspeed[0] <= '9')
-			pm_out_printf(&o, "speed = %s\n", pol[i].setspeed);
+			pm_out_printf(&o, "speed = %s\n",
+				      saved(op, &o, file, "scaling_setspeed",
+					    pol[i].setspeed, false));
 		if (pol[i].epp[0])
-			pm_out_printf(&o, "epp = %s\n", pol[i].epp);
+			pm_out_printf(&o, "epp = %s\n",
+				      saved(op, &o, file, "the EPP", pol[i].epp,
+					    false));
 		save_tunables(op, &o, &pol[i]);
 		if (pol[i].boost >= 0 && g.boost < 0 && g.intel_no_turbo < 0)
 			pm_out_printf(&o, "boost = %s\n",
@@ -152,7 +174,9 @@ int opp_save(struct opp *op, const char *file)
 
 		pm_out_printf(&o, "\n[cpuidle]\n");
 		if (ci.governor_writable)
-			pm_out_printf(&o, "governor = %s\n", ci.governor);
+			pm_out_printf(&o, "governor = %s\n",
+				      saved(op, &o, file, "the cpuidle governor",
+					    ci.governor, false));
 		k = c < 0 ? 0 : pm_idle_states_read_fields(
 					&op->ctx, (unsigned)c, st, MAX_STATES,
 					PM_IDLE_NAMES | PM_IDLE_DISABLE);
@@ -187,9 +211,13 @@ int opp_save(struct opp *op, const char *file)
 	}
 	n = pm_devfreqs_read(&op->ctx, &df);
 	for (int i = 0; i < n; i++) {
-		pm_out_printf(&o, "\n[devfreq %s]\n", df[i].name);
+		pm_out_printf(&o, "\n[devfreq %s]\n",
+			      saved(op, &o, file, "the devfreq name", df[i].name,
+				    true));
 		if (df[i].governor[0])
-			pm_out_printf(&o, "governor = %s\n", df[i].governor);
+			pm_out_printf(&o, "governor = %s\n",
+				      saved(op, &o, file, "the devfreq governor",
+					    df[i].governor, false));
 		if (df[i].min_hz != PM_UNKNOWN)
 			pm_out_printf(&o, "min = %lluHz\n",
 				      (unsigned long long)df[i].min_hz);
@@ -200,7 +228,9 @@ int opp_save(struct opp *op, const char *file)
 	free(df);
 	if (pm_profile_read(&op->ctx, &pr) == 0 && pr.current[0] &&
 	    strcmp(pr.current, "custom"))
-		pm_out_printf(&o, "\n[platform]\nprofile = %s\n", pr.current);
+		pm_out_printf(&o, "\n[platform]\nprofile = %s\n",
+			      saved(op, &o, file, "the platform profile",
+				    pr.current, false));
 	save_supplies(op, &o);
 	r = pm_out_commit(&o);
 	if (r < 0)

@@ -39,6 +39,13 @@ struct opp {
  * (a missing NAME: exit 2 too, naming where it was looked for). */
 void opp_load_name(struct opp *op, const char *name, struct opp_point *pt);
 void opp_load_file(struct opp *op, const char *file, struct opp_point *pt);
+/*
+ * Why a value read from the machine cannot go into a saved point as it
+ * is (it would not read back as itself: a newline would start lines of
+ * its own, new sections included), or NULL.  arg: the value is a
+ * section's argument ([devfreq NAME]).
+ */
+const char *opp_save_unsafe(const char *v, bool arg);
 /* One -s SECTION[:ARG].KEY=VALUE, checked like a file line. */
 void opp_add_inline(struct opp *op, const char *arg, struct opp_point *pt);
 void opp_point_free(struct opp_point *pt);

@@ -13,6 +13,10 @@
 #include "opp.h"
 
 #define MAX_DEPTH 8
+/* Point files one load may read through includes, each include counted
+ * (a file included twice is read once and counted twice): a fan-out of
+ * a few files each including the next many times stops here. */
+#define MAX_INCLUDED 64
 
 const char *opp_where(const struct opp_setting *s, char *buf, size_t size)
 {
@@ -307,6 +311,35 @@ static const char *const sections[] = {
 	"devfreq", "platform", "runtime_pm", "sysfs", "supply", "match", NULL,
 };
 
+/* "sections: opp, cpufreq, ...", for a message. */
+static const char *section_names(char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "sections:");
+
+	for (int i = 0; sections[i] && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s %s",
+				      i ? "," : "", sections[i]);
+	return buf;
+}
+
+/* "keys: governor, min, ..." of a section, for a message. */
+static const char *key_names(const char *sec, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "keys:");
+	bool first = true;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && n < size;
+	     i++)
+		if (!strcmp(keys[i].section, sec)) {
+			n += (size_t)snprintf(buf + n, size - n, "%s %s",
+					      first ? "" : ",", keys[i].key);
+			first = false;
+		}
+	if (!strcmp(sec, "cpufreq") && n < size)
+		snprintf(buf + n, size - n, ", GOVERNOR.TUNABLE");
+	return buf;
+}
+
 /* A /sys path of [sysfs]: absolute, under /sys, no "." or ".." parts. */
 static const char *sys_path_ok(const char *k, char *buf, size_t size)
 {
@@ -344,6 +377,27 @@ static const char *bus_ok(const char *k, char *buf, size_t size)
 	return buf;
 }
 
+const char *opp_save_unsafe(const char *v, bool arg)
+{
+	size_t len = strlen(v);
+
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return *p == '\n' ? "it holds a newline" :
+					     "it holds a control character";
+	if (!len)
+		return "it is empty";
+	if (v[0] == ' ' || v[0] == '\t' || v[len - 1] == ' ' ||
+	    v[len - 1] == '\t')
+		return "it begins or ends with a space";
+	if (len >= 2 && (v[0] == '"' || v[0] == '\'') && v[len - 1] == v[0])
+		return "a point file would take its quotes off";
+	if (arg && (strchr(v, '/') || strchr(v, ' ') || strchr(v, ']') ||
+		    !strcmp(v, ".") || !strcmp(v, "..")))
+		return "it is not a name a section can hold";
+	return NULL;
+}
+
 /* ---------------------------------------------------------------- points */
 
 static void die_at(struct opp *op, const char *file, unsigned line,
@@ -375,22 +429,38 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 	snprintf(arg, sizeof(arg), "%s", sp ? sp + 1 : "");
 	for (char *a = arg; *a == ' ';)
 		memmove(a, a + 1, strlen(a));
+	/*
+	 * A line of a file is quoted only once it sits in a section that
+	 * opp-set knows under a key it knows: -f may name a file of secrets
+	 * (through a link, as root), whose first line must not be printed.
+	 * A -s setting is the user's own argument.
+	 */
 	if (!header[0]) {
-		snprintf(msg, sizeof(msg), "'%s' is outside any [section]",
-			 key);
+		if (line)
+			snprintf(msg, sizeof(msg), "a setting outside any "
+						   "[section]");
+		else
+			snprintf(msg, sizeof(msg), "'%s' is outside any "
+						   "[section]", key);
 		die_at(op, file, line, NULL, msg);
 	}
 	for (int i = 0; sections[i]; i++)
 		known |= !strcmp(sec, sections[i]);
 	if (!known) {
-		snprintf(msg, sizeof(msg), "unknown section [%s]", sec);
+		if (line)
+			snprintf(msg, sizeof(msg), "unknown section (%s)",
+				 section_names(err, sizeof(err)));
+		else
+			snprintf(msg, sizeof(msg), "unknown section [%s]",
+				 sec);
 		die_at(op, file, line, NULL, msg);
 	}
 	if (!strcmp(sec, "cpufreq") && arg[0]) {
 		if (strncmp(arg, "cpus=", 5) || v_cpus(arg + 5, err,
 							 sizeof(err))) {
-			snprintf(msg, sizeof(msg), "[cpufreq %s]: expected "
-				 "[cpufreq cpus=LIST]", arg);
+			snprintf(msg, sizeof(msg), "[cpufreq%s%s]: expected "
+				 "[cpufreq cpus=LIST]", line ? "" : " ",
+				 line ? "" : arg);
 			die_at(op, file, line, NULL, msg);
 		}
 	} else if (!strcmp(sec, "devfreq")) {
@@ -398,7 +468,7 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 		    !strcmp(arg, ".") || !strcmp(arg, "..")) {
 			snprintf(msg, sizeof(msg), "[devfreq%s%s]: expected "
 				 "[devfreq NAME] (a name of /sys/class/devfreq)",
-				 arg[0] ? " " : "", arg);
+				 arg[0] && !line ? " " : "", line ? "" : arg);
 			die_at(op, file, line, NULL, msg);
 		}
 	} else if (!strcmp(sec, "supply")) {
@@ -410,8 +480,12 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 			die_at(op, file, line, NULL, msg);
 		}
 	} else if (arg[0]) {
-		snprintf(msg, sizeof(msg), "[%s] takes no argument, not '%s'",
-			 sec, arg);
+		if (line)
+			snprintf(msg, sizeof(msg), "[%s] takes no argument",
+				 sec);
+		else
+			snprintf(msg, sizeof(msg), "[%s] takes no argument, "
+						   "not '%s'", sec, arg);
 		die_at(op, file, line, NULL, msg);
 	}
 	if (!strcmp(sec, "sysfs")) {
@@ -431,6 +505,10 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 				k = &keys[i];
 		if (!k && !strcmp(sec, "cpufreq") && strchr(key, '.')) {
 			bad = opp_tunable_check(key, value, err, sizeof(err));
+		} else if (!k && line) {
+			snprintf(msg, sizeof(msg), "unknown key in [%s] (%s)",
+				 sec, key_names(sec, err, sizeof(err)));
+			die_at(op, file, line, NULL, msg);
 		} else if (!k) {
 			snprintf(msg, sizeof(msg), "unknown key '%s' in [%s]",
 				 key, sec);
@@ -493,10 +571,30 @@ static const char *keep_file(struct opp *op, struct opp_point *pt,
 	return pt->files[pt->nfiles++];
 }
 
+/* A file read once, however many times it is included. */
+struct loaded {
+	char *shown;
+	struct pm_conf c;
+};
+
 struct stack {
 	const char *names[MAX_DEPTH];
 	int n;
+	int included;			/* files loaded, repeats counted */
+	struct loaded *files;
+	int nfiles;
 };
+
+static void stack_free(struct stack *st)
+{
+	for (int i = 0; i < st->nfiles; i++) {
+		free(st->files[i].shown);
+		pm_conf_free(&st->files[i].c);
+	}
+	free(st->files);
+	st->files = NULL;
+	st->nfiles = 0;
+}
 
 static void load_conf(struct opp *op, struct pm_ctx *ctx, const char *path,
 		      const char *shown, struct opp_point *pt,
@@ -528,7 +626,7 @@ static void load_named(struct opp *op, const char *name,
 			       "than %d", from ? from : name, MAX_DEPTH);
 	snprintf(etc, sizeof(etc), "/etc/pm/opp.d/%s.conf", name);
 	snprintf(inst, sizeof(inst), "%s/opp.d/%s.conf", PM_DATADIR, name);
-	fd = pm_open(&op->ctx, etc, O_RDONLY);
+	fd = pm_open(&op->ctx, etc, O_PATH);
 	st->names[st->n++] = name;
 	if (fd >= 0 || fd != -ENOENT) {
 		if (fd >= 0)
@@ -556,15 +654,39 @@ static void load_conf(struct opp *op, struct pm_ctx *ctx, const char *path,
 		      const char *shown, struct opp_point *pt,
 		      struct stack *st)
 {
-	struct pm_conf c;
+	struct pm_conf *cp = NULL;
 	const char *file;
 
-	if (pm_conf_load(ctx, path, &c) < 0) {
-		if (c.errline)
-			pm_die(&op->t, PM_EXIT_USAGE, "%s:%u: %s", shown,
-			       c.errline, c.errmsg);
-		pm_die(&op->t, PM_EXIT_USAGE, "%s: %s", shown, c.errmsg);
+	if (++st->included > MAX_INCLUDED)
+		pm_die(&op->t, PM_EXIT_USAGE, "%s: more than %d point files "
+			       "through includes (each include counts)",
+		       pt->nfiles ? pt->files[0] : shown, MAX_INCLUDED);
+	for (int i = 0; i < st->nfiles; i++)
+		if (!strcmp(st->files[i].shown, shown))
+			cp = &st->files[i].c;
+	if (!cp) {
+		struct pm_conf c;
+		struct loaded *f = realloc(st->files, (size_t)(st->nfiles + 1) *
+							      sizeof(*f));
+
+		if (!f)
+			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+		st->files = f;
+		if (pm_conf_load(ctx, path, &c) < 0) {
+			if (c.errline)
+				pm_die(&op->t, PM_EXIT_USAGE, "%s:%u: %s",
+				       shown, c.errline, c.errmsg);
+			pm_die(&op->t, PM_EXIT_USAGE, "%s: %s", shown,
+			       c.errmsg);
+		}
+		f[st->nfiles].shown = strdup(shown);
+		if (!f[st->nfiles].shown)
+			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+		f[st->nfiles].c = c;
+		cp = &f[st->nfiles++].c;
 	}
+	struct pm_conf c = *cp;
+
 	file = keep_file(op, pt, shown);
 	/* Includes first, whatever their place: this file wins. */
 	for (int i = 0; i < c.n; i++) {
@@ -591,7 +713,6 @@ static void load_conf(struct opp *op, struct pm_ctx *ctx, const char *path,
 			snprintf(pt->description, sizeof(pt->description),
 				 "%s", l->value);
 	}
-	pm_conf_free(&c);
 }
 
 void opp_load_name(struct opp *op, const char *name, struct opp_point *pt)
@@ -600,6 +721,7 @@ void opp_load_name(struct opp *op, const char *name, struct opp_point *pt)
 
 	snprintf(pt->name, sizeof(pt->name), "%s", name);
 	load_named(op, name, pt, &st, NULL);
+	stack_free(&st);
 }
 
 void opp_load_file(struct opp *op, const char *file, struct opp_point *pt)
@@ -614,6 +736,7 @@ void opp_load_file(struct opp *op, const char *file, struct opp_point *pt)
 		len -= 5;
 	snprintf(pt->name, sizeof(pt->name), "%.*s", (int)len, b);
 	load_conf(op, NULL, file, file, pt, &st);
+	stack_free(&st);
 }
 
 void opp_add_inline(struct opp *op, const char *a, struct opp_point *pt)

@@ -98,21 +98,21 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 		bool b;
 		size_t k;
 
+		/* Not the line's text: --config may name a file of secrets. */
 		if (l->section[0])
 			bad(p, &c, l->lineno,
-			    "sections ('[%s]') are not used in "
-			    "pm-suspend.conf: KEY=value lines only",
-			    l->section);
+			    "a [section] header: pm-suspend.conf has "
+			    "KEY=value lines only%s", "");
 		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (!strcmp(l->key, keys[k]))
 				break;
 		if (k == sizeof(keys) / sizeof(keys[0]))
 			bad(p, &c, l->lineno,
-			    "unknown key '%s' (known: HOOK_TIMEOUT, "
+			    "unknown key (known: HOOK_TIMEOUT, "
 			    "HIBERNATE_MODE, HIBERNATE_DELAY, "
 			    "SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST, "
-			    "SUSPEND_MODULES, TEMPORARY_CPUFREQ_GOVERNOR)",
-			    l->key);
+			    "SUSPEND_MODULES, TEMPORARY_CPUFREQ_GOVERNOR)%s",
+			    "");
 		if (!strcmp(l->key, "HOOK_TIMEOUT") ||
 		    !strcmp(l->key, "HIBERNATE_DELAY")) {
 			if (pm_parse_duration_us(v, &us) < 0 || us == 0)

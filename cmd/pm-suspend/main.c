@@ -572,7 +572,7 @@ int main(int argc, char **argv)
 		int r = pm_out_open(&probe, p.t.fmt, p.t.output);
 
 		if (r < 0)
-			pm_die(&p.t, PM_EXIT_FAIL, "cannot write %s: %s (%s)",
+			pm_die(&p.t, pm_out_exit(r), "cannot write %s: %s (%s)",
 			       p.t.output, strerror(-r), pm_errno_name(-r));
 		pm_out_abort(&probe);
 	}

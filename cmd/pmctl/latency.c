@@ -73,7 +73,7 @@ int cmd_latency(struct pmctl *p, int argc, char **argv)
 		pm_die(&p->t, PM_EXIT_USAGE, "refusing to write: %s",
 		       pm_err_str(&p->ctx.err, msg, sizeof(msg)));
 	}
-	fd = pm_open(&p->ctx, DMA_LATENCY, O_RDWR);
+	fd = pm_open_dev(&p->ctx, DMA_LATENCY, O_RDWR);
 	if (fd == -EACCES || fd == -EPERM)
 		pm_die(&p->t, PM_EXIT_FAIL, "root is needed to write "
 		       DMA_LATENCY);

@@ -84,6 +84,16 @@
  *   output files) are not logged.  The file is opened, appended and
  *   closed for each line (O_APPEND), so processes may share it.
  *
+ * openat2 missing or refused:
+ *
+ *   PM_FAULT_OPENAT2=ERRNO
+ *
+ *   Every openat2 fails with ERRNO before anything else is tried: ENOSYS
+ *   as on a kernel before 5.6 or under valgrind 3.19, EPERM as under a
+ *   seccomp filter that refuses the call, EINVAL as on a kernel that
+ *   lacks a resolve flag.  libpm must then resolve paths in user space,
+ *   confined as openat2 would.
+ *
  * A side effect of a write (what the kernel does beyond storing the
  * value, such as a driver's status switch resetting every policy):
  *
@@ -180,6 +190,7 @@ static const struct {
 	{ "EOPNOTSUPP", EOPNOTSUPP }, { "EEXIST", EEXIST },
 	{ "ENOTDIR", ENOTDIR },	  { "EISDIR", EISDIR },	  { "EFAULT", EFAULT },
 	{ "ETIMEDOUT", ETIMEDOUT }, { "E2BIG", E2BIG },
+	{ "ENOSYS", ENOSYS },
 	/* Named in the log only (real failures). */
 	{ "EXDEV", EXDEV },	  { "ELOOP", ELOOP },
 	{ "ENAMETOOLONG", ENAMETOOLONG }, { "EBADF", EBADF },
@@ -645,6 +656,21 @@ int open64(const char *name, int flags, ...)
 	return openat(AT_FDCWD, name, flags, mode);
 }
 
+/* PM_FAULT_OPENAT2: the errno every openat2 fails with, or 0. */
+static int openat2_errno(void)
+{
+	static int err = -1;
+	const char *e;
+
+	if (err < 0) {
+		e = getenv("PM_FAULT_OPENAT2");
+		err = e && *e ? parse_errno(e) : 0;
+		if (err < 0)
+			err = 0;
+	}
+	return err;
+}
+
 long syscall(long nr, ...)
 {
 	long a[6];
@@ -655,6 +681,10 @@ long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	REAL(syscall);
+	if (nr == SYS_openat2 && openat2_errno()) {
+		errno = openat2_errno();
+		return -1;
+	}
 	if (nr == SYS_openat2 && a[2]) {
 		const struct open_how *how = (const void *)a[2];
 		struct open_how h = *how;

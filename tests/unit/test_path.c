@@ -593,6 +593,268 @@ static void test_near(void)
 	ok(ctx.nearfd == -1, "near: pm_ctx_close closes the cached folder");
 }
 
+/* ------------------------------------------------------------- confine */
+
+/* A link at root/rel with target text. */
+static void ln(const char *target, const char *rel)
+{
+	char path[PM_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	unlink(path);
+	if (symlink(target, path) < 0) {
+		perror(path);
+		exit(99);
+	}
+}
+
+/* What a confined open of path gives: its text, or "-ERRNO". */
+static const char *open_text(struct pm_ctx *ctx, int dirfd, const char *path,
+			     int flags)
+{
+	static char out[128];
+	char buf[64];
+	int fd = pm_openat_any(ctx, dirfd, path, flags);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(out, sizeof(out), "-%s", pm_errno_name(-fd));
+		return out;
+	}
+	if (flags & (O_PATH | O_DIRECTORY)) {
+		struct stat st;
+
+		fstat(fd, &st);
+		snprintf(out, sizeof(out), "%s",
+			 S_ISDIR(st.st_mode) ? "(folder)" :
+			 S_ISLNK(st.st_mode) ? "(link)" : "(file)");
+		close(fd);
+		return out;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	pm_strip(buf, strlen(buf));
+	snprintf(out, sizeof(out), "%s", buf);
+	return out;
+}
+
+/*
+ * The same table twice: with openat2 (RESOLVE_IN_ROOT, RESOLVE_BENEATH)
+ * and with the user-space walk that stands in for it.  Every link kind
+ * that could leave the root: absolute, relative, through "..", chained,
+ * looping, to a folder, to the host's own paths.  HOST is a file outside
+ * the root that no case may ever read.
+ */
+static void test_confine(void)
+{
+	char host[160], hostdir[128], t[512];
+	static const struct {
+		const char *path;
+		int flags;
+		const char *want;
+	} cases[] = {
+		{ "c/a/file", O_RDONLY, "IN" },
+		{ "/c/a/file", O_RDONLY, "IN" },
+		{ "c/a/../a/./file", O_RDONLY, "IN" },
+		{ "../../../../c/a/file", O_RDONLY, "IN" },
+		{ "c/abs", O_RDONLY, "IN" },
+		{ "c/rel", O_RDONLY, "IN" },
+		{ "c/up", O_RDONLY, "IN" },
+		{ "c/chain1", O_RDONLY, "IN" },
+		{ "c/loop1", O_RDONLY, "-ELOOP" },
+		{ "c/self", O_RDONLY, "-ELOOP" },
+		{ "c/dirabs/file", O_RDONLY, "IN" },
+		{ "c/dirrel/file", O_RDONLY, "IN" },
+		{ "c/dirabs", O_RDONLY | O_DIRECTORY, "(folder)" },
+		{ "c/dirabs/../a/file", O_RDONLY, "IN" },
+		{ "c/hostabs", O_RDONLY, "IN-SHADOW" },
+		{ "c/hostrel", O_RDONLY, "IN-SHADOW" },
+		{ "c/hostdir/secret", O_RDONLY, "IN-SHADOW" },
+		/* ".." of where the link leads, not of the link. */
+		{ "c/hostdir/../hostdir/secret", O_RDONLY, "-ENOENT" },
+		{ "c/dangling", O_RDONLY, "-ENOENT" },
+		{ "c/a/file/", O_RDONLY, "-ENOTDIR" },
+		{ "c/a/file/x", O_RDONLY, "-ENOTDIR" },
+		{ "c/a/nothing", O_RDONLY, "-ENOENT" },
+		{ "c/abs", O_RDONLY | O_NOFOLLOW, "-ELOOP" },
+		{ "c/abs", O_PATH | O_NOFOLLOW, "(link)" },
+		{ "c/abs", O_PATH, "(file)" },
+		{ "c/a", O_RDONLY | O_DIRECTORY, "(folder)" },
+		{ "c/a/", O_RDONLY | O_DIRECTORY, "(folder)" },
+		{ ".", O_RDONLY | O_DIRECTORY, "(folder)" },
+		{ "..", O_RDONLY | O_DIRECTORY, "(folder)" },
+	};
+	/* Below c/a: leaving it is EXDEV, as RESOLVE_BENEATH says. */
+	static const struct {
+		const char *path;
+		const char *want;
+	} beneath[] = {
+		{ "file", "IN" },
+		{ "../a/file", "-EXDEV" },
+		{ "../../c/a/file", "-EXDEV" },
+		{ "blink", "-EXDEV" },
+		{ "brel", "IN" },
+		{ "bout", "-EXDEV" },
+		{ "/c/a/file", "IN" }, /* an absolute path is the root's */
+	};
+	struct pm_ctx ctx;
+	int dfd;
+
+	snprintf(hostdir, sizeof(hostdir), "%s-host", root);
+	snprintf(host, sizeof(host), "%s/secret", hostdir);
+	mkdir(hostdir, 0755);
+	int hfd = open(host, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (hfd < 0 || write(hfd, "HOST\n", 5) != 5) {
+		perror(host);
+		exit(99);
+	}
+	close(hfd);
+	mkfile("c/a/file", "IN\n");
+	/* The host's paths, shadowed inside the root by other content. */
+	snprintf(t, sizeof(t), "%s", hostdir + 1);
+	mk(t, NULL, 0);
+	snprintf(t, sizeof(t), "%s/secret", hostdir + 1);
+	mkfile(t, "IN-SHADOW\n");
+	ln("/c/a/file", "c/abs");
+	ln("a/file", "c/rel");
+	ln("../../../../../../../../../../c/a/file", "c/up");
+	ln("chain2", "c/chain1");
+	ln("/c/chain3", "c/chain2");
+	ln("a/../a/file", "c/chain3");
+	ln("loop2", "c/loop1");
+	ln("/c/loop1", "c/loop2");
+	ln("self", "c/self");
+	ln("/c/a", "c/dirabs");
+	ln("a", "c/dirrel");
+	ln(host, "c/hostabs");
+	snprintf(t, sizeof(t), "../../../../../../../../../..%s", host);
+	ln(t, "c/hostrel");
+	ln(hostdir, "c/hostdir");
+	ln("/nonexistent", "c/dangling");
+	ln("/c/a/file", "c/a/blink");
+	ln("./file", "c/a/brel");
+	ln("../../c/a/file", "c/a/bout");
+
+	for (int mode = 0; mode < 2; mode++) {
+		const char *how = mode ? "user-space walk" : "openat2";
+
+		if (!mode && !have_openat2()) {
+			skip("no openat2", "confinement with openat2");
+			continue;
+		}
+		pm_ctx_open(&ctx, root);
+		ctx.no_openat2 = mode;
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+			is_str(open_text(&ctx, ctx.rootfd, cases[i].path,
+					 cases[i].flags),
+			       cases[i].want, "%s: %s (flags %#x)", how,
+			       cases[i].path, (unsigned)cases[i].flags);
+		dfd = pm_open_dir(&ctx, "/c/a");
+		for (size_t i = 0; i < ARRAY_SIZE(beneath); i++)
+			is_str(open_text(&ctx, dfd, beneath[i].path, O_RDONLY),
+			       beneath[i].want, "%s: beneath c/a: %s", how,
+			       beneath[i].path);
+		close(dfd);
+		/* A write through an absolute link lands inside the root. */
+		ln(host, "c/wlink");
+		is_int(pm_attr_write(&ctx, "/c/wlink", "W"), 0,
+		       "%s: a write through a link to a host path", how);
+		snprintf(t, sizeof(t), "%s/secret", hostdir + 1);
+		is_str(slurp(t), "W\n", "%s: written inside the root", how);
+		mkfile(t, "IN-SHADOW\n");
+		/* Made through a dangling link: inside the root. */
+		snprintf(t, sizeof(t), "%s/made%d", hostdir, mode);
+		ln(t, "c/mk");
+		int fd = pm_open_create(&ctx, "/c/mk", O_WRONLY, 0644);
+
+		ok(fd >= 0, "%s: O_CREAT through a dangling link", how);
+		if (fd >= 0)
+			close(fd);
+		ok(access(t, F_OK) != 0, "%s: nothing made on the host (%s)",
+		   how, t);
+		snprintf(t, sizeof(t), "%s/made%d", hostdir + 1, mode);
+		ok(exists(t), "%s: made inside the root", how);
+		/* O_NOFOLLOW|O_CREAT on a link: ELOOP, nothing made. */
+		fd = pm_open_create(&ctx, "/c/abs", O_WRONLY | O_NOFOLLOW,
+				    0644);
+		is_int(fd, -ELOOP, "%s: O_CREAT|O_NOFOLLOW on a link", how);
+		if (fd >= 0)
+			close(fd);
+		/* The walk resolves the same as openat2, flag by flag. */
+		pm_ctx_close(&ctx);
+	}
+	is_str(slurp("c/a/file"), "IN\n", "the file inside is untouched");
+	hfd = open(host, O_RDONLY | O_CLOEXEC);
+	char hb[16] = "";
+
+	if (hfd >= 0) {
+		ssize_t n = read(hfd, hb, sizeof(hb) - 1);
+
+		hb[n > 0 ? n : 0] = '\0';
+		close(hfd);
+	}
+	is_str(hb, "HOST\n", "the host's file is untouched");
+	unlink(host);
+	for (int mode = 0; mode < 2; mode++) {
+		snprintf(t, sizeof(t), "%s/made%d", hostdir, mode);
+		unlink(t);
+	}
+	rmdir(hostdir);
+}
+
+/*
+ * A walk with every folder checked, as configuration is read as root,
+ * and one that starts on the host (PM_WALK_HOST): links resolved as the
+ * kernel would, the folder of the file read handed back.
+ */
+static int count_dirs(void *arg, int dirfd)
+{
+	(void)dirfd;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static int refuse_dirs(void *arg, int dirfd)
+{
+	(void)arg;
+	(void)dirfd;
+	return -EPERM;
+}
+
+static void test_walk(void)
+{
+	char path[PM_PATH_MAX], proc[64], got[PM_PATH_MAX], want[PM_PATH_MAX];
+	int n = 0, fd;
+	struct pm_walk w = { .mode = PM_WALK_HOST, .check_dir = count_dirs,
+			     .arg = &n, .want_parent = true };
+	ssize_t l;
+
+	mkfile("w/real/file", "W\n");
+	ln("real/file", "w/link");
+	mk("w/l", NULL, 0);
+	ln("../link", "w/l/file");
+	snprintf(path, sizeof(path), "%s/w/l/file", root);
+	fd = pm_walk_open(AT_FDCWD, path, O_RDONLY, 0, &w);
+	ok(fd >= 0, "walk on the host: %s", path);
+	if (fd >= 0)
+		close(fd);
+	ok(w.parent >= 0, "walk: the folder of the file read");
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w.parent);
+	l = readlink(proc, got, sizeof(got) - 1);
+	got[l > 0 ? l : 0] = '\0';
+	snprintf(want, sizeof(want), "%s/w/real", root);
+	is_str(got, want, "walk: the folder is where the links lead");
+	if (w.parent >= 0)
+		close(w.parent);
+	ok(n > 4, "walk: every folder on the way checked (%d)", n);
+	w.check_dir = refuse_dirs;
+	w.want_parent = false;
+	fd = pm_walk_open(AT_FDCWD, path, O_RDONLY, 0, &w);
+	is_int(fd, -EPERM, "walk: a folder refused stops it");
+}
+
 static void test_guard(void)
 {
 	struct hook_log h = { 0 };
@@ -856,6 +1118,8 @@ int main(void)
 	test_read();
 	test_write();
 	test_near();
+	test_confine();
+	test_walk();
 	test_guard();
 	test_list();
 	test_messages();
