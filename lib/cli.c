@@ -43,12 +43,17 @@ static void close_stdout(void)
 		_exit(PM_EXIT_FAIL);
 }
 
-/* At exit: stdout checked, and a run that refused an odd file failed. */
+/*
+ * At exit: stdout checked, and a run that refused an odd file failed
+ * (1), also where it then found the file's value missing (3: that is
+ * not a kernel that lacks it).
+ */
 static void at_exit(int status, void *arg)
 {
 	(void)arg;
 	close_stdout();
-	if (odd_seen && status == PM_EXIT_OK)
+	if (odd_seen && (status == PM_EXIT_OK ||
+			 status == PM_EXIT_UNSUPPORTED))
 		_exit(PM_EXIT_FAIL);
 }
 
@@ -92,7 +97,7 @@ static void tool_odd(void *arg, const char *path, const char *kind)
 		if (!strcmp(seen[i], path))
 			return;
 	snprintf(seen[n++ % 8], PM_PATH_MAX, "%s", path);
-	pm_warn(t, "%s is %s, not a file of the kernel: not used", path,
+	pm_warn(t, "%s: %s, not a file the kernel makes: not used", path,
 		kind);
 }
 

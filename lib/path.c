@@ -471,6 +471,12 @@ static void odd_file(struct pm_ctx *ctx, int dirfd, const char *path,
 	ctx->on_odd(ctx->on_odd_arg, shown, kind);
 }
 
+void pm_odd_file(struct pm_ctx *ctx, const char *path, const char *kind)
+{
+	if (ctx->on_odd)
+		ctx->on_odd(ctx->on_odd_arg, path, kind);
+}
+
 int pm_openat_any(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 {
 	int fd;
@@ -908,6 +914,8 @@ ssize_t pm_file_read(struct pm_ctx *ctx, const char *path, char **buf)
 		return pm_err_set(ctx, "open", path, NULL, -fd, NULL);
 	n = pm_fd_read_all(fd, buf, &cap);
 	close(fd);
+	if (n == -EFBIG)
+		pm_odd_file(ctx, path, PM_FILE_MAX_TEXT);
 	if (n < 0) {
 		free(*buf);
 		*buf = NULL;

@@ -49,6 +49,7 @@ enum pm_exit {
  * not what it claims to be (-EFBIG).
  */
 #define PM_FILE_MAX (64 << 20)
+#define PM_FILE_MAX_TEXT "larger than 64 MiB"
 
 /* ---------------------------------------------------------------- errors */
 
@@ -127,6 +128,8 @@ int pm_err_set(struct pm_ctx *ctx, const char *op, const char *file,
  */
 int pm_open(struct pm_ctx *ctx, const char *path, int flags);
 int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags);
+/* Tell ctx->on_odd that path (below the root) is not what it claims. */
+void pm_odd_file(struct pm_ctx *ctx, const char *path, const char *kind);
 /* The confined open alone, whatever the file is. */
 int pm_openat_any(struct pm_ctx *ctx, int dirfd, const char *path,
 		  int flags);

@@ -246,8 +246,9 @@ static void read_s390(struct pm_sampler *s, struct pm_scpu *c)
 		c->s390_count = PM_UNKNOWN;
 }
 
-/* pread a /proc table whole; the buffer grows only if it was too small. */
-static ssize_t read_table(struct pm_sampler *s, int fd)
+/* pread a /proc table whole; the buffer grows only if it was too small,
+ * and never past PM_FILE_MAX. */
+static ssize_t read_table(struct pm_sampler *s, int fd, const char *path)
 {
 	for (;;) {
 		ssize_t n;
@@ -261,6 +262,10 @@ static ssize_t read_table(struct pm_sampler *s, int fd)
 		if ((size_t)n < s->bufcap - 1) {
 			s->buf[n] = '\0';
 			return n;
+		}
+		if (s->bufcap >= PM_FILE_MAX) {
+			pm_odd_file(s->ctx, path, PM_FILE_MAX_TEXT);
+			return -EFBIG;
 		}
 		char *nb = realloc(s->buf, s->bufcap * 2);
 
@@ -522,14 +527,14 @@ int pm_sampler_read(struct pm_sampler *s)
 		for (int k = 0; k < PM_ST_FIELDS; k++)
 			s->cpu[i].ticks.f[k] = PM_UNKNOWN;
 	}
-	if (s->fd_stat >= 0 && read_table(s, s->fd_stat) >= 0 &&
+	if (s->fd_stat >= 0 && read_table(s, s->fd_stat, "/proc/stat") >= 0 &&
 	    pm_proc_stat_parse(s->buf, s->ticks, PM_MAX_CPUS) >= 0) {
 		for (int i = 0; i < s->ncpu; i++)
 			s->cpu[i].ticks = s->ticks[s->cpu[i].cpu];
 		s->values += (uint64_t)s->ncpu;
 	}
 	s->have_irq = false;
-	if (s->fd_irq >= 0 && read_table(s, s->fd_irq) >= 0 &&
+	if (s->fd_irq >= 0 && read_table(s, s->fd_irq, "/proc/interrupts") >= 0 &&
 	    pm_irq_table_parse(s->buf, &s->sel, &s->irq) == 0) {
 		s->have_irq = true;
 		/* PM_UNKNOWN for a CPU without a column: not online. */

@@ -195,6 +195,27 @@ static void test_ctx(void)
 	}
 	unsetenv("PM_TEST_GUARD");
 
+	/* A relative root is kept absolute: children get it (PM_SYSROOT). */
+	char cwd[PM_PATH_MAX];
+
+	if (getcwd(cwd, sizeof(cwd)) && chdir(root) == 0) {
+		r = pm_ctx_open(&ctx, ".");
+		is_int(r, 0, "pm_ctx_open(\".\")");
+		is_str(ctx.root, root, "\".\" is kept as an absolute path");
+		pm_ctx_close(&ctx);
+		if (chdir("/") == 0) {
+			pm_ctx_open(&ctx, ".");
+			is_str(ctx.root, "/", "\".\" in / is /");
+			ok(ctx.real_root, "\".\" in / is the real root");
+			pm_ctx_close(&ctx);
+			pm_ctx_open(&ctx, root + 1);
+			is_str(ctx.root, root, "a relative path from / is absolute");
+			pm_ctx_close(&ctx);
+		}
+		if (chdir(cwd) < 0)
+			perror(cwd);
+	}
+
 	char longroot[PM_PATH_MAX + 10];
 
 	memset(longroot, 'a', sizeof(longroot) - 1);
