@@ -67,22 +67,28 @@ static void at_exit(int status, void *arg)
  * cannot be written is still an error.  Without /dev/null (a bare
  * chroot), "/" holds the place.
  */
+static void hold_std_fd(int fd, int flags)
+{
+	int got;
+
+	if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+		return;
+	got = open("/dev/null", flags | O_NOCTTY | O_CLOEXEC);
+	if (got < 0)
+		got = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* The lowest free fd is fd itself: it stays open across exec, as
+	 * a standard fd does. */
+	if (got == fd)
+		(void)fcntl(fd, F_SETFD, 0);
+	else if (got >= 0)
+		close(got);
+}
+
 static void hold_std_fds(void)
 {
-	for (int fd = 0; fd <= 2; fd++) {
-		int flags = fd == 0 ? O_RDONLY : O_PATH, got;
-
-		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
-			continue;
-		got = open("/dev/null", flags | O_NOCTTY);
-		if (got < 0)
-			got = open("/", O_PATH | O_DIRECTORY);
-		if (got >= 0 && got != fd) {
-			/* A lower fd was free too: it gets its turn. */
-			dup2(got, fd);
-			close(got);
-		}
-	}
+	hold_std_fd(0, O_RDONLY);
+	hold_std_fd(1, O_PATH);
+	hold_std_fd(2, O_PATH);
 }
 
 /* Named once each; a sampler may meet the same file every interval. */

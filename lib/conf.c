@@ -284,7 +284,7 @@ static int open_conf(struct pm_ctx *ctx, const char *path, struct pm_conf *c)
 
 	if (geteuid() != 0) {
 		fd = ctx ? pm_openat_any(ctx, ctx->rootfd, path, flags) :
-			   open(path, flags);
+			   open(path, flags | O_CLOEXEC);
 		if (!ctx && fd < 0)
 			fd = -errno;
 		if (fd < 0)

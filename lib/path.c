@@ -160,25 +160,16 @@ static int walk_start_root(void)
 }
 
 /*
- * Replace the path still to walk (rest) by the text of a link followed
- * by it.  buf holds rest; both fit in size or -ENAMETOOLONG.
+ * The path still to walk: the text of a link, then what was left after
+ * the link's name (rest, not in buf); -ENAMETOOLONG if it does not fit.
  */
 static int splice_link(char *buf, size_t size, const char *rest,
 		       const char *link)
 {
-	size_t l = strlen(link), r = strlen(rest);
-
-	if (l + 1 + r + 1 > size)
-		return -ENAMETOOLONG;
 	/* Nothing after the link: its text alone ("a/" stays a folder). */
-	if (!r) {
-		memcpy(buf, link, l + 1);
-		return 0;
-	}
-	memmove(buf + l + 1, rest, r + 1);
-	memcpy(buf, link, l);
-	buf[l] = '/';
-	return 0;
+	int n = snprintf(buf, size, "%s%s%s", link, *rest ? "/" : "", rest);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 int pm_walk_open(int dirfd, const char *path, int flags, mode_t mode,

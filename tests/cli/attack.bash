@@ -15,8 +15,8 @@ export PM_TEST_GUARD=1 LC_ALL=C
 unset PM_SYSROOT NO_COLOR
 umask 022
 
-# A tool that hangs fails its case after this long, never the suite.
-LIMIT=20
+# A tool that hangs fails its case after this long (s), never the suite.
+LIMIT=${PM_TEST_LIMIT:-20}
 failed=0
 
 fail() {

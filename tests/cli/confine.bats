@@ -147,10 +147,10 @@ inside resume" ] || fail "ran: $(cat "$fx/ran" 2>/dev/null)"
 	chmod 755 "$fx/hooks/good"
 	chmod 777 "$fx/hooks/evil"
 	chown nobody "$fx/hooks/evil"
-	ln -s /hooks/good "$fx/etc/pm/sleep.d/20b"
+	ln -s ../../../hooks/good "$fx/etc/pm/sleep.d/20b"
 	# 10a, run first, points 20b at nobody's file: listed as good, it
 	# must not run as evil.
-	printf '#!/bin/sh\n[ "$1" = suspend ] && ln -sfn /hooks/evil "$PM_SYSROOT/etc/pm/sleep.d/20b"\nexit 0\n' \
+	printf '#!/bin/sh\n[ "$1" = suspend ] && ln -sfn ../../../hooks/evil "$PM_SYSROOT/etc/pm/sleep.d/20b"\nexit 0\n' \
 		>"$fx/etc/pm/sleep.d/10a"
 	chmod 755 "$fx/etc/pm/sleep.d/10a"
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" deep
@@ -263,7 +263,7 @@ save_cases=(
 	look='cd / && cat "$PM_SYSROOT/marker" && echo "$PM_SYSROOT"'
 	cd "${fx%/*}"
 	rel=${fx##*/}
-	run --separate-stderr "$bin/cstate-stat" --sysroot "$rel" -q -o /dev/null -- sh -c "$look"
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$rel" -q -o "$t/report" -- sh -c "$look"
 	assert_success
 	[ "$output" = "inside
 $fx" ] || fail "cstate-stat -- CMD: $output"
@@ -278,7 +278,7 @@ inside" ] || fail "the hook: $(cat "$fx/hook-saw" 2>/dev/null)"
 	[ "$(sort -u "$fx/hook-root")" = "$fx" ] || fail "PM_SYSROOT of the hook: $(cat "$fx/hook-root")"
 	# "." is wherever the tool was started.
 	cd "$fx"
-	run --separate-stderr "$bin/cstate-stat" --sysroot . -q -o /dev/null -- sh -c 'echo "$PM_SYSROOT"'
+	run --separate-stderr "$bin/cstate-stat" --sysroot . -q -o "$t/report" -- sh -c 'echo "$PM_SYSROOT"'
 	assert_success
 	[ "$output" = "$fx" ] || fail "--sysroot .: $output"
 }

@@ -18,7 +18,7 @@ setup() {
 }
 
 # A tool that hangs fails the test after this long, never the suite.
-LIMIT=20
+LIMIT=${PM_TEST_LIMIT:-20}
 
 # The sweeps (attack.bash) run in a bash of their own.
 attack() {
