@@ -484,10 +484,11 @@ int pm_openat_any(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 /*
  * A file to read or write must be what the kernel makes: a regular file
  * (every sysfs, procfs and debugfs attribute is one, as is a fixture's
- * plain file).  A FIFO would block the open and every read, a device
- * read forever: opened without blocking, checked with fstat, and
- * refused as ENXIO (the kernel's own answer for a socket), named
- * through ctx->on_odd.
+ * plain file).  Opened without blocking, a FIFO cannot stop the open,
+ * and every read is bounded; a socket is ENXIO at the open (named here).
+ * What was opened is checked with fstat where a read shows something
+ * odd (pm_attr_pread_ctx, pm_file_read): not on every open, which would
+ * cost a syscall per attribute of every report.
  */
 int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 {
@@ -509,22 +510,56 @@ int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 			odd_file(ctx, dirfd, rel(path), kind);
 		if (p >= 0)
 			close(p);
-		return fd;
 	}
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
+	return fd;
+}
 
-		close(fd);
-		return -e;
-	}
+int pm_fd_check(struct pm_ctx *ctx, int fd)
+{
+	char path[PM_PATH_MAX];
+	const char *kind;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
 	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-		return fd; /* a folder's read is EISDIR, as it was */
-	close(fd);
+		return 0; /* a folder's read is EISDIR, as it was */
 	kind = odd_kind(st.st_mode);
-	odd_file(ctx, dirfd, rel(path), kind ? kind : "not a regular file");
+	if (pm_fd_path(ctx, fd, path, sizeof(path)) < 0)
+		snprintf(path, sizeof(path), "(fd %d)", fd);
+	pm_odd_file(ctx, path, kind ? kind : "not a regular file");
 	return -ENXIO;
+}
+
+ssize_t pm_attr_pread_ctx(struct pm_ctx *ctx, int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (size == 0)
+		return -EINVAL;
+	do
+		n = pread(fd, buf, size - 1, 0);
+	while (n < 0 && errno == EINTR);
+	/*
+	 * What only a file that is not the kernel's attribute gives: an
+	 * error (ESPIPE of a FIFO, EAGAIN of a device without data), nothing
+	 * (/dev/null), a full buffer or NUL bytes (/dev/zero, a disk).
+	 */
+	if ((n < 0 && errno != EISDIR) || n == 0 ||
+	    (size_t)n == size - 1 || memchr(buf, '\0', (size_t)(n > 0 ? n : 0))) {
+		int e = n < 0 ? errno : 0, r = pm_fd_check(ctx, fd);
+
+		if (r < 0) {
+			buf[0] = '\0';
+			return r;
+		}
+		errno = e;
+	}
+	if (n < 0) {
+		buf[0] = '\0';
+		return -errno;
+	}
+	return (ssize_t)pm_strip(buf, (size_t)n);
 }
 
 int pm_open_dev(struct pm_ctx *ctx, const char *path, int flags)
@@ -636,13 +671,23 @@ static int open_near(struct pm_ctx *ctx, const char *path, int flags)
 int pm_open_create(struct pm_ctx *ctx, const char *path, int flags,
 		   mode_t mode)
 {
-	int fd;
+	int fd, r;
 
+	/* A log, a lock or a state file: a FIFO there must not block. */
 	do
 		fd = open_confined(ctx, ctx->rootfd, rel(path),
-				   flags | O_CREAT | O_CLOEXEC, mode);
+				   flags | O_CREAT | O_CLOEXEC | O_NONBLOCK |
+					   O_NOCTTY,
+				   mode);
 	while (fd < 0 && errno == EINTR);
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	r = pm_fd_check(ctx, fd);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 int pm_open_dir(struct pm_ctx *ctx, const char *path)
@@ -722,7 +767,7 @@ static ssize_t read_one(struct pm_ctx *ctx, int dirfd, const char *name,
 		return pm_err_set(ctx, "open", shown, NULL, -fd,
 				  fd == -EACCES ? "readable by root only" :
 						  NULL);
-	n = pm_attr_pread(fd, buf, size);
+	n = pm_attr_pread_ctx(ctx, fd, buf, size);
 	if (ctx->batching)
 		pm_fdbatch_add(&ctx->fdb, fd);
 	else
@@ -903,6 +948,12 @@ ssize_t pm_file_read(struct pm_ctx *ctx, const char *path, char **buf)
 	*buf = NULL;
 	if (fd < 0)
 		return pm_err_set(ctx, "open", path, NULL, -fd, NULL);
+	/* Read until EOF: a device would never end, a FIFO never start. */
+	n = pm_fd_check(ctx, fd);
+	if (n < 0) {
+		close(fd);
+		return pm_err_set(ctx, "read", path, NULL, (int)-n, NULL);
+	}
 	n = pm_fd_read_all(fd, buf, &cap);
 	close(fd);
 	if (n == -EFBIG)

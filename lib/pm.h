@@ -123,8 +123,9 @@ int pm_err_set(struct pm_ctx *ctx, const char *op, const char *file,
  * Paths are system paths ("/sys/devices/system/cpu/online" or without the
  * leading slash); they are opened relative to the root fd, O_CLOEXEC,
  * confined to it.  A file opened to read or write (not O_PATH or
- * O_DIRECTORY) is opened without blocking and must be a regular file, as
- * the kernel's attributes are: anything else is -ENXIO, told to on_odd.
+ * O_DIRECTORY) is opened without blocking (a FIFO cannot stop the open);
+ * a socket is -ENXIO, told to on_odd.  Reads check what was opened
+ * (pm_fd_check) where the read looks odd.
  */
 int pm_open(struct pm_ctx *ctx, const char *path, int flags);
 int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags);
@@ -166,7 +167,8 @@ int pm_walk_open(int dirfd, const char *path, int flags, mode_t mode,
  * the root ("/sys/devices/..."); -errno, -EXDEV when it is not below the
  * root. */
 int pm_fd_path(struct pm_ctx *ctx, int fd, char *buf, size_t size);
-/* Open or create a file below the root (locks, state under /run). */
+/* Open or create a file below the root (locks, state under /run, the
+ * log): a regular file only, else -ENXIO told to on_odd. */
 int pm_open_create(struct pm_ctx *ctx, const char *path, int flags,
 		   mode_t mode);
 /* An O_DIRECTORY fd for a folder, or -errno. */
@@ -190,6 +192,16 @@ ssize_t pm_attr_readat(struct pm_ctx *ctx, int dirfd, const char *name,
 		       char *buf, size_t size);
 /* Re-read a kept-open attribute with pread(fd, ..., 0): one syscall. */
 ssize_t pm_attr_pread(int fd, char *buf, size_t size);
+/*
+ * The same, and a read that looks like no attribute's (an error, nothing,
+ * a full buffer, a NUL byte) checks what fd is: a FIFO, a device or a
+ * socket is -ENXIO, told to ctx->on_odd.  The one fstat is made only
+ * then, never for a plain value.
+ */
+ssize_t pm_attr_pread_ctx(struct pm_ctx *ctx, int fd, char *buf,
+			  size_t size);
+/* 0 when fd is a regular file or a folder, else -ENXIO told to on_odd. */
+int pm_fd_check(struct pm_ctx *ctx, int fd);
 /* Strip trailing whitespace in place; returns the new length. */
 size_t pm_strip(char *s, size_t len);
 

@@ -186,7 +186,7 @@ static int value(struct pm_sampler *s, int fd, const char *fmt, unsigned cpu,
 	s->values++;
 	if (fd >= 0) {
 		s->syscalls++;
-		n = pm_attr_pread(fd, buf, sizeof(buf));
+		n = pm_attr_pread_ctx(s->ctx, fd, buf, sizeof(buf));
 		if (n < 0)
 			return (int)n;
 		if (n == 0 || pm_parse_u64(buf, v) < 0)
@@ -257,8 +257,15 @@ static ssize_t read_table(struct pm_sampler *s, int fd, const char *path)
 		do
 			n = pread(fd, s->buf, s->bufcap - 1, 0);
 		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			return -errno;
+		/* A FIFO (ESPIPE) or a device that fills any buffer: the
+		 * table is not the kernel's. */
+		if (n < 0) {
+			int e = errno;
+
+			return pm_fd_check(s->ctx, fd) < 0 ? -ENXIO : -e;
+		}
+		if ((size_t)n == s->bufcap - 1 && pm_fd_check(s->ctx, fd) < 0)
+			return -ENXIO;
 		if ((size_t)n < s->bufcap - 1) {
 			s->buf[n] = '\0';
 			return n;
@@ -416,7 +423,7 @@ static void read_online(struct pm_sampler *s)
 	if (s->fd_online < 0)
 		return;
 	s->syscalls++;
-	if (pm_attr_pread(s->fd_online, buf, sizeof(buf)) < 0 ||
+	if (pm_attr_pread_ctx(s->ctx, s->fd_online, buf, sizeof(buf)) < 0 ||
 	    pm_cpulist_parse(buf, &on) < 0)
 		return;
 	for (int i = 0; i < s->ncpu; i++) {
@@ -441,7 +448,7 @@ static ssize_t policy_text(struct pm_sampler *s, struct pm_spol *p, int fd,
 
 	if (fd >= 0) {
 		s->syscalls++;
-		return pm_attr_pread(fd, buf, size);
+		return pm_attr_pread_ctx(s->ctx, fd, buf, size);
 	}
 	snprintf(path, sizeof(path), "%s/%s", p->path, name);
 	s->fallback++;
@@ -557,7 +564,7 @@ int pm_sampler_read(struct pm_sampler *s)
 			continue;
 		s->values++;
 		s->syscalls++;
-		if (pm_attr_pread(z->fd, buf, sizeof(buf)) <= 0 ||
+		if (pm_attr_pread_ctx(s->ctx, z->fd, buf, sizeof(buf)) <= 0 ||
 		    pm_parse_u64(buf, &z->energy_uj) < 0)
 			z->energy_uj = PM_UNKNOWN;
 	}

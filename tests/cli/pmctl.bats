@@ -960,10 +960,10 @@ copy_of() {
 	assert_success
 	assert_output ""
 	[ "$(cat "$BATS_TEST_TMPDIR/freq.kv")" = "$(pmctl --sysroot "$fx" freq -F kv)" ]
-	# A FILE that is a folder: exit 1, the folder untouched, nothing left over.
+	# A FILE that is a folder: exit 2, the folder untouched, nothing left over.
 	mkdir "$BATS_TEST_TMPDIR/dir"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -J -o "$BATS_TEST_TMPDIR/dir"
-	assert_failure 1
+	assert_failure 2
 	[[ $stderr == *"$BATS_TEST_TMPDIR/dir"* ]]
 	[ -d "$BATS_TEST_TMPDIR/dir" ] && [ -z "$(ls -A "$BATS_TEST_TMPDIR/dir")" ]
 	[ "$(find "$BATS_TEST_TMPDIR" -name '.dir.*' | wc -l)" = 0 ]

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -876,6 +877,102 @@ static void test_walk(void)
 	is_int(fd, -EPERM, "walk: a folder refused stops it");
 }
 
+/* ---------------------------------------------------------------- odd */
+
+struct odd_log {
+	int calls;
+	char path[256];
+	char kind[64];
+};
+
+static void on_odd(void *arg, const char *path, const char *kind)
+{
+	struct odd_log *o = arg;
+
+	o->calls++;
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	snprintf(o->kind, sizeof(o->kind), "%s", kind);
+}
+
+/*
+ * A FIFO, a device or a file too big where the kernel has an attribute
+ * or a table: never waited on, never read without end, named.
+ */
+static void test_odd(void)
+{
+	static const struct {
+		const char *name;
+		mode_t mode;
+		dev_t dev;
+		const char *kind;
+	} odd[] = {
+		{ "fifo", S_IFIFO | 0644, 0, "a FIFO" },
+		{ "zero", S_IFCHR | 0644, 0x105, "a character device" },
+		{ "null", S_IFCHR | 0644, 0x103, "a character device" },
+	};
+	struct odd_log o = { 0 };
+	struct pm_ctx ctx;
+	char path[PM_PATH_MAX], buf[64], *big;
+	uint64_t v;
+	ssize_t n;
+	int fd;
+
+	pm_ctx_open(&ctx, root);
+	ctx.on_odd = on_odd;
+	ctx.on_odd_arg = &o;
+	for (size_t i = 0; i < ARRAY_SIZE(odd); i++) {
+		snprintf(path, sizeof(path), "%s/odd/%s", root, odd[i].name);
+		mk("odd", NULL, 0);
+		if (mknod(path, odd[i].mode,
+			  makedev(odd[i].dev >> 8, odd[i].dev & 0xff)) < 0) {
+			skip("mknod failed (not root?)", "odd: %s",
+			     odd[i].name);
+			continue;
+		}
+		snprintf(path, sizeof(path), "/odd/%s", odd[i].name);
+		memset(&o, 0, sizeof(o));
+		n = pm_attr_read(&ctx, path, buf, sizeof(buf));
+		is_int((int)n, -ENXIO, "odd: pm_attr_read of %s", odd[i].kind);
+		is_int(o.calls, 1, "odd: %s named once", odd[i].name);
+		is_str(o.path, path, "odd: the path below the root");
+		is_str(o.kind, odd[i].kind, "odd: what it is");
+		is_int(pm_attr_read_u64(&ctx, path, &v), -ENXIO,
+		       "odd: pm_attr_read_u64 of %s", odd[i].kind);
+		is_int((int)pm_file_read(&ctx, path, &big), -ENXIO,
+		       "odd: pm_file_read of %s", odd[i].kind);
+		ok(big == NULL, "odd: no buffer");
+		fd = pm_open_create(&ctx, path, O_RDWR, 0644);
+		is_int(fd, -ENXIO, "odd: pm_open_create of %s", odd[i].kind);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* A FIFO with no reader, to write: ENXIO at the open, named. */
+	memset(&o, 0, sizeof(o));
+	if (exists("odd/fifo")) {
+		is_int(pm_attr_write(&ctx, "/odd/fifo", "1"), -ENXIO,
+		       "odd: a write to a FIFO nobody reads");
+		is_str(o.path, "/odd/fifo", "odd: the FIFO named");
+	}
+	/* A table larger than any machine's: refused, named. */
+	snprintf(path, sizeof(path), "%s/odd/big", root);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0 && ftruncate(fd, (off_t)PM_FILE_MAX + 4096) == 0) {
+		memset(&o, 0, sizeof(o));
+		n = pm_file_read(&ctx, "/odd/big", &big);
+		is_int((int)n, -EFBIG, "odd: a 64 MiB table is -EFBIG");
+		is_str(o.kind, PM_FILE_MAX_TEXT, "odd: said so");
+		free(big);
+	}
+	if (fd >= 0)
+		close(fd);
+	/* A plain attribute costs no check: it is read as it is. */
+	mkfile("odd/plain", "42\n");
+	memset(&o, 0, sizeof(o));
+	is_int(pm_attr_read_u64(&ctx, "/odd/plain", &v), 0, "odd: plain file");
+	is_int(o.calls, 0, "odd: nothing said of a plain file");
+	pm_ctx_close(&ctx);
+}
+
 static void test_guard(void)
 {
 	struct hook_log h = { 0 };
@@ -1141,6 +1238,7 @@ int main(void)
 	test_near();
 	test_confine();
 	test_walk();
+	test_odd();
 	test_guard();
 	test_list();
 	test_messages();
