@@ -258,6 +258,7 @@ int pm_walk_open(int dirfd, const char *path, int flags, mode_t mode,
 			    fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
 				close(fd);
 				fd = -1;
+				errno = ELOOP;
 			} else if (fd >= 0) {
 				break;
 			} else if (nofollow || (errno != ELOOP &&

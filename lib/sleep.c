@@ -446,6 +446,12 @@ int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
 
 	if (fd < 0)
 		return pm_err_set(ctx, "open", path, NULL, -fd, NULL);
+	/* A FIFO would read as empty (or block): it is not the kernel's. */
+	e = pm_fd_check(ctx, fd);
+	if (e < 0) {
+		close(fd);
+		return pm_err_set(ctx, "open", path, NULL, -e, NULL);
+	}
 	/* The read blocks while events are in flight: bound it. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm; /* no SA_RESTART: the read gets EINTR */
