@@ -480,7 +480,7 @@ EOF
 	printf '[main]\nRTC=rtc0\n' >"$c"
 	ps "$fx" deep
 	assert_failure 2
-	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/pm-suspend.conf:2: sections ('[main]') are not used in pm-suspend.conf: KEY=value lines only" ]
+	[ "${stderr_lines[0]}" = "pm-suspend: /etc/pm/pm-suspend.conf:2: a [section] header: pm-suspend.conf has KEY=value lines only" ]
 	rm "$c"
 	printf 'HIBERNATE_DELAY=500ms\n' >"$c"
 	ps "$fx" -n suspend-then-hibernate
