@@ -298,7 +298,7 @@ check_target() { # KIND DIR NAME
 		;;
 	full)
 		[ "$status" -ne 0 ] || fail "$n/$k: exit 0 on a full device"
-		[[ $stderr == *"cannot write $d/out"* ]] || fail "$n/$k: $stderr"
+		[[ $stderr == *"cannot write $d/out"* || $stderr == *"cannot write the report to $d/out"* ]] || fail "$n/$k: $stderr"
 		[ -c "$d/out" ] || fail "$n/$k: the device was replaced"
 		;;
 	blk)
