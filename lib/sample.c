@@ -487,7 +487,7 @@ static void read_uptime(struct pm_sampler *s)
 		return;
 	s->syscalls++;
 	s->values++;
-	if (pm_attr_pread(s->fd_uptime, buf, sizeof(buf)) <= 0 ||
+	if (pm_attr_pread_ctx(s->ctx, s->fd_uptime, buf, sizeof(buf)) <= 0 ||
 	    pm_uptime_parse(buf, &s->uptime_s) < 0)
 		s->uptime_s = NAN;
 }

@@ -110,7 +110,7 @@ kernelize() {
 		"2|[supply BAT0]\ncharge_start = 80\ncharge_stop = 60\n|x.conf:2: [supply BAT0] charge_start 80% is not below charge_stop 60%"
 		"2|[supply BAT0]\ncharge_start = 85\n|x.conf:2: [supply BAT0]: BAT0 would end with start 85% not below stop 80%"
 		"2|[supply BAT0]\ncharge_stop = 101\n|x.conf:2: [supply] charge_stop: '101' is not a percentage from 0 to 100"
-		"2|[supply BAT0]\ncharge_speed = 1\n|x.conf:2: unknown key 'charge_speed' in [supply]"
+		"2|[supply BAT0]\ncharge_speed = 1\n|x.conf:2: unknown key in [supply] (keys: charge_start, charge_stop, charge_behaviour)"
 		"2|[supply]\ncharge_stop = 80\n|x.conf:2: [supply]: expected [supply NAME] (a name of /sys/class/power_supply, such as BAT0)"
 		"2|[supply ../../etc]\ncharge_stop = 80\n|x.conf:2: [supply ../../etc]: expected [supply NAME] (a name of /sys/class/power_supply, such as BAT0)"
 		"3|[supply BAT9]\ncharge_stop = 80\n|x.conf:2: [supply BAT9]: no power supply BAT9 here (pmctl supply lists them)"

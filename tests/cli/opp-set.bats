@@ -164,7 +164,7 @@ with_points() {
 	assert_success
 	jq -e '[.points[].name] == ["dangling", "folder", "huge", "ok"]' <<<"$output"
 	jq -e '.points[0].error | test("No such file")' <<<"$output"
-	jq -e '.points[1].error | test("directory"; "i")' <<<"$output"
+	jq -e '.points[1].error | test("folder"; "i")' <<<"$output"
 	jq -e '.points[2].error | test("larger than")' <<<"$output"
 	jq -e '.points[3].error == null' <<<"$output"
 	[ "${#stderr_lines[@]}" = 3 ]
