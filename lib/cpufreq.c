@@ -9,55 +9,141 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pm.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 
-static bool dir_is_real(struct pm_ctx *ctx, const char *path)
+/*
+ * Where cpuK/cpufreq leads, as a system path in out: 1 when it is a link
+ * (to policyN since Linux 4.3, to the owner's cpuJ/cpufreq before), 0
+ * when it is a folder of its own (before 4.3: the CPU owns a policy),
+ * -errno when it cannot be told (-ENOENT: the CPU has no cpufreq).  The
+ * link's text is folded onto the CPU's folder: it never leads out of the
+ * root.
+ */
+static int cpu_folder(struct pm_ctx *ctx, unsigned cpu, char *out,
+		      size_t size)
 {
-	int fd = pm_open(ctx, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	char p[64], t[PM_PATH_MAX], dir[64];
+	const char *target = t;
+	struct stat st;
+	ssize_t n;
+	int fd, r;
 
+	snprintf(p, sizeof(p), CPU_DIR "/cpu%u/cpufreq", cpu);
+	fd = pm_open(ctx, p, O_PATH | O_NOFOLLOW);
 	if (fd < 0)
-		return false;
+		return fd;
+	n = readlinkat(fd, "", t, sizeof(t) - 1);
+	if (n < 0) {
+		r = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+		close(fd);
+		if (r == 0)
+			snprintf(out, size, "%s", p);
+		return r;
+	}
 	close(fd);
-	return true;
+	t[n] = '\0';
+	snprintf(dir, sizeof(dir), "sys/devices/system/cpu/cpu%u", cpu);
+	while (*target == '/')
+		target++;
+	if (size < 2)
+		return -ENAMETOOLONG;
+	out[0] = '/';
+	r = pm_dump_link_resolve(target == t ? dir : "", target, out + 1,
+				 size - 1);
+	return r < 0 ? r : 1;
+}
+
+/* The policy a cpufreq folder is: policyN (1) or a CPU's own folder of
+ * the kernels before 4.3 (2), with its number; 0 for anything else. */
+static int folder_id(const char *path, unsigned *id)
+{
+	static const char pol[] = CPU_DIR "/cpufreq/policy", cpu[] = CPU_DIR
+								     "/cpu";
+	char num[16];
+	const char *s;
+	uint32_t v;
+	size_t n;
+
+	if (!strncmp(path, pol, sizeof(pol) - 1)) {
+		if (pm_parse_u32(path + sizeof(pol) - 1, &v) < 0)
+			return 0;
+		*id = v;
+		return 1;
+	}
+	if (strncmp(path, cpu, sizeof(cpu) - 1))
+		return 0;
+	s = path + sizeof(cpu) - 1;
+	n = strspn(s, "0123456789");
+	if (!n || n >= sizeof(num) || strcmp(s + n, "/cpufreq"))
+		return 0;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (pm_parse_u32(num, &v) < 0)
+		return 0;
+	*id = v;
+	return 2;
+}
+
+/*
+ * Before Linux 4.3 each policy was a real cpuN/cpufreq folder, owned by
+ * one CPU, and the other CPUs of the policy had a link to it (armv7's
+ * cpu1/cpufreq -> ../cpu0/cpufreq).  With hardware coordination each CPU
+ * had its own policy and folder, while related_cpus named the whole
+ * hardware domain (x86_64-dell_e4310: four folders, each saying "0 1 2
+ * 3").  owner[K] is the CPU whose folder cpuK/cpufreq is, or -1.
+ */
+static int legacy_owners(struct pm_ctx *ctx, int *owner, unsigned *cpus,
+			 int ncpu)
+{
+	char path[PM_PATH_MAX];
+	int k = 0;
+
+	for (int i = 0; i < ncpu; i++) {
+		unsigned id;
+		int r = cpu_folder(ctx, cpus[i], path, sizeof(path));
+
+		owner[cpus[i]] = -1;
+		if (r == 0)
+			owner[cpus[i]] = (int)cpus[i];
+		else if (r == 1 && folder_id(path, &id) == 2 &&
+			 id < PM_MAX_CPUS)
+			owner[cpus[i]] = (int)id;
+		k += r == 0;
+	}
+	return k;
 }
 
 int pm_policies_list(struct pm_ctx *ctx, unsigned *ids, unsigned max)
 {
-	struct pm_cpuset seen;
 	unsigned *cpus;
+	int *owner;
 	int n, ncpu, out = 0;
 
 	n = pm_list_numbered(ctx, CPU_DIR "/cpufreq", "policy", ids, max);
 	if (n > 0)
 		return n;
-	/* Before 4.3 (and in some dumps): cpuN/cpufreq folders. */
+	/* Before 4.3 (and in some dumps): cpuN/cpufreq folders, each a
+	 * policy of its own. */
 	cpus = malloc(PM_MAX_CPUS * sizeof(*cpus));
-	if (!cpus)
+	owner = malloc(PM_MAX_CPUS * sizeof(*owner));
+	if (!cpus || !owner) {
+		free(cpus);
+		free(owner);
 		return -ENOMEM;
-	ncpu = pm_list_numbered(ctx, CPU_DIR, "cpu", cpus, PM_MAX_CPUS);
-	pm_cpuset_zero(&seen);
-	for (int i = 0; i < ncpu; i++) {
-		char p[96], buf[PM_ATTR_MAX];
-		struct pm_cpuset rel;
-
-		if (pm_cpuset_isset(&seen, cpus[i]))
-			continue;
-		snprintf(p, sizeof(p), CPU_DIR "/cpu%u/cpufreq", cpus[i]);
-		if (!dir_is_real(ctx, p))
-			continue;
-		snprintf(p, sizeof(p), CPU_DIR "/cpu%u/cpufreq/related_cpus",
-			 cpus[i]);
-		if (pm_attr_read(ctx, p, buf, sizeof(buf)) > 0 &&
-		    pm_cpulist_parse_spaced(buf, &rel) == 0)
-			pm_cpuset_or(&seen, &rel);
-		if ((unsigned)out < max)
-			ids[out++] = cpus[i];
 	}
+	ncpu = pm_list_numbered(ctx, CPU_DIR, "cpu", cpus, PM_MAX_CPUS);
+	if (ncpu > 0)
+		legacy_owners(ctx, owner, cpus, ncpu);
+	for (int i = 0; i < ncpu; i++)
+		if (owner[cpus[i]] == (int)cpus[i] && (unsigned)out < max)
+			ids[out++] = cpus[i];
 	free(cpus);
+	free(owner);
 	pm_err_clear(ctx);
 	return out;
 }
@@ -171,12 +257,43 @@ static unsigned list_optional(int fd)
 	return n < 0 ? ~0u : has;
 }
 
+/*
+ * The CPUs a folder of the kernels before 4.3 serves: its owner and the
+ * CPUs whose cpuN/cpufreq links to it (linked, when the caller knows
+ * them; else looked up among the CPUs related_cpus and affected_cpus
+ * name).  related_cpus there may name other policies' CPUs (a hardware
+ * coordination domain): a CPU with a folder of its own is not this one's.
+ */
+static void legacy_cpus(struct pm_ctx *ctx, struct pm_policy *p,
+			const struct pm_cpuset *linked)
+{
+	struct pm_cpuset cand = p->related;
+	char path[PM_PATH_MAX];
+
+	pm_cpuset_or(&cand, &p->affected);
+	pm_cpuset_zero(&p->related);
+	pm_cpuset_set(&p->related, p->id);
+	if (linked) {
+		pm_cpuset_or(&p->related, linked);
+	} else {
+		pm_cpuset_foreach(c, &cand)
+			if ((unsigned)c != p->id &&
+			    cpu_folder(ctx, (unsigned)c, path,
+				       sizeof(path)) == 1 &&
+			    !strcmp(path, p->path))
+				pm_cpuset_set(&p->related, (unsigned)c);
+	}
+	pm_cpuset_and(&p->affected, &p->related);
+}
+
 static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 		       unsigned fields, const struct pm_policy *prev,
-		       const struct pm_cpuset *online)
+		       const struct pm_cpuset *online,
+		       const struct pm_cpuset *linked)
 {
 	char buf[PM_ATTR_MAX];
 	unsigned has = ~0u;
+	bool legacy = false;
 	int fd;
 
 	memset(p, 0, sizeof(*p));
@@ -190,9 +307,11 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 	snprintf(p->path, sizeof(p->path), CPU_DIR "/cpufreq/policy%u", id);
 	fd = pm_open_dir(ctx, p->path);
 	if (fd < 0) {
+		/* The CPU's own folder, not a link to another CPU's. */
 		snprintf(p->path, sizeof(p->path), CPU_DIR "/cpu%u/cpufreq",
 			 id);
-		fd = pm_open_dir(ctx, p->path);
+		fd = pm_open(ctx, p->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		legacy = true;
 	}
 	if (fd < 0)
 		return pm_err_set(ctx, "open", p->path, NULL, -fd, NULL);
@@ -207,14 +326,18 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 		pm_cpuset_set(&p->related, id);
 	/* affected_cpus is policy->cpus, the online ones of related_cpus:
 	 * a writer that knows the online CPUs need not read it. */
-	if (online && !(fields & PM_POL_INFO)) {
+	if (online && !(fields & PM_POL_INFO) && !legacy) {
 		p->affected = p->related;
 		pm_cpuset_and(&p->affected, online);
 	} else if (pm_attr_readat(ctx, fd, "affected_cpus", buf,
 				  sizeof(buf)) < 0 ||
 		   pm_cpulist_parse_spaced(buf, &p->affected) < 0) {
 		p->affected = p->related;
+		if (online)
+			pm_cpuset_and(&p->affected, online);
 	}
+	if (legacy)
+		legacy_cpus(ctx, p, linked);
 	/* One driver serves every policy, and the governors it may run
 	 * are the same list for all of them (cpufreq.c,
 	 * show_scaling_available_governors). */
@@ -248,8 +371,8 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 		if (has & OPT(OPT_CINFOCUR))
 			p->cpuinfo_cur_khz =
 				pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
-		p->transition_latency_ns = pm_attr_getat_u64(
-			ctx, fd, "cpuinfo_transition_latency");
+		p->transition_latency_ns = pm_u32_known(pm_attr_getat_u64(
+			ctx, fd, "cpuinfo_transition_latency"));
 		if (has & OPT(OPT_BIOS))
 			p->bios_limit_khz =
 				pm_attr_getat_u64(ctx, fd, "bios_limit");
@@ -305,40 +428,141 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
 			  struct pm_policy *p, unsigned fields)
 {
-	return read_policy(ctx, id, p, fields, NULL, NULL);
+	return read_policy(ctx, id, p, fields, NULL, NULL, NULL);
 }
 
-int pm_policies_read(struct pm_ctx *ctx, unsigned fields,
-		     struct pm_policy **out)
+/*
+ * The policyN folders of the CPUs in sel, from the CPUs' own links (a
+ * few syscalls a CPU instead of a dozen files a policy): pmctl freq
+ * -c 0-1 on 256 CPUs reads one policy, not 128.  False when a CPU's
+ * link names no policyN folder: the caller then reads every policy.
+ */
+static bool select_by_links(struct pm_ctx *ctx, const struct pm_cpuset *sel,
+			    unsigned *ids, int *n)
 {
-	unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
+	char path[PM_PATH_MAX];
+	struct pm_cpuset want;
+	unsigned id;
+	int k = 0;
+
+	pm_cpuset_zero(&want);
+	pm_cpuset_foreach(c, sel)
+	{
+		if (cpu_folder(ctx, (unsigned)c, path, sizeof(path)) != 1 ||
+		    folder_id(path, &id) != 1 || id >= PM_MAX_CPUS)
+			return false;
+		pm_cpuset_set(&want, id);
+	}
+	pm_cpuset_foreach(i, &want)
+		ids[k++] = (unsigned)i;
+	*n = k;
+	return true;
+}
+
+/* ids and, before 4.3, each owner's linked CPUs (owner[] by CPU). */
+struct pol_list {
+	unsigned *ids;
+	int n;
+	int *owner;		/* NULL: policyN folders */
+};
+
+static int list_for(struct pm_ctx *ctx, const struct pm_cpuset *sel,
+		    struct pol_list *l)
+{
+	struct pm_cpuset want;
+	unsigned *cpus;
+	int ncpu;
+
+	l->owner = NULL;
+	l->n = pm_list_numbered(ctx, CPU_DIR "/cpufreq", "policy", l->ids,
+				PM_MAX_CPUS);
+	if (l->n > 0) {
+		int n = l->n;
+
+		/* A link per selected CPU against a dozen files a policy. */
+		if (sel && pm_cpuset_count(sel) < (unsigned)n &&
+		    !select_by_links(ctx, sel, l->ids, &l->n)) {
+			l->n = pm_list_numbered(ctx, CPU_DIR "/cpufreq",
+						"policy", l->ids, PM_MAX_CPUS);
+		}
+		return 0;
+	}
+	l->n = 0;
+	cpus = malloc(PM_MAX_CPUS * sizeof(*cpus));
+	l->owner = malloc(PM_MAX_CPUS * sizeof(*l->owner));
+	if (!cpus || !l->owner) {
+		free(cpus);
+		return -ENOMEM;
+	}
+	/* -1 everywhere: a CPU without a folder of its own, or a link. */
+	memset(l->owner, 0xff, PM_MAX_CPUS * sizeof(*l->owner));
+	ncpu = pm_list_numbered(ctx, CPU_DIR, "cpu", cpus, PM_MAX_CPUS);
+	if (ncpu > 0)
+		legacy_owners(ctx, l->owner, cpus, ncpu);
+	pm_cpuset_zero(&want);
+	for (int i = 0; i < ncpu; i++) {
+		int o = l->owner[cpus[i]];
+
+		if (o >= 0 && (!sel || pm_cpuset_isset(sel, cpus[i])))
+			pm_cpuset_set(&want, (unsigned)o);
+	}
+	pm_cpuset_foreach(o, &want)
+		l->ids[l->n++] = (unsigned)o;
+	free(cpus);
+	return 0;
+}
+
+int pm_policies_read_sel(struct pm_ctx *ctx, unsigned fields,
+			 const struct pm_cpuset *sel, struct pm_policy **out)
+{
+	struct pol_list l = { .ids = calloc(PM_MAX_CPUS, sizeof(unsigned)) };
 	struct pm_policy *v = NULL;
 	struct pm_cpuset online, *on = NULL;
 	char buf[PM_ATTR_MAX];
-	int n, k = 0;
+	int k = 0, r;
 
 	*out = NULL;
-	if (!ids)
+	if (!l.ids)
 		return -ENOMEM;
 	if (!(fields & PM_POL_INFO) &&
 	    pm_attr_read(ctx, CPU_DIR "/online", buf, sizeof(buf)) > 0 &&
 	    pm_cpulist_parse(buf, &online) == 0)
 		on = &online;
-	n = pm_policies_list(ctx, ids, PM_MAX_CPUS);
-	if (n > 0) {
-		v = calloc((size_t)n, sizeof(*v));
-		if (!v) {
-			free(ids);
-			return -ENOMEM;
-		}
+	r = list_for(ctx, sel, &l);
+	if (r == 0 && l.n > 0 && !(v = calloc((size_t)l.n, sizeof(*v))))
+		r = -ENOMEM;
+	if (r < 0) {
+		free(l.ids);
+		free(l.owner);
+		return r;
 	}
-	for (int i = 0; i < n; i++)
-		if (read_policy(ctx, ids[i], &v[k], fields,
-				k ? &v[k - 1] : NULL, on) == 0)
+	for (int i = 0; i < l.n; i++) {
+		struct pm_cpuset linked, *lk = NULL;
+
+		if (l.owner) {
+			pm_cpuset_zero(&linked);
+			for (unsigned c = 0; c < PM_MAX_CPUS; c++)
+				if (l.owner[c] == (int)l.ids[i] && c != l.ids[i])
+					pm_cpuset_set(&linked, c);
+			lk = &linked;
+		}
+		if (read_policy(ctx, l.ids[i], &v[k], fields,
+				k ? &v[k - 1] : NULL, on, lk) < 0)
+			continue;
+		if (!sel || pm_cpuset_intersects(&v[k].related, sel))
 			k++;
-	free(ids);
+	}
+	free(l.ids);
+	free(l.owner);
+	pm_err_clear(ctx);
 	*out = v;
 	return k;
+}
+
+int pm_policies_read(struct pm_ctx *ctx, unsigned fields,
+		     struct pm_policy **out)
+{
+	return pm_policies_read_sel(ctx, fields, NULL, out);
 }
 
 int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,7 +48,7 @@ int pm_cpuidle_read(struct pm_ctx *ctx, struct pm_cpuidle *ci)
 static int read_state(struct pm_ctx *ctx, int dfd, unsigned index,
 		      struct pm_idle_state *s, unsigned fields)
 {
-	char buf[PM_NAME_MAX], f[40];
+	char buf[PM_NAME_MAX], f[48];
 	uint64_t d;
 
 #define AT(name) (snprintf(f, sizeof(f), "state%u/%s", index, name), f)
@@ -65,11 +66,14 @@ static int read_state(struct pm_ctx *ctx, int dfd, unsigned index,
 			if (ctx->err.err == ENOENT && !pm_existsat(dfd, AT("")))
 				return -ENOENT;
 		}
-		if (pm_attr_readat(ctx, dfd, AT("desc"), s->desc,
+		if ((fields & PM_IDLE_NODESC) ||
+		    pm_attr_readat(ctx, dfd, AT("desc"), s->desc,
 				   sizeof(s->desc)) < 0)
 			s->desc[0] = '\0';
-		s->latency_us = pm_attr_getat_u64(ctx, dfd, AT("latency"));
-		s->residency_us = pm_attr_getat_u64(ctx, dfd, AT("residency"));
+		s->latency_us = pm_u32_known(
+			pm_attr_getat_u64(ctx, dfd, AT("latency")));
+		s->residency_us = pm_u32_known(
+			pm_attr_getat_u64(ctx, dfd, AT("residency")));
 	} else if (!pm_existsat(dfd, AT(""))) {
 		return -ENOENT;
 	}
@@ -91,7 +95,8 @@ static int read_state(struct pm_ctx *ctx, int dfd, unsigned index,
 			s->disable_err = ctx->err.err ? ctx->err.err : EINVAL;
 	}
 	if (fields & PM_IDLE_EXTRA) {
-		s->power_mw = pm_attr_getat_u64(ctx, dfd, AT("power"));
+		s->power_mw = pm_u32_known(
+			pm_attr_getat_u64(ctx, dfd, AT("power")));
 		if (pm_attr_readat(ctx, dfd, AT("default_status"), buf,
 				   sizeof(buf)) > 0)
 			s->default_disabled = strcmp(buf, "enabled") != 0;
@@ -100,17 +105,23 @@ static int read_state(struct pm_ctx *ctx, int dfd, unsigned index,
 	return 0;
 }
 
+static int states_dir(struct pm_ctx *ctx, unsigned cpu)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpuidle",
+		 cpu);
+	return pm_open_dir(ctx, path);
+}
+
 int pm_idle_states_read_fields(struct pm_ctx *ctx, unsigned cpu,
 			       struct pm_idle_state *states, int max,
 			       unsigned fields)
 {
-	char path[96];
 	bool was;
 	int dfd, n = 0;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpuidle",
-		 cpu);
-	dfd = pm_open_dir(ctx, path);
+	dfd = states_dir(ctx, cpu);
 	if (dfd < 0) {
 		pm_err_clear(ctx);
 		return 0;
@@ -132,4 +143,150 @@ int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
 			struct pm_idle_state *states, int max)
 {
 	return pm_idle_states_read_fields(ctx, cpu, states, max, PM_IDLE_ALL);
+}
+
+int pm_idle_states_alloc(struct pm_ctx *ctx, unsigned cpu, unsigned fields,
+			 struct pm_idle_state **out, bool *cut)
+{
+	struct pm_idle_state *v = NULL, one;
+	int dfd, n = 0, cap = 0, r = 0;
+	bool was;
+
+	*out = NULL;
+	if (cut)
+		*cut = false;
+	dfd = states_dir(ctx, cpu);
+	if (dfd < 0) {
+		pm_err_clear(ctx);
+		return 0;
+	}
+	was = pm_batch_begin(ctx);
+	for (;;) {
+		if (n == PM_IDLE_STATES_LIMIT) {
+			if (cut)
+				*cut = read_state(ctx, dfd, (unsigned)n, &one,
+						  0) == 0;
+			break;
+		}
+		if (n == cap) {
+			int ncap = cap ? cap * 2 : 16;
+			struct pm_idle_state *nv =
+				realloc(v, (size_t)ncap * sizeof(*v));
+
+			if (!nv) {
+				r = -ENOMEM;
+				break;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		if (read_state(ctx, dfd, (unsigned)n, &v[n], fields) < 0)
+			break;
+		n++;
+	}
+	pm_batch_end(ctx, was);
+	close(dfd);
+	pm_err_clear(ctx);
+	if (r < 0 || !n) {
+		free(v);
+		return r;
+	}
+	*out = v;
+	return n;
+}
+
+static bool same_table(const struct pm_idle_state *a, int na,
+		       const struct pm_idle_state *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (strcmp(a[i].name, b[i].name) ||
+		    a[i].latency_us != b[i].latency_us ||
+		    a[i].residency_us != b[i].residency_us)
+			return false;
+	return true;
+}
+
+void pm_idle_groups_free(struct pm_idle_group *g, int n)
+{
+	for (int i = 0; g && i < n; i++) {
+		free(g[i].st);
+		free(g[i].disabled);
+		free(g[i].known);
+	}
+	free(g);
+}
+
+/* A new group for cpu, its table read whole (with desc). */
+static int group_add(struct pm_ctx *ctx, struct pm_idle_group *g,
+		     unsigned cpu)
+{
+	memset(g, 0, sizeof(*g));
+	pm_cpuset_set(&g->cpus, cpu);
+	g->n = pm_idle_states_alloc(ctx, cpu, PM_IDLE_NAMES | PM_IDLE_DISABLE,
+				    &g->st, &g->cut);
+	if (g->n < 0)
+		return g->n;
+	g->disabled = calloc((size_t)g->n + 1, sizeof(*g->disabled));
+	g->known = calloc((size_t)g->n + 1, sizeof(*g->known));
+	return g->disabled && g->known ? 0 : -ENOMEM;
+}
+
+int pm_idle_groups_read(struct pm_ctx *ctx, const struct pm_cpuset *sel,
+			struct pm_idle_group **out)
+{
+	struct pm_idle_group *v = NULL;
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	pm_cpuset_foreach(cpu, sel)
+	{
+		struct pm_idle_state *st;
+		struct pm_idle_group *g = NULL;
+		int k = pm_idle_states_alloc(ctx, (unsigned)cpu,
+					     PM_IDLE_NAMES | PM_IDLE_NODESC |
+						     PM_IDLE_DISABLE,
+					     &st, NULL);
+
+		if (k < 0)
+			goto oom;
+		if (!k)
+			continue;
+		for (int i = 0; i < n && !g; i++)
+			if (same_table(v[i].st, v[i].n, st, k))
+				g = &v[i];
+		if (!g) {
+			if (n == cap) {
+				int ncap = cap ? cap * 2 : 4;
+				struct pm_idle_group *nv = realloc(
+					v, (size_t)ncap * sizeof(*v));
+
+				if (!nv) {
+					free(st);
+					goto oom;
+				}
+				v = nv;
+				cap = ncap;
+			}
+			g = &v[n++];
+			if (group_add(ctx, g, (unsigned)cpu) < 0) {
+				free(st);
+				goto oom;
+			}
+		}
+		pm_cpuset_set(&g->cpus, (unsigned)cpu);
+		for (int i = 0; i < k && i < g->n; i++) {
+			if (st[i].disabled < 0)
+				continue;
+			g->known[i]++;
+			g->disabled[i] += (unsigned)st[i].disabled;
+		}
+		free(st);
+	}
+	*out = v;
+	return n;
+oom:
+	pm_idle_groups_free(v, n);
+	return -ENOMEM;
 }

@@ -20,7 +20,11 @@ const char *pm_policy_name(const struct pm_policy *pol, char *buf,
 	char cpus[256];
 
 	pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
-	snprintf(buf, size, "policy%u (cpus %s)", pol->id, cpus);
+	/* Before Linux 4.3 a policy is its owner's cpuN/cpufreq folder. */
+	snprintf(buf, size, "%s%u%s (cpus %s)",
+		 strstr(pol->path, "/cpufreq/policy") ? "policy" : "cpu",
+		 pol->id, strstr(pol->path, "/cpufreq/policy") ? "" : "/cpufreq",
+		 cpus);
 	return buf;
 }
 

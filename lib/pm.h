@@ -32,6 +32,16 @@ enum pm_exit {
 #define PM_UNKNOWN UINT64_MAX
 #define PM_UNKNOWN_S64 INT64_MIN
 
+/*
+ * The kernel's own "unknown" in a 32-bit attribute, (unsigned)-1:
+ * CPUFREQ_ETERNAL as cpuinfo_transition_latency, a POLL state's power.
+ * No real latency is 71 minutes, nor a power 4.3 MW.
+ */
+static inline uint64_t pm_u32_known(uint64_t v)
+{
+	return v == UINT32_MAX ? PM_UNKNOWN : v;
+}
+
 /* NR_CPUS is at most 8192 in every architecture's Kconfig. */
 #define PM_MAX_CPUS 8192
 /* sysfs text attributes are at most PAGE_SIZE; 64 KiB covers every arch. */
@@ -740,6 +750,7 @@ enum {
 	PM_IDLE_DISABLE = 1 << 2,	/* disable */
 	PM_IDLE_EXTRA = 1 << 3,		/* power, default_status */
 	PM_IDLE_ALL = 0xf,
+	PM_IDLE_NODESC = 1 << 4,	/* with NAMES: all but desc */
 };
 
 /* Fill states[] for one CPU; returns the count (0: no cpuidle dir). */
@@ -748,6 +759,39 @@ int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
 int pm_idle_states_read_fields(struct pm_ctx *ctx, unsigned cpu,
 			       struct pm_idle_state *states, int max,
 			       unsigned fields);
+
+/*
+ * The kernel stops at CPUIDLE_STATE_MAX (10) states a CPU, a tree need
+ * not: every state up to this many is read, and *cut says there are
+ * more.
+ */
+#define PM_IDLE_STATES_LIMIT 4096
+/* Every state of cpu, *out malloc'ed (free it); the count, 0 when the
+ * CPU has none, -ENOMEM.  cut may be NULL. */
+int pm_idle_states_alloc(struct pm_ctx *ctx, unsigned cpu, unsigned fields,
+			 struct pm_idle_state **out, bool *cut);
+
+/*
+ * CPUs whose idle state tables are the same (state names, exit
+ * latencies and target residencies): a phone's clusters have states of
+ * their own.  st is the table of the group's first CPU (with desc);
+ * disabled[i] counts the CPUs of the group with state i disabled, out
+ * of known[i] whose disable file could be read (0: no CPU has one).
+ */
+struct pm_idle_group {
+	struct pm_cpuset cpus;
+	int n;
+	bool cut;			/* a CPU has more than the limit */
+	struct pm_idle_state *st;
+	unsigned *disabled, *known;
+};
+
+/* The groups of the CPUs of sel, in the order of their first CPUs;
+ * *out malloc'ed, the count (CPUs without states are in none), or
+ * -ENOMEM. */
+int pm_idle_groups_read(struct pm_ctx *ctx, const struct pm_cpuset *sel,
+			struct pm_idle_group **out);
+void pm_idle_groups_free(struct pm_idle_group *g, int n);
 
 /* ---------------------------------------------------------------- cpufreq */
 
@@ -761,6 +805,11 @@ struct pm_tis {
 struct pm_policy {
 	unsigned id;		/* policyN, or the CPU of a legacy cpuN/cpufreq */
 	char path[96];		/* system path of the policy folder */
+	/*
+	 * The CPUs the folder serves (related_cpus since 4.3; before, its
+	 * owner and the CPUs linked to it, which related_cpus may exceed),
+	 * and the online ones of them (affected_cpus).
+	 */
 	struct pm_cpuset related, affected;
 	char driver[PM_NAME_MAX], governor[PM_NAME_MAX];
 	char available_governors[256];
@@ -795,8 +844,13 @@ struct pm_cpufreq_global {
 	bool intel_pstate, amd_pstate;	/* the folder is there */
 };
 
-/* Policy ids in ascending order; legacy per-CPU folders are folded by
- * related_cpus. */
+/*
+ * Policy ids in ascending order: N of each policyN folder (Linux 4.3 and
+ * later), else N of each cpuN/cpufreq that is a folder of its own (the
+ * policy's owner before 4.3; a CPU whose cpufreq is a link to another's
+ * folder shares that policy).  Every folder is a policy: a CPU is read
+ * and written through the folder its own cpuN/cpufreq leads to.
+ */
 int pm_policies_list(struct pm_ctx *ctx, unsigned *ids, unsigned max);
 int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p);
 /* Only some of the files (related and affected CPUs always): a writer
@@ -819,6 +873,10 @@ int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
  * and the available governors are read once, as the kernel has one list. */
 int pm_policies_read(struct pm_ctx *ctx, unsigned fields,
 		     struct pm_policy **out);
+/* Only the policies serving a CPU of sel (NULL: all), found from the
+ * CPUs' own cpufreq links when that reads less. */
+int pm_policies_read_sel(struct pm_ctx *ctx, unsigned fields,
+			 const struct pm_cpuset *sel, struct pm_policy **out);
 int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
 /*
  * Where governor GOV keeps tunable NAME for a policy: policyN/GOV/NAME

@@ -14,7 +14,6 @@
 #include "opp.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
-#define MAX_STATES 16
 /* --auto keeps the point it applied last while its battery conditions
  * hold within this margin (percent), its thermal one within 2 °C and its
  * CPU pressure one within 5 points: two points on either side of a
@@ -94,6 +93,60 @@ static void save_supplies(struct opp *op, struct pm_out *o)
 	pm_err_clear(&op->ctx);
 }
 
+/*
+ * [cpuidle]: what -f can write back.  The governor only where the
+ * kernel lets it change; the disabled states (by index: names such as
+ * POLL repeat on some drivers) only where the states have a disable
+ * file, which kernels before 3.x lack.  One list serves every CPU.
+ */
+static void save_cpuidle(struct opp *op, struct pm_out *o, const char *file,
+			 const struct pm_cpuidle *ci,
+			 const struct pm_cpus *cpus)
+{
+	int c = pm_cpuset_next(&cpus->online, 0), k = 0;
+	struct pm_idle_state *st = NULL;
+	char dis[256] = "";
+	bool have = false;
+
+	if (c >= 0)
+		k = pm_idle_states_alloc(&op->ctx, (unsigned)c,
+					 PM_IDLE_NAMES | PM_IDLE_NODESC |
+						 PM_IDLE_DISABLE,
+					 &st, NULL);
+	for (int i = 0; i < k; i++) {
+		have |= st[i].disabled >= 0;
+		if (st[i].disabled > 0)
+			snprintf(dis + strlen(dis), sizeof(dis) - strlen(dis),
+				 "%s%u", dis[0] ? " " : "", st[i].index);
+	}
+	if (ci->governor_writable || have)
+		pm_out_printf(o, "\n[cpuidle]\n");
+	if (ci->governor_writable)
+		pm_out_printf(o, "governor = %s\n",
+			      saved(op, o, file, "the cpuidle governor",
+				    ci->governor, false));
+	if (have)
+		pm_out_printf(o, "disable = %s\n", dis);
+	for (int x = pm_cpuset_next(&cpus->online, 0); x >= 0 && have;
+	     x = pm_cpuset_next(&cpus->online, (unsigned)x + 1)) {
+		struct pm_idle_state *s2;
+		int k2 = pm_idle_states_alloc(&op->ctx, (unsigned)x,
+					      PM_IDLE_DISABLE, &s2, NULL);
+		bool differ = false;
+
+		for (int i = 0; i < k2 && i < k; i++)
+			differ |= s2[i].disabled != st[i].disabled;
+		free(s2);
+		if (differ) {
+			pm_warn(&op->t, "cpu%d disables other idle states "
+					"than cpu%d: saved as cpu%d's",
+				x, c, c);
+			break;
+		}
+	}
+	free(st);
+}
+
 int opp_save(struct opp *op, const char *file)
 {
 	struct pm_out o;
@@ -167,48 +220,8 @@ int opp_save(struct opp *op, const char *file)
 				      pol[i].boost ? "on" : "off");
 	}
 	free(pol);
-	if (pm_cpuidle_read(&op->ctx, &ci) == 0 && ci.governor[0]) {
-		struct pm_idle_state st[MAX_STATES];
-		int c = pm_cpuset_next(&cpus.online, 0), k;
-		char dis[256] = "";
-
-		pm_out_printf(&o, "\n[cpuidle]\n");
-		if (ci.governor_writable)
-			pm_out_printf(&o, "governor = %s\n",
-				      saved(op, &o, file, "the cpuidle governor",
-					    ci.governor, false));
-		k = c < 0 ? 0 : pm_idle_states_read_fields(
-					&op->ctx, (unsigned)c, st, MAX_STATES,
-					PM_IDLE_NAMES | PM_IDLE_DISABLE);
-		for (int i = 0; i < k; i++)
-			if (st[i].disabled > 0)
-				snprintf(dis + strlen(dis),
-					 sizeof(dis) - strlen(dis), "%s%u",
-					 dis[0] ? " " : "", st[i].index);
-		/* By index: names such as POLL repeat on some drivers. */
-		if (k)
-			pm_out_printf(&o, "disable = %s\n", dis);
-		/* [cpuidle] disable is one list for every CPU. */
-		for (int x = pm_cpuset_next(&cpus.online, 0); x >= 0 && k;
-		     x = pm_cpuset_next(&cpus.online, (unsigned)x + 1)) {
-			struct pm_idle_state s2[MAX_STATES];
-			int k2 = pm_idle_states_read_fields(
-				&op->ctx, (unsigned)x, s2, MAX_STATES,
-				PM_IDLE_DISABLE);
-
-			for (int i = 0; i < k2 && i < k; i++)
-				if (s2[i].disabled != st[i].disabled) {
-					pm_warn(&op->t, "cpu%d disables other "
-							"idle states than cpu%d: "
-							"saved as cpu%d's",
-						x, c, c);
-					x = -2;
-					break;
-				}
-			if (x == -2)
-				break;
-		}
-	}
+	if (pm_cpuidle_read(&op->ctx, &ci) == 0 && ci.governor[0])
+		save_cpuidle(op, &o, file, &ci, &cpus);
 	n = pm_devfreqs_read(&op->ctx, &df);
 	for (int i = 0; i < n; i++) {
 		pm_out_printf(&o, "\n[devfreq %s]\n",

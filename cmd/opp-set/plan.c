@@ -18,7 +18,8 @@
 #include "opp.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
-#define MAX_STATES 16
+/* Words of a [cpuidle] disable line (its value is at most 255 bytes). */
+#define MAX_LISTED 128
 #define MAX_TUNABLES 16
 
 static const struct opp_setting *get(const struct opp_point *pt,
@@ -847,6 +848,20 @@ static bool state_listed(const char *list, const struct pm_idle_state *st)
 	return false;
 }
 
+/* found[k]: the k-th word of a [cpuidle] disable list names st. */
+static void names_found(const char *list, const struct pm_idle_state *st,
+			bool *found, int max)
+{
+	char tmp[256], *save = NULL, idx[16];
+	int k = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	snprintf(idx, sizeof(idx), "%u", st->index);
+	for (char *s = strtok_r(tmp, " ,", &save); s && k < max;
+	     s = strtok_r(NULL, " ,", &save), k++)
+		found[k] |= !strcasecmp(s, st->name) || !strcmp(s, idx);
+}
+
 static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 			 const struct opp_stage *cp, struct pm_writer *w)
 {
@@ -854,11 +869,12 @@ static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 	const struct opp_setting *d = get(pt, "cpuidle", "", "disable");
 	const struct opp_setting *l = get(pt, "cpuidle", "", "max_latency");
 	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX];
-	struct pm_idle_state st[MAX_STATES];
+	bool found[MAX_LISTED] = { false };
 	struct pm_cpuset on;
 	struct pm_cpuidle ci;
 	uint64_t max = 0;
 	bool any = false;
+	int states = 0;
 
 	if (!g && !d && !l)
 		return;
@@ -896,12 +912,19 @@ static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 		return;
 	if (l)
 		pm_parse_u64(l->value, &max);
-	/* Every name listed must be a state of some online CPU. */
+	/* Every name listed must be a state of some online CPU: a
+	 * phone's clusters name their deep states each their own way. */
 	for (int c = pm_cpuset_next(&on, 0); c >= 0;
 	     c = pm_cpuset_next(&on, (unsigned)c + 1)) {
-		int n = pm_idle_states_read_fields(&op->ctx, (unsigned)c, st,
-					       MAX_STATES,
-					       PM_IDLE_NAMES | PM_IDLE_DISABLE);
+		struct pm_idle_state *st;
+		int n = pm_idle_states_alloc(&op->ctx, (unsigned)c,
+					     PM_IDLE_NAMES | PM_IDLE_NODESC |
+						     PM_IDLE_DISABLE,
+					     &st, NULL);
+
+		if (n < 0)
+			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+		states += n;
 		for (int i = 0; i < n; i++) {
 			bool off = (d && state_listed(d->value, &st[i])) ||
 				   (l && st[i].latency_us != PM_UNKNOWN &&
@@ -916,42 +939,40 @@ static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
 					   d ? "[cpuidle] disable" :
 					       "[cpuidle] max_latency",
 					   path, st[i].disable_err);
+			if (d)
+				names_found(d->value, &st[i], found,
+					    MAX_LISTED);
 			if (st[i].disabled < 0)
 				continue;
 			plan(op, w, path, st[i].disabled ? "1" : "0",
 			     off ? "1" : "0", 0);
 			any = true;
 		}
+		free(st);
 	}
+	opp_where(d ? d : l, where, sizeof(where));
+	if (!states)
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpuidle] %s: no idle states on this machine", where,
+		       d ? "disable" : "max_latency");
+	/* States without their disable file: a kernel before 3.x. */
 	if (!any)
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[cpuidle] %s: no idle states on this machine",
-		       opp_where(d ? d : l, where, sizeof(where)),
-		       d ? "disable" : "max_latency");
+		       "%s[cpuidle] %s: the idle states here have no disable "
+		       "file (%s/cpuN/cpuidle/stateK/disable is missing)",
+		       where, d ? "disable" : "max_latency", CPU_DIR);
 	if (d) {
 		char tmp[256], *save = NULL;
-		int n = pm_idle_states_read_fields(
-			&op->ctx, (unsigned)pm_cpuset_next(&on, 0), st,
-			MAX_STATES, PM_IDLE_NAMES);
+		int k = 0;
 
 		snprintf(tmp, sizeof(tmp), "%s", d->value);
 		for (char *s = strtok_r(tmp, " ,", &save); s;
-		     s = strtok_r(NULL, " ,", &save)) {
-			bool found = false;
-
-			for (int i = 0; i < n; i++) {
-				char idx[16];
-
-				snprintf(idx, sizeof(idx), "%u", st[i].index);
-				found |= !strcasecmp(s, st[i].name) ||
-					 !strcmp(s, idx);
-			}
-			if (!found)
+		     s = strtok_r(NULL, " ,", &save), k++)
+			if (k < MAX_LISTED && !found[k])
 				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-				       "%s[cpuidle] disable: no idle state '%s' "
-				       "here",
-				       opp_where(d, where, sizeof(where)), s);
-		}
+				       "%s[cpuidle] disable: no idle state "
+				       "'%s' here",
+				       where, s);
 	}
 }
 

@@ -83,23 +83,140 @@ static int print_len(struct pm_out *o, const char *s)
 	return (int)strlen(s);
 }
 
-static void human_policy(struct pm_out *o, const struct pm_policy *p)
+/* A frequency for people; "-" when the kernel did not give it. */
+static const char *khz(uint64_t v, char *buf, size_t size)
 {
-	char cpus[256], aff[256], a[32], b[32];
+	if (v == PM_UNKNOWN)
+		snprintf(buf, size, "-");
+	else
+		pm_fmt_khz(v, buf, size);
+	return buf;
+}
 
-	pm_cpulist_format(&p->related, cpus, sizeof(cpus));
-	pm_cpulist_format(&p->affected, aff, sizeof(aff));
-	pm_out_printf(o, "policy%u: cpus %s", p->id, cpus);
-	if (!pm_cpuset_equal(&p->related, &p->affected))
-		pm_out_printf(o, " (online %s)", aff[0] ? aff : "none");
+/* "policy4", or "cpu2/cpufreq" for a folder of the kernels before 4.3. */
+static const char *folder_name(const struct pm_policy *p, char *buf,
+			       size_t size)
+{
+	if (strstr(p->path, "/cpufreq/policy"))
+		snprintf(buf, size, "policy%u", p->id);
+	else
+		snprintf(buf, size, "cpu%u/cpufreq", p->id);
+	return buf;
+}
+
+/* Everything a policy shows but its number, CPUs and current frequency. */
+static bool alike(const struct pm_policy *a, const struct pm_policy *b)
+{
+	return !strcmp(a->driver, b->driver) &&
+	       !strcmp(a->governor, b->governor) &&
+	       !strcmp(a->available_governors, b->available_governors) &&
+	       a->min_khz == b->min_khz && a->max_khz == b->max_khz &&
+	       a->cpuinfo_min_khz == b->cpuinfo_min_khz &&
+	       a->cpuinfo_max_khz == b->cpuinfo_max_khz &&
+	       a->n_avail == b->n_avail &&
+	       (a->n_avail <= 0 ||
+		!memcmp(a->avail_khz, b->avail_khz,
+			(size_t)a->n_avail * sizeof(a->avail_khz[0]))) &&
+	       !strcmp(a->epp, b->epp) &&
+	       !strcmp(a->epp_available, b->epp_available) &&
+	       a->boost == b->boost && a->bios_limit_khz == b->bios_limit_khz &&
+	       pm_cpuset_equal(&a->related, &a->affected) ==
+		       pm_cpuset_equal(&b->related, &b->affected);
+}
+
+/* At most this many current frequencies are listed for a group. */
+#define CUR_LIST_MAX 4
+
+/* The current frequencies of a group: each with its CPUs, or a range. */
+static void human_current(struct pm_out *o, const struct pm_policy *pol,
+			  const int *member, int m)
+{
+	uint64_t v[CUR_LIST_MAX], lo = PM_UNKNOWN, hi = 0;
+	struct pm_cpuset at[CUR_LIST_MAX];
+	char a[32], b[32], cpus[256];
+	int nv = 0;
+	bool many = false;
+
+	for (int i = 0; i < m; i++) {
+		const struct pm_policy *p = &pol[member[i]];
+		int k = 0;
+
+		if (p->cur_khz != PM_UNKNOWN) {
+			lo = p->cur_khz < lo ? p->cur_khz : lo;
+			hi = p->cur_khz > hi ? p->cur_khz : hi;
+		}
+		while (k < nv && v[k] != p->cur_khz)
+			k++;
+		if (k == nv && nv == CUR_LIST_MAX) {
+			many = true;
+			continue;
+		}
+		if (k == nv) {
+			v[nv] = p->cur_khz;
+			pm_cpuset_zero(&at[nv++]);
+		}
+		pm_cpuset_or(&at[k], &p->related);
+	}
+	if (many) {
+		pm_out_printf(o, "  current %s - %s\n", khz(lo, a, 32),
+			      khz(hi, b, 32));
+		return;
+	}
+	pm_out_printf(o, "  current");
+	for (int k = 0; k < nv; k++) {
+		pm_cpulist_format(&at[k], cpus, sizeof(cpus));
+		pm_out_printf(o, "%s %s", k ? "," : "", khz(v[k], a, 32));
+		if (nv > 1)
+			pm_out_printf(o, " (cpus %s)", cpus);
+	}
+	pm_out_printf(o, "\n");
+}
+
+/*
+ * One policy, or a group of policies alike (member, m of them): their
+ * names, CPUs and the files they share; the current frequencies of a
+ * group on a line of their own.
+ */
+static void human_policy(struct pm_out *o, const struct pm_policy *pol,
+			 const int *member, int m)
+{
+	const struct pm_policy *p = &pol[member[0]];
+	struct pm_cpuset rel = p->related, aff = p->affected;
+	char cpus[256], afs[256], a[32], b[32], n1[32], n2[32];
+
+	for (int i = 1; i < m; i++) {
+		pm_cpuset_or(&rel, &pol[member[i]].related);
+		pm_cpuset_or(&aff, &pol[member[i]].affected);
+	}
+	pm_cpulist_format(&rel, cpus, sizeof(cpus));
+	pm_cpulist_format(&aff, afs, sizeof(afs));
+	folder_name(p, n1, sizeof(n1));
+	if (m == 1)
+		pm_out_printf(o, "%s: cpus %s", n1, cpus);
+	else if (m == 2)
+		pm_out_printf(o, "%s, %s: cpus %s", n1,
+			      folder_name(&pol[member[1]], n2, sizeof(n2)),
+			      cpus);
+	else
+		pm_out_printf(o, "%s ... %s (%d policies): cpus %s", n1,
+			      folder_name(&pol[member[m - 1]], n2,
+					  sizeof(n2)),
+			      m, cpus);
+	if (!pm_cpuset_equal(&rel, &aff))
+		pm_out_printf(o, " (online %s)", afs[0] ? afs : "none");
 	pm_out_printf(o, "\n  driver %s, governor %s\n",
 		      p->driver[0] ? p->driver : "-",
 		      p->governor[0] ? p->governor : "-");
-	pm_out_printf(o, "  limits %s - %s", pm_fmt_khz(p->min_khz, a, 32),
-		      pm_fmt_khz(p->max_khz, b, 32));
-	pm_out_printf(o, " (hardware %s", pm_fmt_khz(p->cpuinfo_min_khz, a, 32));
-	pm_out_printf(o, " - %s)", pm_fmt_khz(p->cpuinfo_max_khz, b, 32));
-	pm_out_printf(o, ", current %s\n", pm_fmt_khz(p->cur_khz, a, 32));
+	pm_out_printf(o, "  limits %s - %s", khz(p->min_khz, a, 32),
+		      khz(p->max_khz, b, 32));
+	pm_out_printf(o, " (hardware %s", khz(p->cpuinfo_min_khz, a, 32));
+	pm_out_printf(o, " - %s)", khz(p->cpuinfo_max_khz, b, 32));
+	if (m == 1)
+		pm_out_printf(o, ", current %s\n", khz(p->cur_khz, a, 32));
+	else
+		pm_out_printf(o, "\n");
+	if (m > 1)
+		human_current(o, pol, member, m);
 	if (p->available_governors[0])
 		pm_out_printf(o, "  governors: %s\n", p->available_governors);
 	if (p->n_avail > 0) {
@@ -109,7 +226,7 @@ static void human_policy(struct pm_out *o, const struct pm_policy *p)
 		for (int i = 0; i < p->n_avail; i++) {
 			char w[40];
 			int l = snprintf(w, sizeof(w), " %s%s",
-					 pm_fmt_khz(p->avail_khz[i], a, 32),
+					 khz(p->avail_khz[i], a, 32),
 					 i + 1 < p->n_avail ? "," : "");
 
 			if (col + l > 78) {
@@ -128,7 +245,33 @@ static void human_policy(struct pm_out *o, const struct pm_policy *p)
 		pm_out_printf(o, "  boost %s\n", p->boost ? "on" : "off");
 	if (p->bios_limit_khz != PM_UNKNOWN)
 		pm_out_printf(o, "  firmware limit %s\n",
-			      pm_fmt_khz(p->bios_limit_khz, a, 32));
+			      khz(p->bios_limit_khz, a, 32));
+}
+
+/* Policies alike share one entry (a server's 128 policies: 6 lines, not
+ * 768); JSON keeps every policy. */
+static void human_policies(struct pmctl *p, const struct pm_policy *pol,
+			   int n)
+{
+	bool *done = calloc((size_t)n + 1, sizeof(*done));
+	int *member = calloc((size_t)n + 1, sizeof(*member));
+
+	if (!done || !member)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		int m = 0;
+
+		if (done[i])
+			continue;
+		for (int j = i; j < n; j++)
+			if (!done[j] && alike(&pol[i], &pol[j])) {
+				done[j] = true;
+				member[m++] = j;
+			}
+		human_policy(&p->o, pol, member, m);
+	}
+	free(done);
+	free(member);
 }
 
 int cmd_freq(struct pmctl *p, int argc, char **argv)
@@ -152,8 +295,13 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 			   &sel) < 0)
 		pm_usage_error(&p->t, "--cpu '%s': %s", p->t.cpu,
 			       p->ctx.err.hint);
-	n = pmctl_policies(p, &pol);
-	if (n == 0) {
+	/* Only the policies shown are read. */
+	n = pm_policies_read_sel(&p->ctx,
+				 PM_POL_ALL & ~(PM_POL_SPEED | PM_POL_TIS),
+				 &sel, &pol);
+	if (n < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	if (n == 0 && !pm_policies_list(&p->ctx, (unsigned[1]){ 0 }, 1)) {
 		free(pol);
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no cpufreq policies on this machine "
@@ -163,18 +311,12 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 	if (p->t.fmt != PM_FMT_HUMAN) {
 		pm_out_obj_begin(&p->o, NULL);
 		pm_out_arr_begin(&p->o, "policies", "policy");
-	}
-	for (int i = 0; i < n; i++) {
-		if (!pm_cpuset_intersects(&pol[i].related, &sel))
-			continue;
-		if (p->t.fmt == PM_FMT_HUMAN)
-			human_policy(&p->o, &pol[i]);
-		else
+		for (int i = 0; i < n; i++)
 			pmctl_policy_json(&p->o, &pol[i]);
-	}
-	if (p->t.fmt != PM_FMT_HUMAN) {
 		pm_out_arr_end(&p->o);
 		pm_out_obj_end(&p->o);
+	} else {
+		human_policies(p, pol, n);
 	}
 	pm_tool_out_done(&p->t, &p->o);
 	free(pol);

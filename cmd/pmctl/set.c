@@ -63,7 +63,7 @@ uint64_t pmctl_latency_arg(struct pmctl *p, const char *cmd, const char *s)
 struct idle_cpu {
 	unsigned cpu;
 	int n;
-	struct pm_idle_state st[PM_MAX_IDLE_STATES];
+	struct pm_idle_state *st;	/* every state, no cut at ten */
 };
 
 /* The index of STATE (a name or a number) on one CPU, or -1. */
@@ -82,6 +82,7 @@ static int state_index(const struct idle_cpu *c, const char *arg)
 	return -1;
 }
 
+/* "0:POLL 1:C1 ..." of a CPU, cut with "..." to fit. */
 static void state_names(const struct idle_cpu *c, char *buf, size_t size)
 {
 	size_t o = 0;
@@ -90,6 +91,47 @@ static void state_names(const struct idle_cpu *c, char *buf, size_t size)
 	for (int i = 0; i < c->n && o < size; i++)
 		o += (size_t)snprintf(buf + o, size - o, "%s%d:%s",
 				      i ? " " : "", i, c->st[i].name);
+	if (o >= size && size > 4)
+		memcpy(buf + size - 4, "...", 4);
+}
+
+/* Each kind of state table of the CPUs once: "cpus 0-2: 0:WFI 1:C4";
+ * returns how many kinds. */
+static int all_state_names(const struct idle_cpu *c, int n, char *buf,
+			   size_t size)
+{
+	size_t o = 0;
+	int kinds = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < n && o < size; k++) {
+		char names[512], cpus[256];
+		struct pm_cpuset set;
+		bool seen = false;
+
+		state_names(&c[k], names, sizeof(names));
+		for (int j = 0; j < k && !seen; j++) {
+			char other[512];
+
+			state_names(&c[j], other, sizeof(other));
+			seen = !strcmp(names, other);
+		}
+		if (seen)
+			continue;
+		pm_cpuset_zero(&set);
+		for (int j = k; j < n; j++) {
+			char other[512];
+
+			state_names(&c[j], other, sizeof(other));
+			if (!strcmp(names, other))
+				pm_cpuset_set(&set, c[j].cpu);
+		}
+		pm_cpulist_format(&set, cpus, sizeof(cpus));
+		o += (size_t)snprintf(buf + o, size - o, "%scpus %s: %s",
+				      o ? "; " : "", cpus, names);
+		kinds++;
+	}
+	return kinds;
 }
 
 static void plan_disable(struct pmctl *p, struct pm_writer *w,
@@ -103,6 +145,13 @@ static void plan_disable(struct pmctl *p, struct pm_writer *w,
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpuidle/state%d/disable",
 		 c->cpu, i);
 	pmctl_plan(p, w, path, old, disable ? "1" : "0", 0, NULL);
+}
+
+static void idle_cpus_free(struct idle_cpu *v, int n)
+{
+	for (int k = 0; v && k < n; k++)
+		free(v[k].st);
+	free(v);
 }
 
 /* The selected online CPUs with their states; offline ones noted. */
@@ -131,10 +180,13 @@ static struct idle_cpu *idle_cpus(struct pmctl *p, int *ncpu)
 	pm_cpuset_foreach(cpu, &sel)
 	{
 		v[k].cpu = (unsigned)cpu;
-		v[k].n = pm_idle_states_read_fields(
-			&p->ctx, (unsigned)cpu, v[k].st, PM_MAX_IDLE_STATES,
-			PM_IDLE_NAMES | PM_IDLE_DISABLE);
-		if (v[k].n <= 0)
+		v[k].n = pm_idle_states_alloc(&p->ctx, (unsigned)cpu,
+					      PM_IDLE_NAMES | PM_IDLE_NODESC |
+						      PM_IDLE_DISABLE,
+					      &v[k].st, NULL);
+		if (v[k].n < 0)
+			pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+		if (v[k].n == 0)
 			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 			       "cpu%d has no idle states (no "
 			       "cpu%d/cpuidle)",
@@ -146,6 +198,67 @@ static struct idle_cpu *idle_cpus(struct pmctl *p, int *ncpu)
 		       "no online CPU in the selection");
 	*ncpu = k;
 	return v;
+}
+
+/*
+ * Which states of each CPU a disable or enable names: a name is the
+ * state of that name on every CPU that has one (a phone's clusters each
+ * name their deep state differently), an index the state of that index.
+ * A STATE no selected CPU has is exit 3; the CPUs without it are left
+ * alone, and a note says so.
+ */
+static void idle_named(struct pmctl *p, const char *verb, char **argv,
+		       int argc, struct idle_cpu *c, int n, bool **touch,
+		       bool **want)
+{
+	bool dis = !strcmp(verb, "disable");
+
+	for (int a = 0; a < argc; a++) {
+		struct pm_cpuset without;
+		char list[256];
+		int found = 0;
+
+		pm_cpuset_zero(&without);
+		for (int k = 0; k < n; k++) {
+			int i;
+
+			if (!dis && !strcmp(argv[a], "all")) {
+				for (i = 0; i < c[k].n; i++)
+					touch[k][i] = true;
+				found++;
+				continue;
+			}
+			i = state_index(&c[k], argv[a]);
+			if (i < 0) {
+				pm_cpuset_set(&without, c[k].cpu);
+				continue;
+			}
+			touch[k][i] = true;
+			want[k][i] = dis;
+			found++;
+		}
+		if (!found) {
+			char names[1024], one[512];
+
+			if (all_state_names(c, n, names, sizeof(names)) == 1) {
+				state_names(&c[0], one, sizeof(one));
+				pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+				       "no idle state '%s' on cpu%u "
+				       "(states: %s)",
+				       argv[a], c[0].cpu, one);
+			}
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "no idle state '%s' on the selected CPUs "
+			       "(%s)",
+			       argv[a], names);
+		}
+		if (!pm_cpuset_empty(&without)) {
+			pm_cpulist_format(&without, list, sizeof(list));
+			pm_note(&p->t, "cpus %s have no idle state '%s': "
+				       "left alone",
+				list, argv[a]);
+		}
+	}
 }
 
 static int idle_governor(struct pmctl *p, int argc, char **argv)
@@ -220,48 +333,38 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 	}
 	pmctl_write_begin(p, &w);
 	c = idle_cpus(p, &n);
+	bool **touch = calloc((size_t)n, sizeof(*touch));
+	bool **want = calloc((size_t)n, sizeof(*want));
+
+	if (!touch || !want)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 	for (int k = 0; k < n; k++) {
-		bool want[PM_MAX_IDLE_STATES] = { false };
-		bool touch[PM_MAX_IDLE_STATES] = { false };
-
-		if (!strcmp(verb, "limit")) {
-			for (int i = 0; i < c[k].n; i++) {
-				touch[i] = true;
-				want[i] = c[k].st[i].latency_us != PM_UNKNOWN &&
-					  c[k].st[i].latency_us > limit;
-			}
-		} else {
-			bool dis = !strcmp(verb, "disable");
-
-			for (int a = 0; a < argc; a++) {
-				int i;
-
-				if (!dis && !strcmp(argv[a], "all")) {
-					for (i = 0; i < c[k].n; i++)
-						touch[i] = true;
-					continue;
-				}
-				i = state_index(&c[k], argv[a]);
-				if (i < 0) {
-					char names[512];
-
-					state_names(&c[k], names,
-						    sizeof(names));
-					pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-					       "no idle state '%s' on cpu%u "
-					       "(states: %s)",
-					       argv[a], c[k].cpu, names);
-				}
-				touch[i] = true;
-				want[i] = dis;
-			}
+		touch[k] = calloc((size_t)c[k].n, sizeof(**touch));
+		want[k] = calloc((size_t)c[k].n, sizeof(**want));
+		if (!touch[k] || !want[k])
+			pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+		if (strcmp(verb, "limit"))
+			continue;
+		for (int i = 0; i < c[k].n; i++) {
+			touch[k][i] = true;
+			want[k][i] = c[k].st[i].latency_us != PM_UNKNOWN &&
+				     c[k].st[i].latency_us > limit;
 		}
-		for (int i = 0; i < c[k].n; i++)
-			if (touch[i])
-				plan_disable(p, &w, &c[k], i, want[i]);
 	}
+	if (strcmp(verb, "limit"))
+		idle_named(p, verb, argv, argc, c, n, touch, want);
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < c[k].n; i++)
+			if (touch[k][i])
+				plan_disable(p, &w, &c[k], i, want[k][i]);
 	code = pmctl_write_commit(p, &w);
-	free(c);
+	for (int k = 0; k < n; k++) {
+		free(touch[k]);
+		free(want[k]);
+	}
+	free(touch);
+	free(want);
+	idle_cpus_free(c, n);
 	return code;
 }
 

@@ -59,12 +59,40 @@ static void read_cpus(struct pmctl *p)
 		       "no CPUs under /sys/devices/system/cpu");
 }
 
+/* One group's table: DISABLED counts the group's CPUs that have the
+ * state disabled, of those whose disable file could be read ("-" when
+ * the kernel has none: before Linux 3.x, or a dump without them). */
+static void human_idle_group(struct pmctl *p, const struct pm_idle_group *g)
+{
+	pm_out_printf(&p->o, "%3s %-15s %8s %8s %9s  %s\n", "IDX", "STATE",
+		      "LAT(us)", "RES(us)", "DISABLED", "DESCRIPTION");
+	for (int i = 0; i < g->n; i++) {
+		const struct pm_idle_state *st = &g->st[i];
+		char lat[24] = "-", res[24] = "-", d[24] = "-";
+
+		if (st->latency_us != PM_UNKNOWN)
+			snprintf(lat, sizeof(lat), "%llu",
+				 (unsigned long long)st->latency_us);
+		if (st->residency_us != PM_UNKNOWN)
+			snprintf(res, sizeof(res), "%llu",
+				 (unsigned long long)st->residency_us);
+		if (g->known[i])
+			snprintf(d, sizeof(d), "%u/%u", g->disabled[i],
+				 g->known[i]);
+		pm_out_printf(&p->o, "%3u %-15s %8s %8s %9s  %s\n",
+			      st->index, st->name, lat, res, d, st->desc);
+	}
+	if (g->cut)
+		pm_out_printf(&p->o, "(more than %d states: the first %d "
+				     "are shown)\n",
+			      PM_IDLE_STATES_LIMIT, PM_IDLE_STATES_LIMIT);
+}
+
 int cmd_idle(struct pmctl *p, int argc, char **argv)
 {
-	struct pm_idle_state st[PM_MAX_IDLE_STATES];
-	unsigned dis[PM_MAX_IDLE_STATES] = { 0 }, ncpu = 0;
+	struct pm_idle_group *g;
 	struct pm_cpuidle ci;
-	int n = 0, cpu;
+	int n;
 
 	if (argc >= 1 && (!strcmp(argv[0], "disable") ||
 			  !strcmp(argv[0], "enable") ||
@@ -88,41 +116,25 @@ int cmd_idle(struct pmctl *p, int argc, char **argv)
 	if (ci.available_governors[0])
 		pm_out_printf(&p->o, " (available: %s)", ci.available_governors);
 	pm_out_printf(&p->o, "\n");
-	cpu = pm_cpuset_next(&p->cpus.online, 0);
-	if (cpu >= 0)
-		n = pm_idle_states_read(&p->ctx, (unsigned)cpu, st,
-					PM_MAX_IDLE_STATES);
-	if (!n) {
+	/* CPUs with other states (a phone's clusters): a table each. */
+	n = pm_idle_groups_read(&p->ctx, &p->cpus.online, &g);
+	if (n < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	if (!n)
 		pm_out_printf(&p->o, "no idle states\n");
-		return end(p);
-	}
-	pm_cpuset_foreach(c, &p->cpus.online)
-	{
-		struct pm_idle_state cs[PM_MAX_IDLE_STATES];
-		int m = pm_idle_states_read_fields(&p->ctx, (unsigned)c, cs,
-						   PM_MAX_IDLE_STATES,
-						   PM_IDLE_DISABLE);
-
-		ncpu++;
-		for (int i = 0; i < m; i++)
-			dis[i] += cs[i].disabled == 1;
-	}
-	pm_out_printf(&p->o, "%3s %-15s %8s %8s %9s  %s\n", "IDX", "STATE",
-		      "LAT(us)", "RES(us)", "DISABLED", "DESCRIPTION");
 	for (int i = 0; i < n; i++) {
-		char lat[24] = "-", res[24] = "-", d[24];
+		char cpus[256];
 
-		if (st[i].latency_us != PM_UNKNOWN)
-			snprintf(lat, sizeof(lat), "%llu",
-				 (unsigned long long)st[i].latency_us);
-		if (st[i].residency_us != PM_UNKNOWN)
-			snprintf(res, sizeof(res), "%llu",
-				 (unsigned long long)st[i].residency_us);
-		snprintf(d, sizeof(d), "%u/%u", dis[i], ncpu);
-		pm_out_printf(&p->o, "%3u %-15s %8s %8s %9s  %s\n",
-			      st[i].index, st[i].name, lat, res, d,
-			      st[i].desc);
+		if (n > 1) {
+			pm_cpulist_format(&g[i].cpus, cpus, sizeof(cpus));
+			pm_out_printf(&p->o, "%scpu%s%s:\n", i ? "\n" : "",
+				      pm_cpuset_count(&g[i].cpus) > 1 ? "s " :
+									"",
+				      cpus);
+		}
+		human_idle_group(p, &g[i]);
 	}
+	pm_idle_groups_free(g, n);
 	return end(p);
 }
 

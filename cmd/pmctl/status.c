@@ -94,9 +94,9 @@ static void human_cpuidle(struct pmctl *p)
 {
 	struct pm_out *o = &p->o;
 	struct pm_cpuidle ci;
-	struct pm_idle_state st[PM_MAX_IDLE_STATES];
+	struct pm_idle_group *g;
 	struct pm_hypervisor hv;
-	int cpu = pm_cpuset_next(&p->cpus.online, 0), n = 0;
+	int n;
 	bool have = pm_cpuidle_read(&p->ctx, &ci) == 0;
 
 	/* A guest without idle states: its hypervisor has the real ones. */
@@ -115,21 +115,32 @@ static void human_cpuidle(struct pmctl *p)
 	pm_out_printf(o, "CPU idle:       %s, governor %s\n",
 		      ci.driver[0] ? ci.driver : "?",
 		      ci.governor[0] ? ci.governor : "?");
-	if (cpu >= 0)
-		n = pm_idle_states_read(&p->ctx, (unsigned)cpu, st,
-					PM_MAX_IDLE_STATES);
-	if (!n)
-		return;
-	pm_out_printf(o, "  states (cpu%d):", cpu);
-	for (int i = 0; i < n; i++) {
-		pm_out_printf(o, " %s", st[i].name);
-		if (st[i].latency_us != PM_UNKNOWN)
-			pm_out_printf(o, "(%lluus)",
-				      (unsigned long long)st[i].latency_us);
-		if (st[i].disabled == 1)
-			pm_out_printf(o, "[disabled]");
+	n = pm_idle_groups_read(&p->ctx, &p->cpus.online, &g);
+	if (n < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	/* A line for each set of CPUs with the same states. */
+	for (int k = 0; k < n; k++) {
+		char cpus[256];
+
+		pm_cpulist_format(&g[k].cpus, cpus, sizeof(cpus));
+		if (n == 1 || pm_cpuset_count(&g[k].cpus) == 1)
+			pm_out_printf(o, "  states (cpu%d):",
+				      pm_cpuset_next(&g[k].cpus, 0));
+		else
+			pm_out_printf(o, "  states (cpus %s):", cpus);
+		for (int i = 0; i < g[k].n; i++) {
+			const struct pm_idle_state *st = &g[k].st[i];
+
+			pm_out_printf(o, " %s", st->name);
+			if (st->latency_us != PM_UNKNOWN)
+				pm_out_printf(o, "(%lluus)", (unsigned long long)
+							     st->latency_us);
+			if (st->disabled == 1)
+				pm_out_printf(o, "[disabled]");
+		}
+		pm_out_printf(o, "\n");
 	}
-	pm_out_printf(o, "\n");
+	pm_idle_groups_free(g, n);
 }
 
 static void human_cpus(struct pmctl *p)
@@ -372,60 +383,62 @@ void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
 	pm_out_obj_end(o);
 }
 
+static void idle_states_json(struct pm_out *o, const struct pm_idle_group *g)
+{
+	pm_out_arr_begin(o, "states", "state");
+	for (int i = 0; i < g->n; i++) {
+		const struct pm_idle_state *st = &g->st[i];
+
+		pm_out_elem_begin(o, st->index);
+		pm_out_u64(o, "index", st->index);
+		pm_out_str_or_null(o, "name", st->name);
+		pm_out_u64_or_null(o, "latency_us", st->latency_us);
+		pm_out_u64_or_null(o, "residency_us", st->residency_us);
+		/* Counted over the group's CPUs; null without a file. */
+		if (g->known[i])
+			pm_out_u64(o, "disabled_cpus", g->disabled[i]);
+		else
+			pm_out_null(o, "disabled_cpus");
+		pm_out_obj_end(o);
+	}
+	pm_out_arr_end(o);
+}
+
 void pmctl_cpuidle_json(struct pmctl *p)
 {
 	struct pm_out *o = &p->o;
+	struct pm_idle_group *g;
 	struct pm_cpuidle ci;
+	int n;
 
-	if (pm_cpuidle_read(&p->ctx, &ci) == 0) {
-		struct pm_idle_state st[PM_MAX_IDLE_STATES];
-		int n = 0, cpu = pm_cpuset_next(&p->cpus.online, 0);
-
-		pm_out_obj_begin(o, "cpuidle");
-		opt_str(o, "driver", ci.driver);
-		opt_str(o, "governor", ci.governor);
-		pm_out_words_or_null(o, "available_governors",
-				     ci.available_governors);
-		if (cpu >= 0)
-			n = pm_idle_states_read(&p->ctx, (unsigned)cpu, st,
-						PM_MAX_IDLE_STATES);
-		/* How many online CPUs have each state disabled: one pass. */
-		unsigned dis[PM_MAX_IDLE_STATES] = { 0 };
-		unsigned known[PM_MAX_IDLE_STATES] = { 0 };
-
-		pm_cpuset_foreach(c, &p->cpus.online)
-		{
-			struct pm_idle_state cs[PM_MAX_IDLE_STATES];
-			int m = pm_idle_states_read_fields(
-				&p->ctx, (unsigned)c, cs, PM_MAX_IDLE_STATES,
-				PM_IDLE_DISABLE);
-
-			for (int i = 0; i < m; i++) {
-				if (cs[i].disabled < 0)
-					continue;
-				known[i]++;
-				dis[i] += (unsigned)cs[i].disabled;
-			}
-		}
-		pm_out_arr_begin(o, "states", "state");
-		for (int i = 0; i < n; i++) {
-			pm_out_elem_begin(o, st[i].index);
-			pm_out_u64(o, "index", st[i].index);
-			pm_out_str_or_null(o, "name", st[i].name);
-			pm_out_u64_or_null(o, "latency_us", st[i].latency_us);
-			pm_out_u64_or_null(o, "residency_us",
-					   st[i].residency_us);
-			if (known[i])
-				pm_out_u64(o, "disabled_cpus", dis[i]);
-			else
-				pm_out_null(o, "disabled_cpus");
-			pm_out_obj_end(o);
-		}
-		pm_out_arr_end(o);
-		pm_out_obj_end(o);
-	} else {
+	if (pm_cpuidle_read(&p->ctx, &ci) < 0) {
 		pm_out_null(o, "cpuidle");
+		return;
 	}
+	n = pm_idle_groups_read(&p->ctx, &p->cpus.online, &g);
+	if (n < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	pm_out_obj_begin(o, "cpuidle");
+	opt_str(o, "driver", ci.driver);
+	opt_str(o, "governor", ci.governor);
+	pm_out_words_or_null(o, "available_governors",
+			     ci.available_governors);
+	/* "states": the first online CPU's group, as before there were
+	 * groups; "groups": every set of CPUs with the same states. */
+	if (n)
+		idle_states_json(o, &g[0]);
+	else
+		idle_states_json(o, &(struct pm_idle_group){ .n = 0 });
+	pm_out_arr_begin(o, "groups", "group");
+	for (int k = 0; k < n; k++) {
+		pm_out_elem_begin(o, (uint64_t)k);
+		pm_out_cpuset(o, "cpus", &g[k].cpus);
+		idle_states_json(o, &g[k]);
+		pm_out_obj_end(o);
+	}
+	pm_out_arr_end(o);
+	pm_out_obj_end(o);
+	pm_idle_groups_free(g, n);
 }
 
 void pmctl_cpus_json(struct pmctl *p)
