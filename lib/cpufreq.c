@@ -148,18 +148,66 @@ int pm_policies_list(struct pm_ctx *ctx, unsigned *ids, unsigned max)
 	return out;
 }
 
-static int freq_list(const char *text, uint64_t *v, int max)
+/*
+ * The numbers of a frequency list ("f1 f2 f3 \n"): the first max into v
+ * (v NULL: none), and how many there are, past max too.
+ */
+static int freq_list(const char *text, uint64_t *v, int max, int *all)
 {
-	char buf[8192];
-	char *w[PM_MAX_FREQS];
-	int n, k = 0;
+	int k = 0, n = 0;
 
-	snprintf(buf, sizeof(buf), "%s", text);
-	n = pm_choices_split(buf, w, PM_MAX_FREQS, NULL);
-	for (int i = 0; i < n && k < max; i++)
-		if (pm_parse_u64(w[i], &v[k]) == 0)
-			k++;
+	for (const char *p = text; *p;) {
+		char w[24];
+		size_t len;
+		uint64_t f;
+
+		p += strspn(p, " \t\n");
+		len = strcspn(p, " \t\n");
+		if (!len)
+			break;
+		if (len < sizeof(w)) {
+			memcpy(w, p, len);
+			w[len] = '\0';
+			if (pm_parse_u64(w, &f) == 0) {
+				if (v && k < max)
+					v[k++] = f;
+				n++;
+			}
+		}
+		p += len;
+	}
+	if (all)
+		*all = n;
 	return k;
+}
+
+int pm_policy_freqs(struct pm_ctx *ctx, const struct pm_policy *p,
+		    bool boost, uint64_t **out)
+{
+	char path[PM_PATH_MAX], *buf = malloc(PM_ATTR_MAX);
+	int n = 0;
+
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/%s", p->path,
+		 boost ? "scaling_boost_frequencies" :
+			 "scaling_available_frequencies");
+	if (pm_attr_read(ctx, path, buf, PM_ATTR_MAX) < 0) {
+		int e = ctx->err.err;
+
+		free(buf);
+		return -(e ? e : EIO);
+	}
+	freq_list(buf, NULL, 0, &n);
+	*out = malloc(((size_t)n + 1) * sizeof(**out));
+	if (!*out) {
+		free(buf);
+		return -ENOMEM;
+	}
+	n = freq_list(buf, *out, n, NULL);
+	free(buf);
+	return n;
 }
 
 int pm_tis_parse_line(const char *text, struct pm_tis *tis, int max,
@@ -383,12 +431,12 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 		    pm_attr_readat(ctx, fd, "scaling_available_frequencies",
 				   buf, sizeof(buf)) >= 0)
 			p->n_avail = freq_list(buf, p->avail_khz,
-					       PM_MAX_FREQS);
+					       PM_MAX_FREQS, &p->n_avail_all);
 		if ((has & OPT(OPT_BOOSTF)) &&
 		    pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
 				   sizeof(buf)) >= 0)
 			p->n_boost = freq_list(buf, p->boost_khz,
-					       PM_MAX_FREQS);
+					       PM_MAX_FREQS, &p->n_boost_all);
 	}
 	if ((fields & PM_POL_EPP) && (has & OPT(OPT_EPP))) {
 		rd(ctx, fd, "energy_performance_preference", p->epp,
@@ -415,6 +463,11 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 		int n = pm_tis_parse_line(buf, p->tis, PM_MAX_FREQS,
 					  &p->tis_bad_line);
 
+		/* More lines than kept: the first ones, and the cut said. */
+		if (n == -E2BIG) {
+			n = PM_MAX_FREQS;
+			p->tis_cut = true;
+		}
 		if (n >= 0) {
 			p->n_tis = n;
 			p->has_stats = true;

@@ -816,10 +816,13 @@ struct pm_policy {
 	uint64_t min_khz, max_khz, cpuinfo_min_khz, cpuinfo_max_khz;
 	uint64_t cur_khz, cpuinfo_cur_khz, transition_latency_ns;
 	uint64_t bios_limit_khz, base_khz;
+	/* The first PM_MAX_FREQS of each list; _all counts the file's
+	 * (pm_policy_freqs reads a longer list whole). */
 	uint64_t avail_khz[PM_MAX_FREQS];
 	int n_avail;		/* -1 when the driver does not export it */
+	int n_avail_all;
 	uint64_t boost_khz[PM_MAX_FREQS];
-	int n_boost;
+	int n_boost, n_boost_all;
 	char epp[PM_NAME_MAX];	/* "" when absent */
 	char epp_available[256];
 	int boost;		/* per-policy boost 0/1, -1 absent */
@@ -830,6 +833,7 @@ struct pm_policy {
 	struct pm_tis tis[PM_MAX_FREQS];
 	int n_tis;
 	int tis_bad_line;	/* time_in_state's malformed line, 0 none */
+	bool tis_cut;		/* time_in_state has more lines than tis */
 };
 
 struct pm_cpufreq_global {
@@ -888,6 +892,10 @@ int pm_cpufreq_global_read(struct pm_ctx *ctx, struct pm_cpufreq_global *g);
 int pm_gov_tunable(struct pm_ctx *ctx, const struct pm_policy *pol,
 		   const char *gov, const char *name, char *path, size_t size,
 		   char *other, size_t osize);
+/* A policy's scaling_available_frequencies (or, boost, its
+ * scaling_boost_frequencies) whole: *out malloc'ed, the count or -errno. */
+int pm_policy_freqs(struct pm_ctx *ctx, const struct pm_policy *p,
+		    bool boost, uint64_t **out);
 /* Parse a stats/time_in_state text; returns the count or -EINVAL. */
 int pm_tis_parse(const char *text, struct pm_tis *tis, int max);
 /* The same; *bad_line: the first malformed line (from 1), else 0. */

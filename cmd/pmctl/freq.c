@@ -45,8 +45,38 @@ static void str_or_null(struct pm_out *o, const char *key, const char *v)
 		pm_out_null(o, key);
 }
 
-void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p)
+/*
+ * A policy's frequencies whole: the ones it keeps, or the file read again
+ * when it has more (*buf then malloc'ed).  The count, -1 without a list.
+ */
+static int all_freqs(struct pm_ctx *ctx, const struct pm_policy *p,
+		     bool boost, const uint64_t **v, uint64_t **buf)
 {
+	int n = boost ? p->n_boost : p->n_avail;
+	int all = boost ? p->n_boost_all : p->n_avail_all;
+
+	*buf = NULL;
+	*v = boost ? p->boost_khz : p->avail_khz;
+	if (ctx && all > n) {
+		int k = pm_policy_freqs(ctx, p, boost, buf);
+
+		if (k > n) {
+			*v = *buf;
+			return k;
+		}
+		free(*buf);
+		*buf = NULL;
+	}
+	return n;
+}
+
+void pmctl_policy_json(struct pm_ctx *ctx, struct pm_out *o,
+		       const struct pm_policy *p)
+{
+	const uint64_t *f;
+	uint64_t *buf;
+	int n;
+
 	pm_out_elem_begin(o, p->id);
 	pm_out_u64(o, "policy", p->id);
 	pm_out_cpuset(o, "cpus", &p->related);
@@ -64,8 +94,12 @@ void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p)
 	pm_out_u64_or_null(o, "bios_limit_khz", p->bios_limit_khz);
 	pm_out_u64_or_null(o, "base_khz", p->base_khz);
 	pm_out_words_or_null(o, "available_governors", p->available_governors);
-	freqs_json(o, "available_khz", p->avail_khz, p->n_avail);
-	freqs_json(o, "boost_khz", p->boost_khz, p->n_boost ? p->n_boost : -1);
+	n = all_freqs(ctx, p, false, &f, &buf);
+	freqs_json(o, "available_khz", f, n);
+	free(buf);
+	n = all_freqs(ctx, p, true, &f, &buf);
+	freqs_json(o, "boost_khz", f, n ? n : -1);
+	free(buf);
 	str_or_null(o, "epp", p->epp);
 	if (p->epp_available[0])
 		pm_out_words(o, "epp_available", p->epp_available);
@@ -114,6 +148,7 @@ static bool alike(const struct pm_policy *a, const struct pm_policy *b)
 	       a->cpuinfo_min_khz == b->cpuinfo_min_khz &&
 	       a->cpuinfo_max_khz == b->cpuinfo_max_khz &&
 	       a->n_avail == b->n_avail &&
+	       a->n_avail_all == b->n_avail_all &&
 	       (a->n_avail <= 0 ||
 		!memcmp(a->avail_khz, b->avail_khz,
 			(size_t)a->n_avail * sizeof(a->avail_khz[0]))) &&
@@ -177,10 +212,13 @@ static void human_current(struct pm_out *o, const struct pm_policy *pol,
  * names, CPUs and the files they share; the current frequencies of a
  * group on a line of their own.
  */
-static void human_policy(struct pm_out *o, const struct pm_policy *pol,
-			 const int *member, int m)
+static void human_policy(struct pm_ctx *ctx, struct pm_out *o,
+			 const struct pm_policy *pol, const int *member, int m)
 {
 	const struct pm_policy *p = &pol[member[0]];
+	const uint64_t *f;
+	uint64_t *buf;
+	int nf = all_freqs(ctx, p, false, &f, &buf);
 	struct pm_cpuset rel = p->related, aff = p->affected;
 	char cpus[256], afs[256], a[32], b[32], n1[32], n2[32];
 
@@ -219,15 +257,15 @@ static void human_policy(struct pm_out *o, const struct pm_policy *pol,
 		human_current(o, pol, member, m);
 	if (p->available_governors[0])
 		pm_out_printf(o, "  governors: %s\n", p->available_governors);
-	if (p->n_avail > 0) {
+	if (nf > 0) {
 		/* Wrapped to stay readable at 80 columns. */
 		int col = print_len(o, "  frequencies:");
 
-		for (int i = 0; i < p->n_avail; i++) {
+		for (int i = 0; i < nf; i++) {
 			char w[40];
 			int l = snprintf(w, sizeof(w), " %s%s",
-					 khz(p->avail_khz[i], a, 32),
-					 i + 1 < p->n_avail ? "," : "");
+					 khz(f[i], a, 32),
+					 i + 1 < nf ? "," : "");
 
 			if (col + l > 78) {
 				pm_out_printf(o, "\n              ");
@@ -246,6 +284,7 @@ static void human_policy(struct pm_out *o, const struct pm_policy *pol,
 	if (p->bios_limit_khz != PM_UNKNOWN)
 		pm_out_printf(o, "  firmware limit %s\n",
 			      khz(p->bios_limit_khz, a, 32));
+	free(buf);
 }
 
 /* Policies alike share one entry (a server's 128 policies: 6 lines, not
@@ -268,7 +307,7 @@ static void human_policies(struct pmctl *p, const struct pm_policy *pol,
 				done[j] = true;
 				member[m++] = j;
 			}
-		human_policy(&p->o, pol, member, m);
+		human_policy(&p->ctx, &p->o, pol, member, m);
 	}
 	free(done);
 	free(member);
@@ -312,7 +351,7 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 		pm_out_obj_begin(&p->o, NULL);
 		pm_out_arr_begin(&p->o, "policies", "policy");
 		for (int i = 0; i < n; i++)
-			pmctl_policy_json(&p->o, &pol[i]);
+			pmctl_policy_json(&p->ctx, &p->o, &pol[i]);
 		pm_out_arr_end(&p->o);
 		pm_out_obj_end(&p->o);
 	} else {

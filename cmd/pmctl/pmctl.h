@@ -54,7 +54,9 @@ int pmctl_profile_set(struct pmctl *p, const char *name);
 int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv);
 int pmctl_supply_set(struct pmctl *p, int argc, char **argv);
 /* One policy as the JSON object CLI.md gives for `pmctl freq --json`. */
-void pmctl_policy_json(struct pm_out *o, const struct pm_policy *p);
+/* ctx: where to read a frequency list longer than the policy keeps. */
+void pmctl_policy_json(struct pm_ctx *ctx, struct pm_out *o,
+		       const struct pm_policy *p);
 
 /* A read-only view's steps (show.c): take only "show" and the output
  * options, open the document, close it (returns the exit status). */
@@ -66,7 +68,8 @@ int cmd_domains(struct pmctl *p, int argc, char **argv);
 int cmd_powercap(struct pmctl *p, int argc, char **argv);
 
 /* The sections of `pmctl status`, each also a subcommand's document. */
-void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
+void pmctl_cpufreq_json(struct pm_ctx *ctx, struct pm_out *o,
+			const struct pm_policy *pol, int npol,
 			const struct pm_cpufreq_global *g);
 void pmctl_cpuidle_json(struct pmctl *p);
 void pmctl_cpus_json(struct pmctl *p);

@@ -349,13 +349,14 @@ static void choices_json(struct pm_out *o, const char *key, const char *list)
 	pm_out_obj_end(o);
 }
 
-void pmctl_cpufreq_json(struct pm_out *o, const struct pm_policy *pol, int npol,
+void pmctl_cpufreq_json(struct pm_ctx *ctx, struct pm_out *o,
+			const struct pm_policy *pol, int npol,
 			const struct pm_cpufreq_global *g)
 {
 	pm_out_obj_begin(o, "cpufreq");
 	pm_out_arr_begin(o, "policies", "policy");
 	for (int i = 0; i < npol; i++)
-		pmctl_policy_json(o, &pol[i]);
+		pmctl_policy_json(ctx, o, &pol[i]);
 	pm_out_arr_end(o);
 	pm_out_flag(o, "boost", g->boost);
 	/* Kernels before 3.19 have the folder without status. */
@@ -589,7 +590,7 @@ static void json_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 	struct pm_hypervisor hv;
 
 	pm_out_obj_begin(o, NULL);
-	pmctl_cpufreq_json(o, pol, npol, g);
+	pmctl_cpufreq_json(&p->ctx, o, pol, npol, g);
 	pmctl_cpuidle_json(p);
 	if (pm_hypervisor_detect(&p->ctx, &hv)) {
 		pm_out_obj_begin(o, "hypervisor");
