@@ -4,6 +4,7 @@
  * root, walked from a fixed list and written as a tar (lib/tar.c) that
  * --sysroot reads back after unpacking.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@ enum walk {
 	W_CLASS,		/* class links, and the device folders they name */
 	W_BLOCK,		/* class links, and only the dev file of each */
 	W_POWER,		/* every device's power/ folder below */
+	W_LINKS,		/* CLASS/NAME and BUS/devices/NAME links */
 };
 
 /* The whole list; pmctl(8) names it too. */
@@ -50,6 +52,9 @@ static const struct {
 	{ "sys/class/platform-profile", W_CLASS },
 	{ "sys/class/wakeup", W_CLASS },
 	{ "sys/class/block", W_BLOCK },
+	/* What a bug report needs first: the machine (serials and UUIDs
+	 * are redacted with --redact), the kernel and how it was booted. */
+	{ "sys/class/dmi", W_CLASS },
 	{ "sys/firmware/acpi/platform_profile", W_FILE },
 	{ "sys/firmware/acpi/platform_profile_choices", W_FILE },
 	{ "sys/firmware/acpi/pm_profile", W_FILE },
@@ -57,6 +62,10 @@ static const struct {
 	{ "sys/kernel/debug/pm_genpd/pm_genpd_summary", W_FILE },
 	{ "sys/kernel/debug/regulator/regulator_summary", W_FILE },
 	{ "sys/devices", W_POWER },
+	/* After the devices: links to those in the archive are kept, so
+	 * that /sys/class/net/wlan0 and /sys/bus/pci/devices/... resolve. */
+	{ "sys/class", W_LINKS },
+	{ "sys/bus", W_LINKS },
 	{ "proc/stat", W_FILE },
 	{ "proc/interrupts", W_FILE },
 	{ "proc/cpuinfo", W_FILE },
@@ -65,6 +74,8 @@ static const struct {
 	{ "proc/uptime", W_FILE },
 	{ "proc/acpi/wakeup", W_FILE },
 	{ "proc/sys/kernel/osrelease", W_FILE },
+	{ "proc/version", W_FILE },
+	{ "proc/cmdline", W_FILE },
 };
 
 /* Its read blocks while wakeup events are in progress (kernel-abi §13). */
@@ -88,8 +99,10 @@ static const char *const cpun_dirs[] = {
 
 /* Files whose whole content is an identifier (pmctl dump --redact). */
 static const char *const redact_names[] = {
-	"serial",	"serial_number",  "uuid",	  "product_serial",
-	"board_serial", "chassis_serial", "product_uuid", "address",
+	"serial",	"serial_number",     "uuid",
+	"product_serial", "board_serial",    "chassis_serial",
+	"product_uuid",	"address",	     "board_asset_tag",
+	"chassis_asset_tag",
 };
 /* uevent keys ending so hold the same identifiers. */
 static const char *const redact_key_ends[] = { "SERIAL", "SERIAL_NUMBER",
@@ -226,6 +239,55 @@ static int redact_lines(const char *data, size_t len, char sep, bool cpuinfo,
 	return 1;
 }
 
+/*
+ * The kernel command line names disks by UUID (root=UUID=..., resume=,
+ * PARTUUID=, cryptdevice=UUID=...:name): the hex digits and dashes
+ * after each "UUID=" become the placeholder.
+ */
+static int redact_uuids(const char *data, size_t len, char **out,
+			size_t *outlen)
+{
+	static const char key[] = "UUID=";
+	const size_t klen = sizeof(key) - 1;
+	size_t o = 0, n = 0;
+	bool changed = false;
+	char *b;
+
+	for (size_t i = 0; i + klen <= len; i++)
+		n += !strncasecmp(data + i, key, klen);
+	if (!n)
+		return 0;
+	b = malloc(len + n * sizeof(PM_DUMP_REDACTED) + 1);
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < len;) {
+		if (i + klen <= len && !strncasecmp(data + i, key, klen)) {
+			memcpy(b + o, data + i, klen);
+			o += klen;
+			i += klen;
+			if (i < len && isxdigit((unsigned char)data[i])) {
+				while (i < len &&
+				       (isxdigit((unsigned char)data[i]) ||
+					data[i] == '-'))
+					i++;
+				memcpy(b + o, PM_DUMP_REDACTED,
+				       sizeof(PM_DUMP_REDACTED) - 1);
+				o += sizeof(PM_DUMP_REDACTED) - 1;
+				changed = true;
+			}
+			continue;
+		}
+		b[o++] = data[i++];
+	}
+	if (!changed) {
+		free(b);
+		return 0;
+	}
+	*out = b;
+	*outlen = o;
+	return 1;
+}
+
 int pm_dump_redact(const char *path, const char *data, size_t len, char **out,
 		   size_t *outlen)
 {
@@ -249,6 +311,8 @@ int pm_dump_redact(const char *path, const char *data, size_t len, char **out,
 	}
 	if (!strcmp(base, "uevent"))
 		return redact_lines(data, len, '=', false, out, outlen);
+	if (!strcmp(path, "proc/cmdline"))
+		return redact_uuids(data, len, out, outlen);
 	if (!strcmp(path, "proc/cpuinfo"))
 		return redact_lines(data, len, ':', true, out, outlen);
 	return 0;
@@ -264,6 +328,9 @@ struct slot {
 
 struct link {
 	char *path, *target, *resolved;
+	/* Kept with its target folder made empty in the archive (a
+	 * device's driver and subsystem: only the name is read). */
+	bool make_target;
 };
 
 struct dumper {
@@ -494,7 +561,8 @@ static void dump_file(struct dumper *d, int dfd, const char *dir,
 
 /* A symlink, kept for the end; *resolved is where it points. */
 static int add_link(struct dumper *d, int dfd, const char *dir,
-		    const char *name, char *resolved, size_t size)
+		    const char *name, char *resolved, size_t size,
+		    bool make_target)
 {
 	char path[PM_PATH_MAX], target[PM_PATH_MAX];
 	struct slot *s;
@@ -533,6 +601,7 @@ static int add_link(struct dumper *d, int dfd, const char *dir,
 	l->path = strdup(path);
 	l->target = strdup(target);
 	l->resolved = strdup(resolved);
+	l->make_target = make_target;
 	if (!l->path || !l->target || !l->resolved) {
 		free(l->path);
 		free(l->target);
@@ -728,7 +797,7 @@ static void walk_tree(struct dumper *d, const char *path, enum pick p,
 				walk_tree(d, child, sub, depth - 1);
 		} else if (e[i].type == DT_LNK && pick_link(p, e[i].name)) {
 			add_link(d, dirfd(dir), path, e[i].name, resolved,
-				 sizeof(resolved));
+				 sizeof(resolved), false);
 		}
 	}
 	ents_free(e, n);
@@ -760,7 +829,7 @@ static void walk_class(struct dumper *d, const char *path, enum pick p)
 
 		if (e[i].type == DT_LNK) {
 			if (add_link(d, dirfd(dir), path, e[i].name, resolved,
-				     sizeof(resolved)) == 0)
+				     sizeof(resolved), false) == 0)
 				dev = resolved;
 		} else if (e[i].type == DT_DIR &&
 			   join(child, sizeof(child), path, e[i].name) == 0) {
@@ -774,17 +843,34 @@ static void walk_class(struct dumper *d, const char *path, enum pick p)
 	closedir(dir);
 }
 
-/* Every power/ folder of the devices below (the dir fd is taken over). */
+/*
+ * Every power/ folder of the devices below (the dir fd is taken over),
+ * with the device's driver, subsystem and device links: pmctl device
+ * names them and finds a class's parents by them, and a --sysroot replay
+ * must show the same.
+ */
 static void walk_power(struct dumper *d, const char *path, int fd, int depth)
 {
-	char child[PM_PATH_MAX];
+	char child[PM_PATH_MAX], resolved[PM_PATH_MAX];
 	struct ent *e;
 	DIR *dir;
+	bool power = false;
 	int err, n = list(d, fd, &dir, &e, &err);
 
 	if (n < 0)
 		return;
+	for (int i = 0; i < n; i++)
+		power |= e[i].type == DT_DIR && !strcmp(e[i].name, "power");
 	for (int i = 0; i < n && !d->err; i++) {
+		/* A class device's parent: kept when the parent is in. */
+		if (power && e[i].type == DT_LNK &&
+		    (!strcmp(e[i].name, "driver") ||
+		     !strcmp(e[i].name, "subsystem") ||
+		     !strcmp(e[i].name, "device"))) {
+			add_link(d, dirfd(dir), path, e[i].name, resolved,
+				 sizeof(resolved), strcmp(e[i].name, "device"));
+			continue;
+		}
 		if (e[i].type != DT_DIR ||
 		    join(child, sizeof(child), path, e[i].name) < 0)
 			continue;
@@ -799,6 +885,42 @@ static void walk_power(struct dumper *d, const char *path, int fd, int depth)
 
 		if (cfd >= 0)
 			walk_power(d, child, cfd, depth - 1);
+	}
+	ents_free(e, n);
+	closedir(dir);
+}
+
+/*
+ * The links of /sys/class/NAME/ (depth 1) or /sys/bus/NAME/devices/
+ * (only "devices" at depth 1): kept at the end when their device is in.
+ */
+static void walk_links(struct dumper *d, const char *path, int depth,
+		       bool bus)
+{
+	char child[PM_PATH_MAX], sub[PM_PATH_MAX], resolved[PM_PATH_MAX];
+	struct ent *e;
+	DIR *dir;
+	int n, err, fd = pm_open_dir(d->ctx, path);
+
+	if (fd < 0 || ensure_dir(d, path, false) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	n = list(d, fd, &dir, &e, &err);
+	if (n < 0)
+		return;
+	for (int i = 0; i < n && !d->err; i++) {
+		if (e[i].type == DT_LNK && depth < 1) {
+			add_link(d, dirfd(dir), path, e[i].name, resolved,
+				 sizeof(resolved), false);
+		} else if (e[i].type == DT_DIR && depth > 0 &&
+			   join(child, sizeof(child), path, e[i].name) == 0) {
+			if (!bus)
+				walk_links(d, child, 0, bus);
+			else if (join(sub, sizeof(sub), child, "devices") == 0)
+				walk_links(d, sub, 0, bus);
+		}
 	}
 	ents_free(e, n);
 	closedir(dir);
@@ -836,12 +958,24 @@ static void walk_file(struct dumper *d, const char *path)
 /* The links whose targets made it into the archive. */
 static void flush_links(struct dumper *d)
 {
+	char dir[PM_PATH_MAX];
+
 	for (size_t i = 0; i < d->nlinks && !d->err; i++) {
 		struct link *l = &d->links[i];
 		struct slot *s;
 		bool added;
 
+		/* A real folder inside the root, each part checked. */
+		if (l->make_target && !is_stored(d, l->resolved) &&
+		    ensure_dir(d, l->resolved, true) < 0)
+			continue;
 		if (!is_stored(d, l->resolved))
+			continue;
+		/* Its own folder (a class's, a bus's devices/) goes first. */
+		snprintf(dir, sizeof(dir), "%s", l->path);
+		if (strrchr(dir, '/'))
+			*strrchr(dir, '/') = '\0';
+		if (ensure_dir(d, dir, true) < 0)
 			continue;
 		tar_result(d, pm_tar_symlink(&d->tar, l->path, l->target));
 		s = mark(d, l->path, &added);
@@ -904,6 +1038,9 @@ int pm_dump(struct pm_ctx *ctx, FILE *out, const struct pm_dump_opts *o,
 			break;
 		case W_BLOCK:
 			walk_class(&d, path, P_BLOCK);
+			break;
+		case W_LINKS:
+			walk_links(&d, path, 1, !strcmp(path, "sys/bus"));
 			break;
 		case W_POWER:
 			if (ensure_dir(&d, path, false) < 0)

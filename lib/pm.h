@@ -1927,6 +1927,14 @@ struct pm_dump_opts {
 	void *arg;
 };
 
+/*
+ * A stream whose writes go gzip-compressed (RFC 1952, fixed-code deflate)
+ * to out; fclose writes the trailer and leaves out open.  NULL with
+ * errno on failure.  pm_gzip_name: a name that asks for it (.gz, .tgz).
+ */
+FILE *pm_gzip_open(FILE *out, int64_t mtime);
+bool pm_gzip_name(const char *path);
+
 /* 0, or -errno of a write error (or ENOMEM): the archive is unusable. */
 int pm_dump(struct pm_ctx *ctx, FILE *out, const struct pm_dump_opts *o,
 	    struct pm_dump_stats *st);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pmctl dump: the power-management part of /sys and /proc as a tar for a
- * bug report, which --sysroot reads after unpacking.
+ * bug report (gzip-compressed for a name ending in .gz), which --sysroot
+ * reads after unpacking.
  */
 #include <errno.h>
 #include <string.h>
@@ -46,7 +47,18 @@ int cmd_dump(struct pmctl *p, int argc, char **argv)
 				      "to a terminal; use --output FILE.tar or "
 				      "a pipe");
 	pm_tool_out(&p->t, &p->o);
-	r = pm_dump(&p->ctx, p->o.f, &o, &st);
+	/* FILE.tar.gz: compressed here, tar -xzf reads it. */
+	if (!to_stdout && pm_gzip_name(p->t.output)) {
+		FILE *gz = pm_gzip_open(p->o.f, o.mtime);
+
+		if (!gz)
+			pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+		r = pm_dump(&p->ctx, gz, &o, &st);
+		if (fclose(gz) != 0 && r == 0)
+			r = -(errno ? errno : EIO);
+	} else {
+		r = pm_dump(&p->ctx, p->o.f, &o, &st);
+	}
 	if (r < 0) {
 		int e = -r;
 

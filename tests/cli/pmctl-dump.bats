@@ -324,3 +324,100 @@ hib_fixture() {
 	assert_success
 	jq -e . <<<"$output" >/dev/null
 }
+
+@test "round trip: pmctl device shows the same drivers, subsystems and classes" {
+	for m in hwp-laptop arm-biglittle laptop2006; do
+		fx=$(fixture "$m")
+		d="$BATS_TEST_TMPDIR/$m"
+		dump_and_unpack "$fx" "$d"
+		[ "$("$bin/pmctl" --sysroot "$fx" device -J)" = "$("$bin/pmctl" --sysroot "$d" device -J)" ] ||
+			fail "$m: pmctl device differs"
+		# Every class and bus the fixture has, and each of their members.
+		for w in "$fx"/sys/class/* "$fx"/sys/bus/*; do
+			n=${w##*/}
+			[ "$("$bin/pmctl" --sysroot "$fx" device "$n" 2>&1)" = "$("$bin/pmctl" --sysroot "$d" device "$n" 2>&1)" ] ||
+				fail "$m: pmctl device $n differs"
+		done
+		for l in "$fx"/sys/class/*/* "$fx"/sys/bus/*/devices/*; do
+			p=/${l#"$fx"/}
+			[ "$("$bin/pmctl" --sysroot "$fx" device "$p" 2>&1)" = "$("$bin/pmctl" --sysroot "$d" device "$p" 2>&1)" ] ||
+				fail "$m: pmctl device $p differs"
+		done
+	done
+	# The driver and subsystem names are there, not '-'.
+	run "$bin/pmctl" --sysroot "$BATS_TEST_TMPDIR/hwp-laptop" device -J
+	jq -e '[.devices[] | select(.path | endswith("0000:00:14.0"))][0] | .driver == "xhci_hcd" and .subsystem == "pci"' <<<"$output"
+}
+
+# hwp-laptop with the DMI folder of a real laptop and a command line
+# naming its disks by UUID.
+dmi_fixture() {
+	local fx=$BATS_TEST_TMPDIR/dmi id
+	cp -a "$(fixture hwp-laptop)" "$fx"
+	id=$fx/sys/devices/virtual/dmi/id
+	mkdir -p "$id/power" "$fx/sys/class/dmi"
+	ln -s ../../devices/virtual/dmi/id "$fx/sys/class/dmi/id"
+	echo LENOVO >"$id/sys_vendor"
+	echo 20XW004GUS >"$id/product_name"
+	echo N32ET75W >"$id/bios_version"
+	echo PF2ABCDE >"$id/product_serial"
+	echo L1HF12345 >"$id/board_serial"
+	echo 4c4c4544-0042-3610-8051-b4c04f4e4e32 >"$id/product_uuid"
+	echo 'No Asset Information' >"$id/chassis_asset_tag"
+	chmod 0400 "$id/product_serial" "$id/board_serial" "$id/product_uuid"
+	echo 'BOOT_IMAGE=/vmlinuz root=UUID=2b1f3a4c-5d6e-4f70-8192-a3b4c5d6e7f8 ro resume=PARTUUID=0a1b2c3d-01 quiet' >"$fx/proc/cmdline"
+	echo 'Linux version 6.1.0-18-amd64 (debian-kernel@lists.debian.org) #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)' >"$fx/proc/version"
+	mkdir -p "$fx/proc/sys/kernel"
+	echo 6.1.0-18-amd64 >"$fx/proc/sys/kernel/osrelease"
+	printf '%s\n' "$fx"
+}
+
+@test "DMI, the kernel version and command line are in; --redact hides serials and UUIDs" {
+	fx=$(dmi_fixture)
+	d="$BATS_TEST_TMPDIR/plain"
+	dump_and_unpack "$fx" "$d"
+	for f in sys/class/dmi/id/sys_vendor sys/class/dmi/id/product_serial sys/class/dmi/id/product_uuid \
+		proc/cmdline proc/version proc/sys/kernel/osrelease; do
+		cmp "$fx/$f" "$d/$f" || fail "$f differs"
+	done
+	[ "$(readlink "$d/sys/class/dmi/id")" = ../../devices/virtual/dmi/id ]
+	d="$BATS_TEST_TMPDIR/red"
+	"$bin/pmctl" --sysroot "$fx" dump -q --redact -o "$d.tar"
+	mkdir "$d" && tar -xf "$d.tar" -C "$d"
+	id=$d/sys/class/dmi/id
+	for f in product_serial board_serial product_uuid chassis_asset_tag; do
+		[ "$(cat "$id/$f")" = REDACTED ] || fail "$f: $(cat "$id/$f")"
+	done
+	[ "$(cat "$id/sys_vendor")" = LENOVO ]
+	[ "$(cat "$id/product_name")" = 20XW004GUS ]
+	[ "$(cat "$d/proc/cmdline")" = 'BOOT_IMAGE=/vmlinuz root=UUID=REDACTED ro resume=PARTUUID=REDACTED quiet' ]
+	cmp "$fx/proc/version" "$d/proc/version"
+	run ! grep -rq -e PF2ABCDE -e L1HF12345 -e 4c4c4544 -e 2b1f3a4c "$d"
+}
+
+@test "a name ending in .gz is gzip-compressed: tar -xzf unpacks the same tree" {
+	fx="$BATS_TEST_TMPDIR/fx"
+	cp -a "$(fixture hwp-laptop)" "$fx"
+	# Bytes that do not compress, past a window of 32 KiB, and text that does.
+	head -c 200000 /dev/urandom >"$fx/proc/interrupts"
+	yes 'cpu0 123 456 789' | head -c 300000 >"$fx/proc/stat"
+	o="$BATS_TEST_TMPDIR/d"
+	"$bin/pmctl" --sysroot "$fx" dump -q -o "$o.tar"
+	"$bin/pmctl" --sysroot "$fx" dump -q -o "$o.tar.gz"
+	"$bin/pmctl" --sysroot "$fx" dump -q -o "$o.tgz"
+	gzip -t "$o.tar.gz"
+	[ "$(head -c 2 "$o.tar.gz" | od -An -tx1 | tr -d ' ')" = 1f8b ]
+	# Smaller than the tar by far; the tar inside is the same bytes but
+	# for the time stamps.
+	[ "$(stat -c %s "$o.tar.gz")" -lt $(($(stat -c %s "$o.tar") / 2)) ]
+	mkdir "$o" "$o-gz" "$o-tgz"
+	tar -xf "$o.tar" -C "$o"
+	tar -xzf "$o.tar.gz" -C "$o-gz"
+	tar -xzf "$o.tgz" -C "$o-tgz"
+	diff -r --no-dereference "$o" "$o-gz"
+	diff -r --no-dereference "$o" "$o-tgz"
+	cmp "$fx/proc/interrupts" "$o-gz/proc/interrupts"
+	[ "$(gzip -dc "$o.tar.gz" | wc -c)" = "$(stat -c %s "$o.tar")" ]
+	# Standard output stays a plain tar.
+	"$bin/pmctl" --sysroot "$fx" dump -q | tar -tf - >/dev/null
+}

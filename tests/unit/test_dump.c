@@ -70,6 +70,16 @@ static void test_redact(void)
 	redact_is("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu\n", NULL,
 		  "cpuinfo without a serial");
 	redact_is("proc/stat", "cpu  1 2 3\n", NULL, "other files");
+	redact_is("sys/devices/virtual/dmi/id/chassis_asset_tag", "A12\n",
+		  "REDACTED\n", "a DMI asset tag");
+	redact_is("proc/cmdline",
+		  "root=UUID=2b1f3a4c-5d6e-4f70-8192-a3b4c5d6e7f8 ro "
+		  "resume=PARTUUID=0a1b2c3d-01 cryptdevice=uuid=AB12:root\n",
+		  "root=UUID=REDACTED ro resume=PARTUUID=REDACTED "
+		  "cryptdevice=uuid=REDACTED:root\n",
+		  "disk UUIDs of the command line");
+	redact_is("proc/cmdline", "root=/dev/sda1 quiet UUID=\n", NULL,
+		  "a command line without a UUID value");
 }
 
 static void resolve_is(const char *dir, const char *target, const char *want,
