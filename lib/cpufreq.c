@@ -582,12 +582,15 @@ int pm_policies_read_sel(struct pm_ctx *ctx, unsigned fields,
 	    pm_cpulist_parse(buf, &online) == 0)
 		on = &online;
 	r = list_for(ctx, sel, &l);
-	if (r == 0 && l.n > 0 && !(v = calloc((size_t)l.n, sizeof(*v))))
-		r = -ENOMEM;
-	if (r < 0) {
+	if (r == 0 && l.n > 0) {
+		v = calloc((size_t)l.n, sizeof(*v));
+		if (!v)
+			r = -ENOMEM;
+	}
+	if (r < 0 || !v) {
 		free(l.ids);
 		free(l.owner);
-		return r;
+		return r < 0 ? r : 0;
 	}
 	for (int i = 0; i < l.n; i++) {
 		struct pm_cpuset linked, *lk = NULL;

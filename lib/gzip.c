@@ -14,7 +14,7 @@
 #include "pm.h"
 
 #define WSIZE 32768		/* the deflate window */
-#define BUF_SIZE (3 * WSIZE)	/* history + input compressed at once */
+#define BUF_SIZE ((size_t)3 * WSIZE)	/* history + input coded at once */
 #define MIN_MATCH 3
 #define MAX_MATCH 258
 #define HASH_BITS 15

@@ -166,7 +166,7 @@ static bool alike(const struct pm_policy *a, const struct pm_policy *b)
 static void human_current(struct pm_out *o, const struct pm_policy *pol,
 			  const int *member, int m)
 {
-	uint64_t v[CUR_LIST_MAX], lo = PM_UNKNOWN, hi = 0;
+	uint64_t v[CUR_LIST_MAX] = { 0 }, lo = PM_UNKNOWN, hi = 0;
 	struct pm_cpuset at[CUR_LIST_MAX];
 	char a[32], b[32], cpus[256];
 	int nv = 0;
