@@ -145,6 +145,15 @@ int pm_idle_states_read(struct pm_ctx *ctx, unsigned cpu,
 	return pm_idle_states_read_fields(ctx, cpu, states, max, PM_IDLE_ALL);
 }
 
+bool pm_idle_state_exists(struct pm_ctx *ctx, unsigned cpu, unsigned n)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%u/cpuidle/state%u", cpu, n);
+	return pm_exists(ctx, path);
+}
+
 int pm_idle_states_alloc(struct pm_ctx *ctx, unsigned cpu, unsigned fields,
 			 struct pm_idle_state **out, bool *cut)
 {

@@ -766,6 +766,8 @@ int pm_idle_states_read_fields(struct pm_ctx *ctx, unsigned cpu,
  * more.
  */
 #define PM_IDLE_STATES_LIMIT 4096
+/* Does cpu have a state numbered n (one past the n read)? */
+bool pm_idle_state_exists(struct pm_ctx *ctx, unsigned cpu, unsigned n);
 /* Every state of cpu, *out malloc'ed (free it); the count, 0 when the
  * CPU has none, -ENOMEM.  cut may be NULL. */
 int pm_idle_states_alloc(struct pm_ctx *ctx, unsigned cpu, unsigned fields,

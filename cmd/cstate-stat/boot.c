@@ -160,10 +160,12 @@ static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
 			  const struct pm_cpuset *sel, bool trans_table,
 			  struct snap *s)
 {
+	struct pm_cpuset cut;
 	unsigned *ids;
 	int n;
 
 	memset(s, 0, sizeof(*s));
+	pm_cpuset_zero(&cut);
 	s->now = time(NULL);
 	if (pm_uptime_read(ctx, &s->uptime_s) < 0)
 		s->uptime_s = NAN;
@@ -218,6 +220,7 @@ static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
 				ctx, (unsigned)c, cs->st, PM_MAX_IDLE_STATES,
 				PM_IDLE_NAMES | PM_IDLE_COUNTERS |
 					PM_IDLE_DISABLE);
+		cs_states_cut_add(ctx, (unsigned)c, cs->nstates, &cut);
 		/* The kernel's (u32)-1: it does not know. */
 		for (int i = 0; i < cs->nstates; i++) {
 			cs->st[i].latency_us = pm_known_u32(cs->st[i].latency_us);
@@ -234,6 +237,7 @@ static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
 			if (pm_cpuset_isset(&s->pol[i].related, (unsigned)c))
 				cs->policy = i;
 	}
+	cs_states_cut_say(t, &cut);
 	read_cputime(ctx, s);
 	read_s390(ctx, sel, s);
 	if (opt->wakeups)

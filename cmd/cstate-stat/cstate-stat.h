@@ -21,6 +21,11 @@ struct cs_opts {
 int cs_run_boot(struct pm_tool *t, struct pm_ctx *ctx,
 		const struct pm_cpus *cpus, const struct pm_cpuset *sel,
 		const struct cs_opts *opt, bool trans_table);
+/* Adds cpu to *cut when it has more idle states than the n read. */
+void cs_states_cut_add(struct pm_ctx *ctx, unsigned cpu, int n,
+		       struct pm_cpuset *cut);
+/* One note naming the CPUs in cut, if any. */
+void cs_states_cut_say(const struct pm_tool *t, const struct pm_cpuset *cut);
 /* Samples every interval; returns the exit status. */
 int cs_run_interval(struct pm_tool *t, struct pm_ctx *ctx,
 		    const struct pm_cpuset *sel, const struct cs_opts *opt);

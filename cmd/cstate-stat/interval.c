@@ -784,6 +784,7 @@ static void run_open(struct pm_tool *t, struct pm_ctx *ctx,
 		     const struct pm_cpuset *sel, const struct cs_opts *opt,
 		     struct run *run)
 {
+	struct pm_cpuset cut;
 	int e = pm_sampler_open(ctx, &run->s, sel, flags_of(opt));
 
 	if (e < 0)
@@ -797,6 +798,11 @@ static void run_open(struct pm_tool *t, struct pm_ctx *ctx,
 	run->r.opt = opt;
 	run->r.s = &run->s;
 	run->r.d = &run->d;
+	pm_cpuset_zero(&cut);
+	for (int i = 0; i < run->s.ncpu; i++)
+		cs_states_cut_add(ctx, run->s.cpu[i].cpu, run->s.cpu[i].nstates,
+				  &cut);
+	cs_states_cut_say(t, &cut);
 	if (opt->power && t->verbose >= 0)
 		for (int i = 0; i < run->s.nrapl; i++)
 			if (run->s.rapl[i].fd < 0 &&

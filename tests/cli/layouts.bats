@@ -314,3 +314,70 @@ long_desc() { # NF NS
 	assert_success
 	[ "$(val "$fx/$cpu_dir/cpu1/cpuidle/state998/disable")" = 1 ]
 }
+
+@test "cstate-stat keeps ten idle states and names the CPUs that have more" {
+	long_desc 3 12 >"$BATS_TEST_TMPDIR/twelve.desc"
+	fx=$(fresh "$BATS_TEST_TMPDIR/twelve.desc")
+	[ -d "$fx/$cpu_dir/cpu1/cpuidle/state11" ]
+	note='cstate-stat: cpus 0-1 have more than 10 idle states: only states 0-9 are shown'
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx"
+	assert_success
+	[ "$stderr" = "$note" ]
+	assert_line --regexp '^ +1 +9 C9 '
+	refute_output --partial C10
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -c 1 -J
+	assert_success
+	[ "$stderr" = 'cstate-stat: cpu1 has more than 10 idle states: only states 0-9 are shown' ]
+	[ "$(jq -c '[.cpus[0].cstates[].name][9:]' <<<"$output")" = '["C9"]' ]
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -i 0.01 -n 1
+	assert_success
+	[ "$stderr" = "$note" ]
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -- true
+	assert_success
+	[ "$stderr" = "$note" ]
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -q
+	assert_success
+	[ -z "$stderr" ]
+	# Ten states, the kernel's most: nothing to say.
+	rm -r "$fx/$cpu_dir"/cpu[01]/cpuidle/state1[01]
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx"
+	assert_success
+	[ -z "$stderr" ]
+	assert_line --regexp '^ +1 +9 C9 '
+}
+
+# A /proc/interrupts of NROWS device rows on two CPUs; row LAST counts
+# BUMP more on CPU 1.
+irq_table() { # NROWS BUMP
+	local i
+	printf '%12s%11s\n' CPU0 CPU1
+	for ((i = 0; i < $1; i++)); do
+		printf '%5d: %10d %10d  PCI-MSIX-0000:4b:00.0 %d-edge      eth0-q%d\n' \
+			"$i" 10 $((20 + (i == $1 - 1 ? $2 : 0))) "$i" "$i"
+	done
+	printf '%5s: %10d %10d   Local timer interrupts\n' LOC 500 600
+}
+
+@test "more than 2048 interrupt rows: the wakeups count them all, the cut of the top is said" {
+	fx=$(fresh vm-haltpoll)
+	irq_table 2100 0 >"$fx/proc/interrupts"
+	irq_table 2100 700 >"$BATS_TEST_TMPDIR/after"
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" --wakeups -c 0-1 -J -- \
+		cp "$BATS_TEST_TMPDIR/after" "$fx/proc/interrupts"
+	assert_success
+	# The 700 of row 2099 are CPU 1's wakeups, though past the 2048th row.
+	[ "$(jq -c '[.cpus[].wakeups_per_s > 0] ' <<<"$output")" = '[false,true]' ]
+	[ "$(jq '.wakeups.top_cut' <<<"$output")" = true ]
+	irq_table 100 0 >"$fx/proc/interrupts"
+	irq_table 100 700 >"$BATS_TEST_TMPDIR/after"
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" --wakeups -c 0-1 -- \
+		cp "$BATS_TEST_TMPDIR/after" "$fx/proc/interrupts"
+	assert_success
+	assert_output --partial "top: 99 (eth0-q99)"
+	refute_output --partial "interrupt rows"
+	irq_table 2100 0 >"$fx/proc/interrupts"
+	irq_table 2100 700 >"$BATS_TEST_TMPDIR/after"
+	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" --wakeups -c 0-1 -- \
+		cp "$BATS_TEST_TMPDIR/after" "$fx/proc/interrupts"
+	assert_output --partial "top: none of the first 2048 interrupt rows"
+}
