@@ -1002,8 +1002,8 @@ expand_list() {
 	done
 }
 
-# The human block of $output whose header's cpus hold CPU $1.
-block_of() {
+# The human block of TEXT whose header's cpus hold CPU N.
+block_of() { # N TEXT
 	local line cpus blk='' on=0
 	while IFS= read -r line; do
 		if [[ $line =~ ^(policy|cpu)[0-9] ]]; then
@@ -1015,7 +1015,7 @@ block_of() {
 			continue
 		fi
 		[ "$on" = 1 ] && blk+=$'\n'$line
-	done <<<"$output"
+	done <<<"$2"
 	[ "$on" = 1 ] && printf '%s\n' "$blk"
 }
 
@@ -1040,7 +1040,7 @@ block_of() {
 		for id in "${ids[@]}"; do
 			d=$fx/$cpu_dir/cpufreq/policy$id
 			first=$(jq '.[0]' <<<"$(cpus "$d/related_cpus")")
-			block=$(block_of "$first")
+			block=$(block_of "$first" "$output")
 			[ -n "$block" ] || fail "$m: no block for policy$id"
 			[[ $block == *"policy$id"* || $block == *"policies)"* ]] ||
 				fail "$m policy$id: not named: $block"
