@@ -127,7 +127,11 @@ int cmd_idle(struct pmctl *p, int argc, char **argv)
 
 		if (n > 1) {
 			pm_cpulist_format(&g[i].cpus, cpus, sizeof(cpus));
-			pm_out_printf(&p->o, "%scpu%s%s:\n", i ? "\n" : "",
+			/* Strings are printed in their text form: the
+			 * blank line between tables is the format's. */
+			if (i)
+				pm_out_printf(&p->o, "\n");
+			pm_out_printf(&p->o, "cpu%s%s:\n",
 				      pm_cpuset_count(&g[i].cpus) > 1 ? "s " :
 									"",
 				      cpus);
