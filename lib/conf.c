@@ -247,19 +247,12 @@ static int check_way(void *arg, int dirfd)
 	return 0;
 }
 
+/* What a file that is not a regular one is, for the message. */
 static const char *kind_of(mode_t m)
 {
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	if (S_ISDIR(m))
-		return "a folder";
-	return "not a regular file";
+	const char *k = pm_odd_kind(m);
+
+	return k ? k : S_ISDIR(m) ? "a folder" : "not a regular file";
 }
 
 /*

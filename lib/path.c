@@ -434,8 +434,7 @@ static int open_confined(struct pm_ctx *ctx, int dirfd, const char *path,
 	return fd;
 }
 
-/* Why a file that should be the kernel's is refused, or NULL. */
-static const char *odd_kind(mode_t m)
+const char *pm_odd_kind(mode_t m)
 {
 	if (S_ISFIFO(m))
 		return "a FIFO";
@@ -507,7 +506,7 @@ int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags)
 		int p = pm_openat_any(ctx, dirfd, path, O_PATH);
 
 		if (p >= 0 && fstat(p, &st) == 0 &&
-		    (kind = odd_kind(st.st_mode)))
+		    (kind = pm_odd_kind(st.st_mode)))
 			odd_file(ctx, dirfd, rel(path), kind);
 		if (p >= 0)
 			close(p);
@@ -525,7 +524,7 @@ int pm_fd_check(struct pm_ctx *ctx, int fd)
 		return -errno;
 	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
 		return 0; /* a folder's read is EISDIR, as it was */
-	kind = odd_kind(st.st_mode);
+	kind = pm_odd_kind(st.st_mode);
 	if (pm_fd_path(ctx, fd, path, sizeof(path)) < 0)
 		snprintf(path, sizeof(path), "(fd %d)", fd);
 	pm_odd_file(ctx, path, kind ? kind : "not a regular file");
@@ -582,7 +581,7 @@ int pm_open_dev(struct pm_ctx *ctx, const char *path, int flags)
 	if (S_ISCHR(st.st_mode) || S_ISREG(st.st_mode))
 		return fd;
 	close(fd);
-	kind = odd_kind(st.st_mode);
+	kind = pm_odd_kind(st.st_mode);
 	odd_file(ctx, ctx->rootfd, rel(path),
 		 kind ? kind : "not a character device");
 	return -ENXIO;

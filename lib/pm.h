@@ -141,6 +141,9 @@ int pm_open(struct pm_ctx *ctx, const char *path, int flags);
 int pm_openat(struct pm_ctx *ctx, int dirfd, const char *path, int flags);
 /* Tell ctx->on_odd that path (below the root) is not what it claims. */
 void pm_odd_file(struct pm_ctx *ctx, const char *path, const char *kind);
+/* What a file that should be the kernel's is ("a FIFO", "a socket"...),
+ * NULL for a regular file or a folder. */
+const char *pm_odd_kind(mode_t m);
 /* The confined open alone, whatever the file is. */
 int pm_openat_any(struct pm_ctx *ctx, int dirfd, const char *path,
 		  int flags);

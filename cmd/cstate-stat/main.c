@@ -26,27 +26,6 @@ enum {
 	OPT_TRANS,
 };
 
-struct cpu_snap {
-	unsigned cpu;
-	bool online;
-	int nstates;
-	struct pm_idle_state st[PM_MAX_IDLE_STATES];
-	int policy;		/* index into snap.pol, -1 none */
-};
-
-struct snap {
-	struct pm_cpuidle idle;
-	bool have_idle;
-	double uptime_s;	/* NAN if unknown */
-	time_t now;
-	int ncpu;
-	struct cpu_snap *cpu;
-	int npol;
-	struct pm_policy *pol;
-	struct pm_trans_table *tt;	/* per policy, with --trans-table */
-	int *tt_err;			/* why a table is missing (errno) */
-};
-
 static struct cs_opts opt;
 static bool trans_table;
 
