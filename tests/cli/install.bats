@@ -46,7 +46,11 @@ data() {
 	run grep -rlE '@[A-Z]+@' "$d"
 	assert_failure 1
 	# The paths the units, the rule and the completion name.
-	grep -qx 'ExecStart=/usr/sbin/opp-set --auto --wait=30' "$d/lib/systemd/system/pmtools-auto.service"
+	grep -qx 'ExecStart=/usr/sbin/opp-set --reapply --wait=30' "$d/lib/systemd/system/pmtools-auto.service"
+	# The units that may apply a [supply] point can write its record.
+	for u in pmtools-auto.service pmtools-auto@.service pmtools-auto-recheck.service; do
+		grep -qx 'StateDirectory=pmtools' "$d/lib/systemd/system/$u" || fail "$u: no StateDirectory"
+	done
 	grep -qx 'ExecStart=/usr/libexec/pmtools/auto-recheck /usr/sbin/opp-set' \
 		"$d/lib/systemd/system/pmtools-auto-recheck.service"
 	# shellcheck disable=SC2016 # udev's $env{}, not the shell's

@@ -117,7 +117,8 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	[ "$(govs "$fx")" = powersave ]
 	[ "$(cat "$fx/run/pmtools/auto.pick")" = slow ]
 	[ "$(cat "$fx/run/pmtools/opp.current")" = slow ]
-	[[ $stderr == "opp-set: at slow: "* ]] || fail "$stderr"
+	# Why --auto picked it, then what it did.
+	[[ $stderr == "opp-set: --auto: slow (priority "*$'\n'"opp-set: at slow: "* ]] || fail "$stderr"
 	"$bin/opp-set" --sysroot "$fx" -q fast
 	rc "$fx"
 	assert_success
@@ -137,7 +138,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	power "$fx" 1 90
 	run --separate-stderr env PM_SYSROOT="$fx" JOURNAL_STREAM=8:9 "$recheck" "$wrap"
 	assert_success
-	[[ $stderr == "<5>opp-set: at fast: "* ]] || fail "$stderr"
+	[[ $stderr == "<5>opp-set: --auto: fast "*$'\n'"<5>opp-set: at fast: "* ]] || fail "$stderr"
 }
 
 @test "auto-recheck: a point applied already by another run is not logged; a failure is tried again" {
