@@ -154,7 +154,8 @@ check-signals: all $(FAULT_SO)
 check-all:
 	@$(MAKE) -s all unit-tests $(FAULT_SO)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
-	@tests/run --bin build --bin build/asan unit cli lint valgrind fuzz e2e pkg
+	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} \
+	  tests/run --bin build --bin build/asan unit cli lint valgrind fuzz e2e pkg
 
 # The unit test programs of the current variant.
 unit-tests: $(UNIT_BIN)
