@@ -377,6 +377,12 @@ cpu_dir=sys/devices/system/cpu
 	fx=$(fixture laptop2006)
 	s="$fx/$cpu_dir/cpu1/cpuidle/state2"
 	t0=$(cat "$s/time") u0=$(cat "$s/usage")
+	out="$BATS_TEST_TMPDIR/samples"
+	"$bin/cstate-stat" --sysroot "$fx" -J -c 1 -i 0.1 >"$out" &
+	cs=$!
+	# The first sample is printed after the first reading: the writes
+	# start after it, however slowly a loaded machine starts either.
+	while [ ! -s "$out" ]; do sleep 0.05; done
 	(
 		# In place and never shorter, so a reader never sees an empty file.
 		for k in 1 2 3 4 5 6; do
@@ -387,10 +393,7 @@ cpu_dir=sys/devices/system/cpu
 	) &
 	writer=$!
 	# Sampled until the writer is done and one sample more has been
-	# taken, however slowly a loaded machine runs either of them.
-	out="$BATS_TEST_TMPDIR/samples"
-	"$bin/cstate-stat" --sysroot "$fx" -J -c 1 -i 0.1 >"$out" &
-	cs=$!
+	# taken.
 	wait "$writer"
 	n=$(wc -l <"$out")
 	while [ "$(wc -l <"$out")" -le $((n + 1)) ]; do sleep 0.05; done

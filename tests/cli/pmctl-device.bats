@@ -497,6 +497,10 @@ nobody_fx() {
 	nd=$(mktemp -d /tmp/pmtools-nobody.XXXXXX)
 	chmod 755 "$nd"
 	cp -a "$fx/." "$nd/"
+	# A setter journals the old values before its first write: nobody
+	# gets a journal folder, as a user trusted with these files would.
+	mkdir -p "$nd/run/pmtools"
+	chown nobody "$nd/run/pmtools"
 	nb=$(nobody_bin)
 }
 
