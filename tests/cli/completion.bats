@@ -4,6 +4,7 @@
 # and verb that the tools' --help names (read from --help here, so that the
 # two cannot drift apart), and the machine's choices read from fixture
 # trees given with --sysroot.  Completion runs no program at all.
+# tests/run: not under ASan: bash completion runs no program but --help
 
 load helpers
 

@@ -5,6 +5,7 @@
 # the man page's OPTIONS section defines is in --help; the man pages are
 # lint-clean; make install puts exactly the documented files in DESTDIR
 # and make uninstall removes exactly those.
+# tests/run: not under ASan: it compares documents with --help
 
 load helpers
 

@@ -7,6 +7,7 @@
 # place; the completion answers to every installed name.  The binaries'
 # own paths and the make-then-install order are in tests/pkg (they need
 # a build of their own).
+# tests/run: not under ASan: it checks what make install puts where
 
 load helpers
 

@@ -8,6 +8,7 @@
 # invoke-rc.d, dbus-send) stubs first on PATH that log their calls.
 # busybox's shell runs its own applets before PATH (its modprobe is real):
 # it is left out of the tests that call those commands.
+# tests/run: not under ASan: its subject is a shell functions file
 
 load helpers
 

@@ -8,6 +8,7 @@
 # machine's own /sys, read live (issue 18, Proof).
 # The mismatches that others' open work owns are in
 # tests/refcheck/xfail.tsv, each naming its issue item.
+# tests/run: not under ASan: its subject is the values, which both builds print alike; pmctl (status, --json, freq), cstate-stat in every format and opp-set --save run on every dump under ASan in dumps.bats and roundtrip.bats
 
 load helpers
 

@@ -5,6 +5,7 @@
 # words, on fixture trees, with stub pm-suspend, opp-set, shutdown and
 # logger first on PATH that only record their arguments (the real
 # pm-suspend would suspend this machine).
+# tests/run: not under ASan: its subject is the acpid scripts; the tools they call run under ASan in their own files
 
 load helpers
 

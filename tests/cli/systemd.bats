@@ -5,6 +5,7 @@
 # hook as systemd-sleep calls it.  The units themselves are verified in
 # install.bats, the udev rule by udev itself in tests/pkg.  Nothing here
 # starts a unit.
+# tests/run: not under ASan: its subject is the units' scripts; opp-set --auto runs under ASan in opp-set-apply.bats
 
 load helpers
 
