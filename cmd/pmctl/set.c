@@ -204,12 +204,13 @@ static struct idle_cpu *idle_cpus(struct pmctl *p, int *ncpu)
  * Which states of each CPU a disable or enable names: a name is the
  * state of that name on every CPU that has one (a phone's clusters each
  * name their deep state differently), an index the state of that index.
- * A STATE no selected CPU has is exit 3; the CPUs without it are left
+ * A STATE no selected CPU has is -1 with the message in msg (exit 3 once
+ * the caller has freed what it holds); the CPUs without it are left
  * alone, and a note says so.
  */
-static void idle_named(struct pmctl *p, const char *verb, char **argv,
-		       int argc, struct idle_cpu *c, int n, bool **touch,
-		       bool **want)
+static int idle_named(struct pmctl *p, const char *verb, char **argv,
+		      int argc, struct idle_cpu *c, int n, bool **touch,
+		      bool **want, char *msg, size_t msize)
 {
 	bool dis = !strcmp(verb, "disable");
 
@@ -242,15 +243,16 @@ static void idle_named(struct pmctl *p, const char *verb, char **argv,
 
 			if (all_state_names(c, n, names, sizeof(names)) == 1) {
 				state_names(&c[0], one, sizeof(one));
-				pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-				       "no idle state '%s' on cpu%u "
-				       "(states: %s)",
-				       argv[a], c[0].cpu, one);
+				snprintf(msg, msize,
+					 "no idle state '%s' on cpu%u "
+					 "(states: %s)",
+					 argv[a], c[0].cpu, one);
+				return -1;
 			}
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "no idle state '%s' on the selected CPUs "
-			       "(%s)",
-			       argv[a], names);
+			snprintf(msg, msize,
+				 "no idle state '%s' on the selected CPUs (%s)",
+				 argv[a], names);
+			return -1;
 		}
 		if (!pm_cpuset_empty(&without)) {
 			pm_cpulist_format(&without, list, sizeof(list));
@@ -259,6 +261,7 @@ static void idle_named(struct pmctl *p, const char *verb, char **argv,
 				list, argv[a]);
 		}
 	}
+	return 0;
 }
 
 static int idle_governor(struct pmctl *p, int argc, char **argv)
@@ -294,12 +297,23 @@ static int idle_governor(struct pmctl *p, int argc, char **argv)
 	return pmctl_write_commit(p, &w);
 }
 
+static void idle_marks_free(bool **touch, bool **want, int n)
+{
+	for (int k = 0; k < n; k++) {
+		free(touch[k]);
+		free(want[k]);
+	}
+	free(touch);
+	free(want);
+}
+
 int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 {
 	const char *verb = argv[0];
 	struct idle_cpu *c;
 	struct pm_writer w;
 	uint64_t limit = 0;
+	char msg[2048];
 	int n, code;
 
 	pmctl_opts_only(p, 0, "pmctl idle");
@@ -351,19 +365,19 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 				     c[k].st[i].latency_us > limit;
 		}
 	}
-	if (strcmp(verb, "limit"))
-		idle_named(p, verb, argv, argc, c, n, touch, want);
+	if (strcmp(verb, "limit") &&
+	    idle_named(p, verb, argv, argc, c, n, touch, want, msg,
+		       sizeof(msg)) < 0) {
+		idle_marks_free(touch, want, n);
+		idle_cpus_free(c, n);
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED, "%s", msg);
+	}
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < c[k].n; i++)
 			if (touch[k][i])
 				plan_disable(p, &w, &c[k], i, want[k][i]);
 	code = pmctl_write_commit(p, &w);
-	for (int k = 0; k < n; k++) {
-		free(touch[k]);
-		free(want[k]);
-	}
-	free(touch);
-	free(want);
+	idle_marks_free(touch, want, n);
 	idle_cpus_free(c, n);
 	return code;
 }
