@@ -45,7 +45,7 @@ void cs_states_cut_say(const struct pm_tool *t, const struct pm_cpuset *cut)
 	if (pm_cpuset_empty(cut))
 		return;
 	if (pm_cpulist_format(cut, list, sizeof(list)) >= sizeof(list))
-		strcpy(list + sizeof(list) - 4, "...");
+		memcpy(list + sizeof(list) - 4, "...", 4);
 	pm_note(t, "%s%s %s more than %d idle states: only states 0-%d are shown",
 		pm_cpuset_count(cut) == 1 ? "cpu" : "cpus ", list,
 		pm_cpuset_count(cut) == 1 ? "has" : "have", PM_MAX_IDLE_STATES,
