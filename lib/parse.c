@@ -295,13 +295,18 @@ static char *fmt_scaled(uint64_t v, uint64_t unit, const char *name,
 			char *buf, size_t size)
 {
 	uint64_t ip = v / unit, frac = v % unit, milli = unit / 1000;
+	uint64_t up = (frac + milli / 2) / milli, upv;
 
 	/*
 	 * Thousandths of the unit, half up (2.9996 GHz carries to 3 GHz);
-	 * down only where up would not parse back into 64 bits.
+	 * down only where up would not parse back: v is in kHz, and the
+	 * parser counts in Hz, so the rounded value must stay within
+	 * UINT64_MAX / 1000 kHz.
 	 */
-	if (v <= UINT64_MAX - milli / 2)
-		frac = (frac + milli / 2) / milli;
+	if (!__builtin_mul_overflow(up, milli, &upv) &&
+	    !__builtin_add_overflow(upv, ip * unit, &upv) &&
+	    upv <= UINT64_MAX / 1000)
+		frac = up;
 	else
 		frac /= milli;
 	if (frac == 1000) {

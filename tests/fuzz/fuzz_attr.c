@@ -706,7 +706,7 @@ static void sampler(const struct file *f)
 		return;
 	for (int round = 0; round < 2; round++) {
 		pm_sampler_read(&s);
-		CHECK(s.nirq >= 0 && s.nirq <= PM_MAX_IRQ_ROWS);
+		CHECK(s.irq.nrows >= 0 && s.irq.nrows <= PM_IRQ_TABLE_ROWS);
 		CHECK(s.nrapl >= 0 && s.nrapl <= PM_MAX_RAPL);
 		for (int i = 0; i < s.ncpu; i++) {
 			CHECK(s.cpu[i].nstates >= 0 &&

@@ -112,7 +112,10 @@ def why($dt):
 	 (.cstates[] | select(
 		((.usage == null and .time_us == null and .residency_pct == null and .entries_per_s == null) or
 		 (.usage >= 0 and .time_us >= 0 and .residency_pct >= 0 and .entries_per_s >= 0 and
-		  near(.residency_pct; .time_us / ($dt * 1e6) * 100; 0.006 + .time_us / ($dt * 1e6) * 100 * 1e-6 / $dt) and
+		  (near(.residency_pct; .time_us / ($dt * 1e6) * 100; 0.006 + .time_us / ($dt * 1e6) * 100 * 1e-6 / $dt) or
+		   # More idle time than the interval (the kernel credits a
+		   # state at its exit): 100 %, counted as an anomaly.
+		   (.residency_pct == 100 and .time_us / ($dt * 1e6) * 100 > 100)) and
 		  near(.entries_per_s; .usage / $dt; 0.051 + .usage / $dt * 1e-6 / $dt))) | not) |
 	  "\(.name): usage \(.usage), time_us \(.time_us), residency_pct \(.residency_pct), entries_per_s \(.entries_per_s)")];
 def bogus:
