@@ -102,7 +102,9 @@ jsonl_array "$D/cw.jsonl" "$D/cw.json"
 #     period that came before it.  But over any samples in a row the
 #     credit runs ahead of the clock by that one period at most; a delta
 #     taken against the wrong reading, or a counter counted twice, runs
-#     further.
+#     further.  cstate-stat shows such a sample's share as 100 (and
+#     counts it as an anomaly): why() takes 100 where the counters give
+#     more.  (No comments inside the jq: its lines are joined.)
 defs=$(tr '\n\t' '  ' <<'EOF'
 def near(a; b; e): (a - b | fabs) <= e;
 def why($dt):
@@ -113,8 +115,6 @@ def why($dt):
 		((.usage == null and .time_us == null and .residency_pct == null and .entries_per_s == null) or
 		 (.usage >= 0 and .time_us >= 0 and .residency_pct >= 0 and .entries_per_s >= 0 and
 		  (near(.residency_pct; .time_us / ($dt * 1e6) * 100; 0.006 + .time_us / ($dt * 1e6) * 100 * 1e-6 / $dt) or
-		   # More idle time than the interval (the kernel credits a
-		   # state at its exit): 100 %, counted as an anomaly.
 		   (.residency_pct == 100 and .time_us / ($dt * 1e6) * 100 > 100)) and
 		  near(.entries_per_s; .usage / $dt; 0.051 + .usage / $dt * 1e-6 / $dt))) | not) |
 	  "\(.name): usage \(.usage), time_us \(.time_us), residency_pct \(.residency_pct), entries_per_s \(.entries_per_s)")];
