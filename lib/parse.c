@@ -300,12 +300,13 @@ static char *fmt_scaled(uint64_t v, uint64_t unit, const char *name,
 	/*
 	 * Thousandths of the unit, half up (2.9996 GHz carries to 3 GHz);
 	 * down only where up would not parse back: v is in kHz, and the
-	 * parser counts in Hz, so the rounded value must stay within
-	 * UINT64_MAX / 1000 kHz.
+	 * parser counts in Hz, so a value within UINT64_MAX / 1000 kHz
+	 * must not round past it (one already past it cannot parse back
+	 * either way, and rounds to the nearest).
 	 */
 	if (!__builtin_mul_overflow(up, milli, &upv) &&
 	    !__builtin_add_overflow(upv, ip * unit, &upv) &&
-	    upv <= UINT64_MAX / 1000)
+	    (upv <= UINT64_MAX / 1000 || v > UINT64_MAX / 1000))
 		frac = up;
 	else
 		frac /= milli;
