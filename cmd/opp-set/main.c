@@ -34,7 +34,7 @@ static void usage(FILE *f)
 	      "       opp-set [options] -f FILE\n"
 	      "       opp-set [options] -s SECTION[:ARG].KEY=VALUE...\n"
 	      "       opp-set --list | --show NAME | --diff NAME | --current\n"
-	      "       opp-set --save FILE | --auto | --reapply\n"
+	      "       opp-set --save FILE | --auto | --reapply[=charge]\n"
 	      "\n"
 	      "Apply an operating point: every setting of /etc/pm/opp.d/"
 	      "NAME.conf (or of\n"
@@ -62,11 +62,13 @@ static void usage(FILE *f)
 	      "file (-f restores)\n"
 	      "      --auto           apply the highest-priority point whose "
 	      "[match] holds\n"
-	      "      --reapply        apply again what was applied last (the "
-	      "same point, or\n"
+	      "      --reapply[=charge]\n"
+	      "                       apply again what was applied last "
+	      "(the same point, or\n"
 	      "                       --auto's pick now), and the charge "
 	      "settings a firmware\n"
-	      "                       dropped; at boot and after a resume\n"
+	      "                       dropped; at boot and after a resume. "
+	      "=charge: only those\n"
 	      "      --wait[=SEC]     wait for the writers' lock instead "
 	      "of exit 4\n"
 	      "  -F, --format FMT     human, json or kv\n"
@@ -289,7 +291,9 @@ static void applied(struct pm_writer *w)
 {
 	struct opp *op = w->arg;
 
-	record_current(op, w->name, op->how);
+	/* The charge settings alone are no point: the current one stays. */
+	if (!op->charge_only)
+		record_current(op, w->name, op->how);
 	opp_record_supply(op, op->pt);
 }
 
@@ -327,7 +331,7 @@ int main(int argc, char **argv)
 		{ "current", no_argument, NULL, OPT_CURRENT },
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "auto", no_argument, NULL, OPT_AUTO },
-		{ "reapply", no_argument, NULL, OPT_REAPPLY },
+		{ "reapply", optional_argument, NULL, OPT_REAPPLY },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct opp op;
@@ -383,6 +387,14 @@ int main(int argc, char **argv)
 			continue;
 		case OPT_REAPPLY:
 			reapply = true;
+			if (optarg && !strcmp(optarg, "charge"))
+				op.charge_only = true;
+			else if (optarg)
+				pm_usage_error(&op.t,
+					       "--reapply=%s: only charge is "
+					       "taken (the recorded charge "
+					       "settings alone)",
+					       optarg);
 			continue;
 		}
 		if (!pm_tool_opt(&op.t, c, optarg, argv))
@@ -455,7 +467,7 @@ int main(int argc, char **argv)
 	w.on_applied = applied;
 	op.how = how;
 	op.pt = &pt;
-	if (reapply)
+	if (reapply && !op.charge_only)
 		reapply_source(&op, &autom, &name, &file);
 	if (autom) {
 		opp_auto_pick(&op, picked, sizeof(picked));
@@ -503,7 +515,14 @@ int main(int argc, char **argv)
 	changes = pm_txn_changes(&w.txn);
 	code = pm_writer_commit(&w);
 	if (code == PM_EXIT_OK && !op.t.dry_run) {
-		if (!changes)
+		if (op.charge_only && !pt.n)
+			pm_note(&op.t, "no charge settings recorded in %s: "
+				       "nothing to give back",
+				PM_SUPPLY_RECORD);
+		else if (op.charge_only)
+			pm_note(&op.t, "charge settings: %d given back",
+				changes);
+		else if (!changes)
 			pm_note(&op.t, "already at %s", pt.name);
 		else if (op.t.fmt == PM_FMT_HUMAN)
 			pm_note(&op.t, "at %s: %d change%s", pt.name, changes,

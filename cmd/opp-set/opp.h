@@ -32,6 +32,8 @@ struct opp {
 	/* What the apply records once it is made (opp.how, supply.applied). */
 	const char *how;
 	const struct opp_point *pt;
+	/* --reapply=charge: the recorded charge settings, no point. */
+	bool charge_only;
 };
 
 /* Load NAME (looked up in /etc/pm/opp.d, then the installed examples),

@@ -259,3 +259,30 @@ opp-set: at powersave: 1 change" ] || fail "$stderr"
 	[ "$(grep -v '^#' "$rec")" = "BAT0 charge_control_end_threshold 85
 BAT0 charge_control_start_threshold 20" ] || fail "$(cat "$rec")"
 }
+
+@test "--reapply=charge: only the recorded charge settings, the current point left as it is" {
+	fx=$(supfx)
+	# Nothing recorded: said, nothing written, no point recorded.
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply=charge
+	assert_success
+	[ "$stderr" = "opp-set: no charge settings recorded in /var/lib/pmtools/supply.applied: nothing to give back" ] || fail "$stderr"
+	[ ! -e "$fx/run/pmtools/opp.current" ]
+	# pmctl supply set records them; a point is applied after it.
+	"$bin/pmctl" --sysroot "$fx" -q supply set BAT0 --charge-start 30 --charge-stop 70
+	"$bin/opp-set" --sysroot "$fx" -q powersave
+	kernelize "$fx"
+	echo 100 >"$fx/$bat/charge_control_end_threshold"
+	for g in "$fx"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do echo performance >"$g"; done
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply=charge -J
+	assert_success
+	[ "${stderr_lines[0]}" = "opp-set: /sys/class/power_supply/BAT0/charge_control_end_threshold reads 100, not the 70 applied last: the firmware dropped it; applying it again" ] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: charge settings: 1 given back" ] || fail "$stderr"
+	jq -e '.changed == 1' <<<"$output"
+	[ "$(cut -d' ' -f1,2 <<<"$(charge "$fx")")" = "30 70" ] || fail "$(charge "$fx")"
+	# The governor is the point's business, not this mode's.
+	[ "$(cat "$fx"/sys/devices/system/cpu/cpufreq/policy0/scaling_governor)" = performance ]
+	[ "$(cat "$fx/run/pmtools/opp.current")" = powersave ]
+	[ "$(cat "$fx/run/pmtools/opp.how")" = name ]
+	bad_input opp-set "$fx" --reapply=all
+	bad_input opp-set "$fx" --reapply=charge desk
+}

@@ -489,6 +489,42 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 opp-set --sysroot $fx --wait=10 fast" ]
 }
 
+@test "the sleep hook gives back the charge settings a firmware dropped, those of pmctl supply set too, at a point or none" {
+	fx=$(fresh hwp-laptop)
+	b=$fx/sys/class/power_supply/BAT0
+	"$bin/pmctl" --sysroot "$fx" -q supply set BAT0 --charge-start 30 --charge-stop 70
+	# At no point (custom): nothing to keep going down, yet the charge
+	# settings come back up.
+	hook "$fx" suspend suspend
+	assert_failure 254
+	echo 100 >"$b/charge_control_end_threshold"
+	echo 0 >"$b/charge_control_start_threshold"
+	hook "$fx" resume suspend
+	assert_success
+	[ "$(cat "$b/charge_control_start_threshold") $(cat "$b/charge_control_end_threshold")" = "30 70" ]
+	[[ $stderr == *"charge_control_end_threshold reads 100, not the 70 applied last: the firmware dropped it; applying it again"* ]] || fail "$stderr"
+	[ ! -e "$fx/run/pmtools/opp.current" ]
+	# At a point: the point, then the charge settings; the point stays
+	# the current one.
+	mkdir -p "$fx/etc/pm/opp.d"
+	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
+	"$bin/opp-set" --sysroot "$fx" -q performance
+	hook "$fx" suspend suspend
+	assert_success
+	for g in "$fx"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do echo powersave >"$g"; done
+	echo 95 >"$b/charge_control_end_threshold"
+	hook "$fx" resume suspend
+	assert_success
+	[ "$(govs "$fx")" = performance ]
+	[ "$(cat "$b/charge_control_end_threshold")" = 70 ]
+	[ "$(cat "$fx/run/pmtools/opp.current")" = performance ]
+	# The stubbed opp-set: the command lines, as systemd-sleep's post.
+	: >"$calls"
+	run --separate-stderr env PM_SYSROOT="$fx" PATH="$stubs:$PATH" "$hook50" post suspend
+	assert_success
+	[ "$(cat "$calls")" = "opp-set --sysroot $fx --wait=10 --reapply=charge" ] || fail "$(cat "$calls")"
+}
+
 @test "the sleep hook in a pm-suspend cycle on a fixture (pm-suspend --sysroot)" {
 	fx=$(fresh hwp-laptop)
 	mkdir -p "$fx/etc/pm/opp.d" "$fx/etc/pm/sleep.d" "$fx/var/log"
