@@ -318,7 +318,68 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 		snprintf(buf, size, "%s", err);
 }
 
-int main(int argc, char **argv)
+/* What the command line asks: one mode, or a point to apply. */
+struct args {
+	const char *sets[MAX_SETS];
+	const char *file, *name, *show, *diff, *save;
+	bool list, current, autom, reapply;
+	int nsets;
+};
+
+/* The options of opp-set's own; false for the shared ones. */
+static bool own_opt(struct opp *op, struct args *a, int c, const char *arg)
+{
+	switch (c) {
+	case 'n':
+		op->t.dry_run = true;
+		op->t.seen |= PM_SEEN_DRY_RUN;
+		return true;
+	case 'f':
+		if (a->file)
+			pm_usage_error(&op->t, "-f given twice");
+		if (!*arg)
+			pm_usage_error(&op->t, "-f '': no file name");
+		a->file = arg;
+		return true;
+	case 's':
+		if (a->nsets == MAX_SETS)
+			pm_usage_error(&op->t, "more than %d -s settings",
+				       MAX_SETS);
+		a->sets[a->nsets++] = arg;
+		return true;
+	case OPT_LIST:
+		a->list = true;
+		return true;
+	case OPT_SHOW:
+		a->show = arg;
+		return true;
+	case OPT_DIFF:
+		a->diff = arg;
+		return true;
+	case OPT_CURRENT:
+		a->current = true;
+		return true;
+	case OPT_SAVE:
+		a->save = arg;
+		return true;
+	case OPT_AUTO:
+		a->autom = true;
+		return true;
+	case OPT_REAPPLY:
+		a->reapply = true;
+		if (arg && !strcmp(arg, "charge"))
+			op->charge_only = true;
+		else if (arg)
+			pm_usage_error(&op->t,
+				       "--reapply=%s: only charge is taken (the "
+				       "recorded charge settings alone)",
+				       arg);
+		return true;
+	}
+	return false;
+}
+
+static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
@@ -334,203 +395,192 @@ int main(int argc, char **argv)
 		{ "reapply", optional_argument, NULL, OPT_REAPPLY },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct opp op;
-	static const char *sets[MAX_SETS];
-	const char *file = NULL, *name = NULL, *show = NULL, *diff = NULL;
-	struct opp_point pt;
-	struct opp_stage st;
-	struct pm_writer w;
-	bool list = false, current = false, autom = false, reapply = false;
-	const char *save = NULL;
-	char picked[PM_NAME_MAX], how[PM_PATH_MAX + 8];
-	int c, nsets = 0, modes, code, changes, first;
+	int c, modes;
 
-	pm_tool_init(&op.t, "opp-set", usage);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:nf:s:" PM_SHARED_SHORTOPTS,
-				longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			op.t.dry_run = true;
-			op.t.seen |= PM_SEEN_DRY_RUN;
-			continue;
-		case 'f':
-			if (file)
-				pm_usage_error(&op.t, "-f given twice");
-			if (!*optarg)
-				pm_usage_error(&op.t, "-f '': no file name");
-			file = optarg;
-			continue;
-		case 's':
-			if (nsets == MAX_SETS)
-				pm_usage_error(&op.t, "more than %d -s settings",
-					       MAX_SETS);
-			sets[nsets++] = optarg;
-			continue;
-		case OPT_LIST:
-			list = true;
-			continue;
-		case OPT_SHOW:
-			show = optarg;
-			continue;
-		case OPT_DIFF:
-			diff = optarg;
-			continue;
-		case OPT_CURRENT:
-			current = true;
-			continue;
-		case OPT_SAVE:
-			save = optarg;
-			continue;
-		case OPT_AUTO:
-			autom = true;
-			continue;
-		case OPT_REAPPLY:
-			reapply = true;
-			if (optarg && !strcmp(optarg, "charge"))
-				op.charge_only = true;
-			else if (optarg)
-				pm_usage_error(&op.t,
-					       "--reapply=%s: only charge is "
-					       "taken (the recorded charge "
-					       "settings alone)",
-					       optarg);
-			continue;
-		}
-		if (!pm_tool_opt(&op.t, c, optarg, argv))
-			pm_usage_error(&op.t, "unrecognized option '%s'",
+				longopts, NULL)) != -1)
+		if (!own_opt(op, a, c, optarg) &&
+		    !pm_tool_opt(&op->t, c, optarg, argv))
+			pm_usage_error(&op->t, "unrecognized option '%s'",
 				       argv[optind - 1]);
-	}
 	if (optind < argc)
-		name = argv[optind++];
+		a->name = argv[optind++];
 	if (optind < argc)
-		pm_usage_error(&op.t, "unexpected argument '%s' (one point "
-				      "at a time)",
+		pm_usage_error(&op->t, "unexpected argument '%s' (one point "
+				       "at a time)",
 			       argv[optind]);
-	modes = list + !!show + !!diff + current + !!save + autom + reapply +
-		!!(name || file || nsets);
+	modes = a->list + !!a->show + !!a->diff + a->current + !!a->save +
+		a->autom + a->reapply + !!(a->name || a->file || a->nsets);
 	if (modes == 0)
-		pm_usage_error(&op.t, "name a point (opp-set --list shows "
-				      "them), or give -f FILE or -s SETTING");
-	if (modes > 1 || (name && file))
-		pm_usage_error(&op.t, "give one of NAME, -f FILE, -s, --list, "
-				      "--show, --diff, --current, --save, "
-				      "--auto and --reapply");
-	if (save && !*save)
-		pm_usage_error(&op.t, "--save: the file name is empty");
-	if ((name || file) && nsets)
-		pm_usage_error(&op.t, "-s settings are a point of their own: "
-				      "not with NAME or -f");
-	pm_tool_formats(&op.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
-				       1u << PM_FMT_KV);
-	if (list) {
-		pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
-			     "opp-set --list");
-		pm_tool_ctx(&op.t, &op.ctx);
-		code = do_list(&op);
-		pm_ctx_close(&op.ctx);
-		return code;
-	}
+		pm_usage_error(&op->t, "name a point (opp-set --list shows "
+				       "them), or give -f FILE or -s SETTING");
+	if (modes > 1 || (a->name && a->file))
+		pm_usage_error(&op->t, "give one of NAME, -f FILE, -s, --list, "
+				       "--show, --diff, --current, --save, "
+				       "--auto and --reapply");
+	if (a->save && !*a->save)
+		pm_usage_error(&op->t, "--save: the file name is empty");
+	if ((a->name || a->file) && a->nsets)
+		pm_usage_error(&op->t, "-s settings are a point of their own: "
+				       "not with NAME or -f");
+	pm_tool_formats(&op->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
+					1u << PM_FMT_KV);
+}
+
+/* --list, --current, --save and --show: read, print, change nothing. */
+static int run_query(struct opp *op, struct args *a)
+{
+	struct opp_point pt;
+	int code;
+
 	memset(&pt, 0, sizeof(pt));
-	if (current || save) {
-		pm_tool_only(&op.t, current ? PM_SEEN_OUTPUT | PM_SEEN_FORMAT : 0,
-			     current ? "opp-set --current" : "opp-set --save");
-		pm_tool_ctx(&op.t, &op.ctx);
-		code = current ? opp_current(&op) : opp_save(&op, save);
-		pm_ctx_close(&op.ctx);
-		return code;
-	}
-	if (show) {
-		pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+	if (a->list)
+		pm_tool_only(&op->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+			     "opp-set --list");
+	else if (a->current)
+		pm_tool_only(&op->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+			     "opp-set --current");
+	else if (a->save)
+		pm_tool_only(&op->t, 0, "opp-set --save");
+	else
+		pm_tool_only(&op->t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
 			     "opp-set --show");
-		pm_tool_ctx(&op.t, &op.ctx);
-		opp_load_name(&op, show, &pt);
-		code = do_show(&op, &pt);
+	pm_tool_ctx(&op->t, &op->ctx);
+	if (a->list) {
+		code = do_list(op);
+	} else if (a->current) {
+		code = opp_current(op);
+	} else if (a->save) {
+		code = opp_save(op, a->save);
+	} else {
+		opp_load_name(op, a->show, &pt);
+		code = do_show(op, &pt);
 		opp_point_free(&pt);
-		pm_ctx_close(&op.ctx);
-		return code;
 	}
+	pm_ctx_close(&op->ctx);
+	return code;
+}
+
+/* The point to apply, and how it was given for the next --reapply. */
+static void load_point(struct opp *op, struct args *a, struct opp_point *pt,
+		       char *how, size_t size)
+{
+	static char picked[PM_NAME_MAX];
+
+	if (a->reapply && !op->charge_only)
+		reapply_source(op, &a->autom, &a->name, &a->file);
+	if (a->autom) {
+		opp_auto_pick(op, picked, sizeof(picked));
+		a->name = picked;
+	}
+	if (a->name) {
+		opp_load_name(op, a->name, pt);
+	} else if (a->file) {
+		opp_load_file(op, a->file, pt);
+	} else {
+		snprintf(pt->name, sizeof(pt->name), "custom");
+		for (int i = 0; i < a->nsets; i++)
+			opp_add_inline(op, a->sets[i], pt);
+	}
+	if (a->autom) {
+		snprintf(how, size, "auto");
+	} else if (a->name) {
+		snprintf(how, size, "name");
+	} else if (a->file) {
+		char *real = realpath(a->file, NULL);
+
+		snprintf(how, size, "file %s", real ? real : a->file);
+		free(real);
+	} else {
+		snprintf(how, size, "set");
+	}
+	if (a->reapply)
+		opp_reapply_supply(op, pt);
+}
+
+/*
+ * The first stage (a driver's status, CPUs online), the rest planned on
+ * the machine as it is, as the check before any write; then, if the
+ * first stage changes something, the rest again after it.
+ */
+static int apply(struct opp *op, struct opp_point *pt, struct pm_writer *w,
+		 int *changes)
+{
+	struct opp_stage st;
+	int first;
+
+	w->name = pt->name;
+	opp_plan_first(op, pt, w, &st);
+	first = w->txn.n;
+	*changes = pm_txn_changes(&w->txn);
+	opp_plan_rest(op, pt, w, &st);
+	if (!op->t.dry_run && *changes) {
+		pm_txn_truncate(&w->txn, first);
+		if (pm_writer_apply(w) == PM_EXIT_OK) {
+			st.applied = true;
+			opp_plan_rest(op, pt, w, &st);
+		}
+	}
+	/* Counted before the commit, which may undo them. */
+	*changes = pm_txn_changes(&w->txn);
+	return pm_writer_commit(w);
+}
+
+/* What was done, in a line, for a person. */
+static void say_done(struct opp *op, const struct opp_point *pt, int changes,
+		     bool diff)
+{
+	if (op->t.dry_run && !(diff && !changes && op->t.fmt == PM_FMT_HUMAN))
+		return;
+	if (op->charge_only && !pt->n)
+		pm_note(&op->t, "no charge settings recorded in %s: nothing to "
+				"give back",
+			PM_SUPPLY_RECORD);
+	else if (op->charge_only)
+		pm_note(&op->t, "charge settings: %d given back", changes);
+	else if (!changes)
+		pm_note(&op->t, "already at %s", pt->name);
+	else if (op->t.fmt == PM_FMT_HUMAN)
+		pm_note(&op->t, "at %s: %d change%s", pt->name, changes,
+			changes == 1 ? "" : "s");
+}
+
+int main(int argc, char **argv)
+{
+	static struct opp op;
+	static struct args a;
+	struct opp_point pt;
+	struct pm_writer w;
+	char how[PM_PATH_MAX + 8];
+	int code, changes;
+
+	pm_tool_init(&op.t, "opp-set", usage);
+	parse_args(&op, &a, argc, argv);
+	if (a.list || a.current || a.save || a.show)
+		return run_query(&op, &a);
+	memset(&pt, 0, sizeof(pt));
 	pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT | PM_SEEN_WAIT |
 				    PM_SEEN_DRY_RUN,
 		     "opp-set");
-	if (diff) {
+	if (a.diff) {
 		op.t.dry_run = true;
-		name = diff;
+		a.name = a.diff;
 	}
 	pm_tool_ctx(&op.t, &op.ctx);
 	op.ctx.dry_run = op.t.dry_run;
 	/* The lock first: the point is read and planned under it. */
 	pm_writer_begin(&w, &op.t, &op.ctx, &op.o);
 	w.arg = &op;
-	w.diff = !!diff;
+	w.diff = !!a.diff;
 	w.explain_fail = explain_fail;
 	w.on_applied = applied;
 	op.how = how;
 	op.pt = &pt;
-	if (reapply && !op.charge_only)
-		reapply_source(&op, &autom, &name, &file);
-	if (autom) {
-		opp_auto_pick(&op, picked, sizeof(picked));
-		name = picked;
-	}
-	if (name)
-		opp_load_name(&op, name, &pt);
-	else if (file)
-		opp_load_file(&op, file, &pt);
-	else {
-		snprintf(pt.name, sizeof(pt.name), "custom");
-		for (int i = 0; i < nsets; i++)
-			opp_add_inline(&op, sets[i], &pt);
-	}
-	/* How it was given, for the next --reapply. */
-	if (autom) {
-		snprintf(how, sizeof(how), "auto");
-	} else if (name) {
-		snprintf(how, sizeof(how), "name");
-	} else if (file) {
-		char *real = realpath(file, NULL);
-
-		snprintf(how, sizeof(how), "file %s", real ? real : file);
-		free(real);
-	} else {
-		snprintf(how, sizeof(how), "set");
-	}
-	if (reapply)
-		opp_reapply_supply(&op, &pt);
-	w.name = pt.name;
-	/* The first stage (a driver's status, CPUs online), the rest planned
-	 * on the machine as it is, as the check before any write; then, if
-	 * the first stage changes something, the rest again after it. */
-	opp_plan_first(&op, &pt, &w, &st);
-	first = w.txn.n;
-	changes = pm_txn_changes(&w.txn);
-	opp_plan_rest(&op, &pt, &w, &st);
-	if (!op.t.dry_run && changes) {
-		pm_txn_truncate(&w.txn, first);
-		if (pm_writer_apply(&w) == PM_EXIT_OK) {
-			st.applied = true;
-			opp_plan_rest(&op, &pt, &w, &st);
-		}
-	}
-	changes = pm_txn_changes(&w.txn);
-	code = pm_writer_commit(&w);
-	if (code == PM_EXIT_OK && !op.t.dry_run) {
-		if (op.charge_only && !pt.n)
-			pm_note(&op.t, "no charge settings recorded in %s: "
-				       "nothing to give back",
-				PM_SUPPLY_RECORD);
-		else if (op.charge_only)
-			pm_note(&op.t, "charge settings: %d given back",
-				changes);
-		else if (!changes)
-			pm_note(&op.t, "already at %s", pt.name);
-		else if (op.t.fmt == PM_FMT_HUMAN)
-			pm_note(&op.t, "at %s: %d change%s", pt.name, changes,
-				changes == 1 ? "" : "s");
-	} else if (code == PM_EXIT_OK && diff && !changes &&
-		   op.t.fmt == PM_FMT_HUMAN) {
-		pm_note(&op.t, "already at %s", pt.name);
-	}
+	load_point(&op, &a, &pt, how, sizeof(how));
+	code = apply(&op, &pt, &w, &changes);
+	if (code == PM_EXIT_OK)
+		say_done(&op, &pt, changes, !!a.diff);
 	opp_point_free(&pt);
 	pm_ctx_close(&op.ctx);
 	return code;

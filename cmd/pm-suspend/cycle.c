@@ -88,6 +88,44 @@ static const char *log_path(struct ps *p, char *buf, size_t size)
 	return buf;
 }
 
+/* A hook that is not run (disabled, not executable, refused): logged
+ * and recorded, and the pass goes on. */
+static bool not_run(struct ps *p, const struct pm_hook *h, bool sd,
+		    const char *phase, const char *a1, const char *a2,
+		    const char *args)
+{
+	switch (h->state) {
+	case PM_HOOK_DISABLED:
+		ps_log(p, "hook %s %s: disabled by HOOK_BLACKLIST", h->path,
+		       args);
+		record(p, h, phase, a1, a2, PM_HOOK_EXIT_DX, "disabled", 0,
+		       false);
+		return true;
+	case PM_HOOK_NOEXEC:
+		ps_log(p, "hook %s %s: not executable", h->path, args);
+		record(p, h, phase, a1, a2, PM_HOOK_EXIT_NX,
+		       "not executable", 0, false);
+		return true;
+	case PM_HOOK_REFUSED:
+		if (!strcmp(phase, "pre"))
+			pm_warn(&p->t, "refusing to run the hook %s: %s",
+				h->path, h->why);
+		ps_log(p, "hook %s %s: refused: %s", h->path, args, h->why);
+		record(p, h, phase, a1, a2, -1, "refused", 0, false);
+		return true;
+	default:
+		break;
+	}
+	/* pm-utils' disablehook, called by a hook before this one. */
+	if (!sd && pm_hook_store_disabled(&p->store, h->name)) {
+		ps_log(p, "hook %s %s: disabled by disablehook", h->path, args);
+		record(p, h, phase, a1, a2, PM_HOOK_EXIT_DX, "disabled", 0,
+		       false);
+		return true;
+	}
+	return false;
+}
+
 /*
  * Run one hook: a pm-utils one, or a systemd system-sleep one (sd).
  * Returns true when the pass may go on: success and pm-utils' 254/253/
@@ -123,35 +161,8 @@ static bool run_hook(struct ps *p, const struct pm_hook *h, bool sd,
 			pm_fprintf(stdout, "hook %s %s\n", h->path, args);
 		return true;
 	}
-	switch (h->state) {
-	case PM_HOOK_DISABLED:
-		ps_log(p, "hook %s %s: disabled by HOOK_BLACKLIST", h->path,
-		       args);
-		record(p, h, phase, a1, a2, PM_HOOK_EXIT_DX, "disabled", 0,
-		       false);
+	if (not_run(p, h, sd, phase, a1, a2, args))
 		return true;
-	case PM_HOOK_NOEXEC:
-		ps_log(p, "hook %s %s: not executable", h->path, args);
-		record(p, h, phase, a1, a2, PM_HOOK_EXIT_NX,
-		       "not executable", 0, false);
-		return true;
-	case PM_HOOK_REFUSED:
-		if (!strcmp(phase, "pre"))
-			pm_warn(&p->t, "refusing to run the hook %s: %s",
-				h->path, h->why);
-		ps_log(p, "hook %s %s: refused: %s", h->path, args, h->why);
-		record(p, h, phase, a1, a2, -1, "refused", 0, false);
-		return true;
-	default:
-		break;
-	}
-	/* pm-utils' disablehook, called by a hook before this one. */
-	if (!sd && pm_hook_store_disabled(&p->store, h->name)) {
-		ps_log(p, "hook %s %s: disabled by disablehook", h->path, args);
-		record(p, h, phase, a1, a2, PM_HOOK_EXIT_DX, "disabled", 0,
-		       false);
-		return true;
-	}
 	if (pm_hook_exec(&p->ctx, h, a1, a2, &e, &r) < 0) {
 		pm_warn(&p->t, "cannot run the hook %s: %s", h->path,
 			strerror(errno));
@@ -419,17 +430,21 @@ static const char *sig_name(int s)
 static uint64_t rtc_value(struct ps *p, const struct pm_rtc *rtc,
 			  uint64_t after_s);
 
-/*
- * One leg.  Returns the exit status; r holds what happened.
- */
-static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
+static int interrupted(struct ps_result *r)
 {
-	double t0 = clock_s(CLOCK_MONOTONIC), b0, m0, b1, m1, t1;
-	const char *failed;
-	uint64_t wc = 0;
-	bool have_wc = false;
-	int ran, sd_ran, e, status = PM_EXIT_OK;
-	char v[32], inhibit[256];
+	snprintf(r->error, sizeof(r->error),
+		 "interrupted by %s before the sleep: nothing was entered",
+		 sig_name(ps_signal));
+	return PM_EXIT_FAIL;
+}
+
+/* A leg's start: the counters before it, and the wakeup count the sleep
+ * is conditional on (*have_wc false where the kernel has none). */
+static int leg_begin(struct ps *p, const struct ps_leg *l,
+		     struct ps_result *r, uint64_t *wc, bool *have_wc)
+{
+	char buf[700];
+	int e;
 
 	free(r->src0); /* a --diagnose level before this one */
 	free(r->src1);
@@ -438,132 +453,130 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 	r->wake_irq = -1;
 	pm_suspend_stats_read(&p->ctx, &r->before);
 	r->nsrc0 = pm_wakeup_sources_read(&p->ctx, &r->src0);
-	e = pm_wakeup_count_read(&p->ctx, PS_WAKEUP_COUNT_TIMEOUT_S, &wc);
-	if (e == 0) {
-		have_wc = true;
-	} else if (e == -EINTR) {
-		snprintf(r->error, sizeof(r->error),
-			 "interrupted by %s before the sleep: nothing was "
-			 "entered",
-			 sig_name(ps_signal));
-		return PM_EXIT_FAIL;
-	} else if (e != -ENOENT) {
-		char buf[700];
-
+	e = pm_wakeup_count_read(&p->ctx, PS_WAKEUP_COUNT_TIMEOUT_S, wc);
+	*have_wc = e == 0;
+	if (e == -EINTR)
+		return interrupted(r);
+	if (e < 0 && e != -ENOENT) {
 		snprintf(r->error, sizeof(r->error),
 			 "cannot read the wakeup count: %s",
 			 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
 		r->err = -e;
 		return PM_EXIT_FAIL;
-	} else if (p->t.verbose > 0) {
+	}
+	if (e == -ENOENT && p->t.verbose > 0)
 		pm_warn(&p->t, "no /sys/power/wakeup_count: sleeping without "
 			       "the wakeup event handshake");
-	}
 	pm_err_clear(&p->ctx);
-	ran = sd_ran = 0;
-	/* STORAGEDIR, empty, for this leg's hooks. */
+	return PM_EXIT_OK;
+}
+
+/* The hooks going down, in a fresh STORAGEDIR; a failed or inhibiting
+ * hook skips the sleep. */
+static int leg_hooks_down(struct ps *p, const struct ps_leg *l,
+			  struct ps_result *r, int *ran, int *sd_ran)
+{
+	char inhibit[256], buf[700];
+	const char *failed;
+
 	if (!p->t.dry_run && (p->hooks.n || p->sdhooks.n) &&
 	    pm_hook_store_open(&p->ctx, p->cmdline, &p->store) < 0) {
-		char buf[700];
-
 		snprintf(r->error, sizeof(r->error),
 			 "cannot make the hooks' STORAGEDIR: %s: the sleep "
 			 "was skipped",
 			 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
 		r->err = p->ctx.err.err;
-		status = PM_EXIT_FAIL;
-		goto resume;
+		return PM_EXIT_FAIL;
 	}
 	ps_log(p, "%s: running the %s hooks", pm_sleep_mode_name(l->mode),
 	       l->down);
 	inhibit[0] = '\0';
-	ran = pre_hooks(p, l, &failed, inhibit, sizeof(inhibit), &sd_ran);
-	if (failed && pm_hook_store_read(&p->store, "inhibit", inhibit,
-					 sizeof(inhibit)) >= 0) {
+	*ran = pre_hooks(p, l, &failed, inhibit, sizeof(inhibit), sd_ran);
+	if (!failed)
+		return ps_signal ? interrupted(r) : PM_EXIT_OK;
+	if (pm_hook_store_read(&p->store, "inhibit", inhibit,
+			       sizeof(inhibit)) >= 0)
 		snprintf(r->error, sizeof(r->error),
 			 "the hook %s inhibited the sleep%s%s%s: the sleep "
 			 "was skipped",
 			 failed, inhibit[0] ? " (" : "", inhibit,
 			 inhibit[0] ? ")" : "");
-		status = PM_EXIT_FAIL;
-		goto resume;
-	}
-	if (failed) {
+	else
 		snprintf(r->error, sizeof(r->error),
 			 "the hook %s failed: the sleep was skipped", failed);
-		status = PM_EXIT_FAIL;
-		goto resume;
-	}
-	if (ps_signal)
-		goto interrupted;
-	if (l->alarm) {
-		uint64_t when = l->alarm;
-		struct pm_rtc rtc;
+	return PM_EXIT_FAIL;
+}
 
-		/* The hooks took their time: count from now, not from start. */
-		if (!p->t.dry_run && pm_rtc_read(&p->ctx, p->rtc, &rtc) == 0) {
-			if (l->after_s)
-				when = rtc_value(p, &rtc, l->after_s);
-			if (rtc.now != PM_UNKNOWN && when <= rtc.now) {
-				snprintf(r->error, sizeof(r->error),
-					 "the wake-up time (%llu, RTC seconds) "
-					 "passed while the hooks ran: the "
-					 "sleep was skipped",
-					 (unsigned long long)when);
-				status = PM_EXIT_FAIL;
-				goto resume;
-			}
-		}
-		pm_err_clear(&p->ctx);
-		if (set_alarm(p, r, when) < 0) {
-			status = PM_EXIT_FAIL;
-			goto resume;
+/* The RTC alarm, counted from now: the hooks took their time. */
+static int leg_alarm(struct ps *p, const struct ps_leg *l,
+		     struct ps_result *r)
+{
+	uint64_t when = l->alarm;
+	struct pm_rtc rtc;
+
+	if (!l->alarm)
+		return PM_EXIT_OK;
+	if (!p->t.dry_run && pm_rtc_read(&p->ctx, p->rtc, &rtc) == 0) {
+		if (l->after_s)
+			when = rtc_value(p, &rtc, l->after_s);
+		if (rtc.now != PM_UNKNOWN && when <= rtc.now) {
+			snprintf(r->error, sizeof(r->error),
+				 "the wake-up time (%llu, RTC seconds) passed "
+				 "while the hooks ran: the sleep was skipped",
+				 (unsigned long long)when);
+			return PM_EXIT_FAIL;
 		}
 	}
-	/*
-	 * The kernel syncs on entry when sync_on_suspend is 1 (and always
-	 * before hibernating): a sync of ours would only flush twice.
-	 */
+	pm_err_clear(&p->ctx);
+	return set_alarm(p, r, when) < 0 ? PM_EXIT_FAIL : PM_EXIT_OK;
+}
+
+/* A sync where the kernel makes none, then pm_test, disk and mem_sleep. */
+static int leg_choices(struct ps *p, const struct ps_leg *l,
+		       struct ps_result *r)
+{
+	/* The kernel syncs on entry when sync_on_suspend is 1 (and always
+	 * before hibernating): a sync of ours would only flush twice. */
 	if (!p->t.dry_run && !kernel_syncs(p, l))
 		sync();
-	if (p->test_level &&
-	    set_choice(p, r, "/sys/power/pm_test", p->test_level) < 0) {
-		status = PM_EXIT_FAIL;
-		goto resume;
-	}
-	if (l->disk && set_choice(p, r, "/sys/power/disk", l->disk) < 0) {
-		status = PM_EXIT_FAIL;
-		goto resume;
-	}
-	if (l->mem_sleep &&
-	    set_choice(p, r, "/sys/power/mem_sleep", l->mem_sleep) < 0) {
-		status = PM_EXIT_FAIL;
-		goto resume;
-	}
-	if (ps_signal)
-		goto interrupted;
-	if (have_wc) {
-		snprintf(v, sizeof(v), "%llu", (unsigned long long)wc);
-		if (put(p, "/sys/power/wakeup_count", v) < 0) {
-			char buf[700];
+	if ((p->test_level &&
+	     set_choice(p, r, "/sys/power/pm_test", p->test_level) < 0) ||
+	    (l->disk && set_choice(p, r, "/sys/power/disk", l->disk) < 0) ||
+	    (l->mem_sleep &&
+	     set_choice(p, r, "/sys/power/mem_sleep", l->mem_sleep) < 0))
+		return PM_EXIT_FAIL;
+	return ps_signal ? interrupted(r) : PM_EXIT_OK;
+}
 
-			r->err = p->ctx.err.err;
-			if (r->err == EINVAL)
-				snprintf(r->error, sizeof(r->error),
-					 "wakeup event during preparation: "
-					 "the kernel refused the wakeup count "
-					 "%s (EINVAL), so the sleep was "
-					 "skipped",
-					 v);
-			else
-				snprintf(r->error, sizeof(r->error), "%s",
-					 pm_err_str(&p->ctx.err, buf,
-						    sizeof(buf)));
-			status = PM_EXIT_FAIL;
-			goto resume;
-		}
-	}
-	/* From here a signal waits for the resume. */
+/* The handshake: the count read at the start written back; the kernel
+ * refuses it (EINVAL) when a wakeup event came in between. */
+static int leg_wakeup_count(struct ps *p, struct ps_result *r, uint64_t wc)
+{
+	char v[32], buf[700];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)wc);
+	if (put(p, "/sys/power/wakeup_count", v) == 0)
+		return PM_EXIT_OK;
+	r->err = p->ctx.err.err;
+	if (r->err == EINVAL)
+		snprintf(r->error, sizeof(r->error),
+			 "wakeup event during preparation: the kernel refused "
+			 "the wakeup count %s (EINVAL), so the sleep was "
+			 "skipped",
+			 v);
+	else
+		snprintf(r->error, sizeof(r->error), "%s",
+			 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	return PM_EXIT_FAIL;
+}
+
+/* The sleep itself: from here a signal waits for the resume. */
+static int leg_enter(struct ps *p, const struct ps_leg *l,
+		     struct ps_result *r, double t0)
+{
+	int status = PM_EXIT_OK;
+	double b0, m0, b1, m1;
+
 	ps_log(p, "%s: writing '%s' to /sys/power/state",
 	       pm_sleep_mode_name(l->mode), l->state);
 	r->prepare_s = clock_s(CLOCK_MONOTONIC) - t0;
@@ -587,15 +600,16 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 	if (r->entered)
 		ps_log(p, "%s: back after %.3f s (asleep %.3f s)",
 		       pm_sleep_mode_name(l->mode), b1 - b0, r->asleep_s);
-	goto resume;
+	return status;
+}
 
-interrupted:
-	snprintf(r->error, sizeof(r->error),
-		 "interrupted by %s before the sleep: nothing was entered",
-		 sig_name(ps_signal));
-	status = PM_EXIT_FAIL;
-resume:
-	t1 = clock_s(CLOCK_MONOTONIC);
+/* Coming back, whatever happened: the hooks up, the alarm cleared, every
+ * file changed put back, the kernel's counters and reason. */
+static int leg_resume(struct ps *p, const struct ps_leg *l,
+		      struct ps_result *r, int ran, int sd_ran, int status)
+{
+	double t1 = clock_s(CLOCK_MONOTONIC);
+
 	post_hooks(p, l, ran, sd_ran);
 	clear_alarm(p, r);
 	restore_all(p);
@@ -609,6 +623,31 @@ resume:
 		       r->failure[0] ? "; " : "", r->failure);
 	r->resume_s = clock_s(CLOCK_MONOTONIC) - t1;
 	return status;
+}
+
+/*
+ * One leg.  Returns the exit status; r holds what happened.
+ */
+static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
+{
+	double t0 = clock_s(CLOCK_MONOTONIC);
+	int ran = 0, sd_ran = 0, status;
+	bool have_wc;
+	uint64_t wc = 0;
+
+	status = leg_begin(p, l, r, &wc, &have_wc);
+	if (status != PM_EXIT_OK)
+		return status;
+	status = leg_hooks_down(p, l, r, &ran, &sd_ran);
+	if (status == PM_EXIT_OK)
+		status = leg_alarm(p, l, r);
+	if (status == PM_EXIT_OK)
+		status = leg_choices(p, l, r);
+	if (status == PM_EXIT_OK && have_wc)
+		status = leg_wakeup_count(p, r, wc);
+	if (status == PM_EXIT_OK)
+		status = leg_enter(p, l, r, t0);
+	return leg_resume(p, l, r, ran, sd_ran, status);
 }
 
 /* The writes of a mode (CLI.md table). */

@@ -329,7 +329,142 @@ static void check_test_level(struct ps *p)
 		       s.pm_test);
 }
 
-int main(int argc, char **argv)
+/* What the command line gives beside struct ps: the tool's names and
+ * the mode asked, and which config values an option overrides. */
+struct args {
+	bool is_supported, set_timeout, set_delay;
+	const char *mode_arg;
+};
+
+/* pm-hibernate, pm-suspend-hybrid and pm-is-supported by argv[0]. */
+static void init_names(struct ps *p, struct args *a, const char *argv0)
+{
+	char *copy = strdup(argv0);
+	const char *base = copy ? basename(copy) : argv0;
+
+	p->name = "pm-suspend";
+	p->logfd = p->lockfd = p->store.fd = -1;
+	p->hook_timeout_s = 30;
+	p->hibernate_delay_s = 7200;
+	a->is_supported = !strcmp(base, "pm-is-supported");
+	if (!strcmp(base, "pm-hibernate")) {
+		a->mode_arg = "hibernate";
+		p->name = "pm-hibernate";
+	} else if (!strcmp(base, "pm-suspend-hybrid")) {
+		a->mode_arg = "hybrid";
+		p->name = "pm-suspend-hybrid";
+	} else if (a->is_supported) {
+		p->name = "pm-is-supported";
+	}
+	p->check = a->is_supported;
+	free(copy);
+}
+
+static void opt_wake_after(struct ps *p, const char *arg)
+{
+	double s = duration_opt(&p->t, "--wake-after", arg);
+	uint64_t was = p->wake_after_s;
+
+	if (s < 1 || s > 366.0 * 86400)
+		pm_usage_error(&p->t, "--wake-after '%s': from 1 s to a year",
+			       arg);
+	p->wake_after_s = (uint64_t)(s + 0.999999);
+	twice(&p->t, "--wake-after", was && was != p->wake_after_s);
+}
+
+static void opt_wake_at(struct ps *p, const char *arg)
+{
+	int64_t was = p->wake_at;
+
+	if (parse_time(arg, &p->wake_at) < 0)
+		pm_usage_error(&p->t,
+			       "--wake-at '%s': not a time (@EPOCH, or "
+			       "2026-12-03T07:30, with Z or +01:00 for UTC or "
+			       "an offset)",
+			       arg);
+	if (p->wake_at <= (int64_t)time(NULL))
+		pm_usage_error(&p->t, "--wake-at '%s' is in the past", arg);
+	twice(&p->t, "--wake-at", was && was != p->wake_at);
+}
+
+/* The options that take a value of their own kind. */
+static bool opt_value(struct ps *p, struct args *a, int c, const char *arg)
+{
+	double was;
+
+	switch (c) {
+	case OPT_WAKE_AFTER:
+		opt_wake_after(p, arg);
+		return true;
+	case OPT_WAKE_AT:
+		opt_wake_at(p, arg);
+		return true;
+	case OPT_RTC:
+		if (!pm_fset_name_ok(arg, 31))
+			pm_usage_error(&p->t,
+				       "--rtc '%s': an RTC name such as rtc0",
+				       arg);
+		twice(&p->t, "--rtc", p->rtc && strcmp(p->rtc, arg));
+		p->rtc = arg;
+		return true;
+	case OPT_TEST:
+		/* Bad input before what the machine offers. */
+		if (!test_level_known(arg))
+			pm_usage_error(&p->t,
+				       "--test '%s': choose freezer, devices, "
+				       "platform, processors or core",
+				       arg);
+		twice(&p->t, "--test",
+		      p->test_level && strcmp(p->test_level, arg));
+		p->test_level = arg;
+		return true;
+	case OPT_HOOK_TIMEOUT:
+		was = p->hook_timeout_s;
+		p->hook_timeout_s = duration_opt(&p->t, "--hook-timeout", arg);
+		twice(&p->t, "--hook-timeout",
+		      a->set_timeout && was != p->hook_timeout_s);
+		a->set_timeout = true;
+		return true;
+	case OPT_HIBERNATE_DELAY:
+		was = p->hibernate_delay_s;
+		p->hibernate_delay_s =
+			duration_opt(&p->t, "--hibernate-delay", arg);
+		twice(&p->t, "--hibernate-delay",
+		      a->set_delay && was != p->hibernate_delay_s);
+		if (p->hibernate_delay_s < 1)
+			pm_usage_error(&p->t,
+				       "--hibernate-delay '%s': at least 1 s",
+				       arg);
+		a->set_delay = true;
+		return true;
+	case OPT_CONFIG:
+		if (!arg[0])
+			pm_usage_error(&p->t, "--config: empty file name");
+		twice(&p->t, "--config", p->config && strcmp(p->config, arg));
+		p->config = arg;
+		return true;
+	}
+	return false;
+}
+
+/* pm-is-supported's --suspend, --hibernate and --suspend-hybrid. */
+static void opt_is(struct ps *p, struct args *a, int c, char **argv)
+{
+	const char *m = c == OPT_IS_SUSPEND   ? "suspend" :
+			c == OPT_IS_HIBERNATE ? "hibernate" :
+			c == OPT_IS_HYBRID    ? "hybrid" :
+						NULL;
+
+	if (!m || !a->is_supported)
+		pm_usage_error(&p->t, "unrecognized option '%s'",
+			       argv[optind - 1]);
+	if (a->mode_arg && strcmp(a->mode_arg, m))
+		pm_usage_error(&p->t, "choose one of --suspend, --hibernate, "
+				      "--suspend-hybrid");
+	a->mode_arg = m;
+}
+
+static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
@@ -351,232 +486,209 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct ps p;
-	char *base = basename(argv[0]);
-	bool is_supported = !strcmp(base, "pm-is-supported");
-	bool set_timeout = false, set_delay = false;
-	const char *mode_arg = NULL, *named_mode = NULL;
-	char reason[512], holder[128];
-	struct sigaction sa;
-	int c, st;
+	int c;
 
-	p.name = "pm-suspend";
-	p.logfd = p.lockfd = p.store.fd = -1;
-	p.hook_timeout_s = 30;
-	p.hibernate_delay_s = 7200;
-	if (!strcmp(base, "pm-hibernate")) {
-		named_mode = "hibernate";
-		p.name = "pm-hibernate";
-	} else if (!strcmp(base, "pm-suspend-hybrid")) {
-		named_mode = "hybrid";
-		p.name = "pm-suspend-hybrid";
-	} else if (is_supported) {
-		p.name = "pm-is-supported";
-	}
-	mode_arg = named_mode;
-	p.check = is_supported;
-	join_cmdline(&p, argc, argv);
-	pm_tool_init(&p.t, p.name, usage);
 	opterr = 0;
 	/* Options may follow MODE, as in pm-utils. */
 	while ((c = getopt_long(argc, argv, ":n" PM_SHARED_SHORTOPTS,
 				longopts, NULL)) != -1) {
-		if (pm_tool_opt(&p.t, c, optarg, argv))
+		if (pm_tool_opt(&p->t, c, optarg, argv) ||
+		    opt_value(p, a, c, optarg))
 			continue;
-		const char *m = c == OPT_IS_SUSPEND   ? "suspend" :
-				c == OPT_IS_HIBERNATE ? "hibernate" :
-				c == OPT_IS_HYBRID    ? "hybrid" :
-							NULL;
-
-		switch (c) {
-		case OPT_CHECK:
-			p.check = true;
-			break;
-		case OPT_WAKE_AFTER: {
-			double s = duration_opt(&p.t, "--wake-after", optarg);
-			uint64_t was = p.wake_after_s;
-
-			if (s < 1 || s > 366.0 * 86400)
-				pm_usage_error(&p.t,
-					       "--wake-after '%s': from 1 s "
-					       "to a year",
-					       optarg);
-			p.wake_after_s = (uint64_t)(s + 0.999999);
-			twice(&p.t, "--wake-after",
-			      was && was != p.wake_after_s);
-			break;
-		}
-		case OPT_WAKE_AT: {
-			int64_t was = p.wake_at;
-
-			if (parse_time(optarg, &p.wake_at) < 0)
-				pm_usage_error(&p.t,
-					       "--wake-at '%s': not a time "
-					       "(@EPOCH, or 2026-12-03T07:30, "
-					       "with Z or +01:00 for UTC or "
-					       "an offset)",
-					       optarg);
-			if (p.wake_at <= (int64_t)time(NULL))
-				pm_usage_error(&p.t,
-					       "--wake-at '%s' is in the past",
-					       optarg);
-			twice(&p.t, "--wake-at", was && was != p.wake_at);
-			break;
-		}
-		case OPT_RTC:
-			if (!pm_fset_name_ok(optarg, 31))
-				pm_usage_error(&p.t,
-					       "--rtc '%s': an RTC name such "
-					       "as rtc0",
-					       optarg);
-			twice(&p.t, "--rtc", p.rtc && strcmp(p.rtc, optarg));
-			p.rtc = optarg;
-			break;
-		case OPT_TEST:
-			/* Bad input before what the machine offers. */
-			if (!test_level_known(optarg))
-				pm_usage_error(&p.t,
-					       "--test '%s': choose freezer, "
-					       "devices, platform, processors "
-					       "or core",
-					       optarg);
-			twice(&p.t, "--test",
-			      p.test_level && strcmp(p.test_level, optarg));
-			p.test_level = optarg;
-			break;
-		case OPT_DIAGNOSE:
-			p.diagnose = true;
-			break;
-		case OPT_NO_HOOKS:
-			p.no_hooks = true;
-			break;
-		case OPT_HOOK_TIMEOUT: {
-			double was = p.hook_timeout_s;
-
-			p.hook_timeout_s =
-				duration_opt(&p.t, "--hook-timeout", optarg);
-			twice(&p.t, "--hook-timeout",
-			      set_timeout && was != p.hook_timeout_s);
-			set_timeout = true;
-			break;
-		}
-		case OPT_HIBERNATE_DELAY: {
-			double was = p.hibernate_delay_s;
-
-			p.hibernate_delay_s = duration_opt(
-				&p.t, "--hibernate-delay", optarg);
-			twice(&p.t, "--hibernate-delay",
-			      set_delay && was != p.hibernate_delay_s);
-			if (p.hibernate_delay_s < 1)
-				pm_usage_error(&p.t,
-					       "--hibernate-delay '%s': at "
-					       "least 1 s",
-					       optarg);
-			set_delay = true;
-			break;
-		}
-		case OPT_FORCE:
-			p.force = true;
-			break;
-		case OPT_CONFIG:
-			if (!optarg[0])
-				pm_usage_error(&p.t, "--config: empty file "
-						     "name");
-			twice(&p.t, "--config",
-			      p.config && strcmp(p.config, optarg));
-			p.config = optarg;
-			break;
-		case 'n':
-			p.t.dry_run = true;
-			p.t.seen |= PM_SEEN_DRY_RUN;
-			break;
-		default:
-			if (m && is_supported) {
-				if (mode_arg && strcmp(mode_arg, m))
-					pm_usage_error(&p.t,
-						       "choose one of "
-						       "--suspend, "
-						       "--hibernate, "
-						       "--suspend-hybrid");
-				mode_arg = m;
-			} else {
-				pm_usage_error(&p.t,
-					       "unrecognized option '%s'",
-					       argv[optind - 1]);
-			}
+		if (c == OPT_CHECK) {
+			p->check = true;
+		} else if (c == OPT_DIAGNOSE) {
+			p->diagnose = true;
+		} else if (c == OPT_NO_HOOKS) {
+			p->no_hooks = true;
+		} else if (c == OPT_FORCE) {
+			p->force = true;
+		} else if (c == 'n') {
+			p->t.dry_run = true;
+			p->t.seen |= PM_SEEN_DRY_RUN;
+		} else {
+			opt_is(p, a, c, argv);
 		}
 	}
-	if (optind < argc) {
-		enum pm_sleep_mode a, b;
+}
 
-		if (pm_sleep_mode_parse(argv[optind], &b) < 0)
-			pm_usage_error(&p.t, "unknown mode '%s' (choose " MODES
-					     ")",
+/* MODE, once, and agreeing with the one a name or an option gave. */
+static void parse_mode(struct ps *p, struct args *a, int argc, char **argv)
+{
+	enum pm_sleep_mode x, y;
+
+	if (optind < argc) {
+		if (pm_sleep_mode_parse(argv[optind], &y) < 0)
+			pm_usage_error(&p->t,
+				       "unknown mode '%s' (choose " MODES ")",
 				       argv[optind]);
 		/* The same mode twice (pm-hibernate hibernate) is fine. */
-		if (mode_arg && !(pm_sleep_mode_parse(mode_arg, &a) == 0 &&
-				  a == b))
-			pm_usage_error(&p.t,
+		if (a->mode_arg && !(pm_sleep_mode_parse(a->mode_arg, &x) == 0 &&
+				     x == y))
+			pm_usage_error(&p->t,
 				       "the mode is given twice ('%s' and "
 				       "'%s')",
-				       mode_arg, argv[optind]);
-		mode_arg = argv[optind++];
+				       a->mode_arg, argv[optind]);
+		a->mode_arg = argv[optind++];
 	}
 	if (optind < argc)
-		pm_usage_error(&p.t, "unexpected argument '%s'", argv[optind]);
-	if (mode_arg && pm_sleep_mode_parse(mode_arg, &p.mode) < 0)
-		pm_usage_error(&p.t, "unknown mode '%s' (choose " MODES ")",
-			       mode_arg);
-	if (p.wake_after_s && p.wake_at)
-		pm_usage_error(&p.t, "--wake-after and --wake-at: choose one");
-	if (p.mode == PM_MODE_SUSPEND_THEN_HIBERNATE &&
-	    (p.wake_after_s || p.wake_at))
-		pm_usage_error(&p.t, "suspend-then-hibernate sets its own "
-				     "alarm: use --hibernate-delay");
-	if (p.test_level && p.diagnose)
-		pm_usage_error(&p.t, "--test and --diagnose: choose one");
-	if ((p.test_level || p.diagnose) &&
-	    (p.mode >= PM_MODE_SUSPEND_THEN_HIBERNATE))
-		pm_usage_error(&p.t, "--test and --diagnose take one sleep "
-				     "mode, not suspend-then-hibernate");
-	if ((p.test_level || p.diagnose) && (p.wake_after_s || p.wake_at))
-		pm_usage_error(&p.t, "a pm_test run does not sleep: "
-				     "--wake-after and --wake-at do not "
-				     "apply");
-	if (p.check && (p.t.dry_run || p.test_level || p.diagnose ||
-			p.wake_after_s || p.wake_at || p.no_hooks))
-		pm_usage_error(&p.t, "--check only answers whether MODE can "
-				     "be entered: it takes no other action");
-	if (p.check) {
-		pm_tool_only(&p.t, PM_SEEN_FORMAT, "pm-suspend --check");
-		pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN);
+		pm_usage_error(&p->t, "unexpected argument '%s'", argv[optind]);
+	if (a->mode_arg && pm_sleep_mode_parse(a->mode_arg, &p->mode) < 0)
+		pm_usage_error(&p->t, "unknown mode '%s' (choose " MODES ")",
+			       a->mode_arg);
+}
+
+/* The options that do not go together, each pair with its reason. */
+static void check_combos(struct ps *p)
+{
+	bool wake = p->wake_after_s || p->wake_at;
+	bool test = p->test_level || p->diagnose;
+
+	if (p->wake_after_s && p->wake_at)
+		pm_usage_error(&p->t, "--wake-after and --wake-at: choose one");
+	if (p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE && wake)
+		pm_usage_error(&p->t, "suspend-then-hibernate sets its own "
+				      "alarm: use --hibernate-delay");
+	if (p->test_level && p->diagnose)
+		pm_usage_error(&p->t, "--test and --diagnose: choose one");
+	if (test && p->mode >= PM_MODE_SUSPEND_THEN_HIBERNATE)
+		pm_usage_error(&p->t, "--test and --diagnose take one sleep "
+				      "mode, not suspend-then-hibernate");
+	if (test && wake)
+		pm_usage_error(&p->t, "a pm_test run does not sleep: "
+				      "--wake-after and --wake-at do not "
+				      "apply");
+	if (p->check && (p->t.dry_run || test || wake || p->no_hooks))
+		pm_usage_error(&p->t, "--check only answers whether MODE can "
+				      "be entered: it takes no other action");
+	if (p->check) {
+		pm_tool_only(&p->t, PM_SEEN_FORMAT, "pm-suspend --check");
+		pm_tool_formats(&p->t, 1u << PM_FMT_HUMAN);
 	}
-	pm_tool_only(&p.t,
+	pm_tool_only(&p->t,
 		     PM_SEEN_FORMAT | PM_SEEN_OUTPUT | PM_SEEN_WAIT |
 			     PM_SEEN_DRY_RUN,
-		     p.name);
-	pm_tool_formats(&p.t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
-	if (p.t.dry_run && p.t.fmt == PM_FMT_JSON)
-		pm_usage_error(&p.t, "--dry-run prints the writes and hooks, "
-				     "not a report: drop --json");
-	if (p.t.output && p.t.fmt != PM_FMT_JSON)
-		pm_usage_error(&p.t, "-o/--output writes the JSON report: add "
-				     "--json");
-	pm_tool_ctx(&p.t, &p.ctx);
-	/*
-	 * The report is written after the resume: a --output that cannot be
-	 * made must stop us before the sleep, not after it.
-	 */
-	if (p.t.output) {
-		struct pm_out probe;
-		int r = pm_out_open(&probe, p.t.fmt, p.t.output);
+		     p->name);
+	pm_tool_formats(&p->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
+	if (p->t.dry_run && p->t.fmt == PM_FMT_JSON)
+		pm_usage_error(&p->t, "--dry-run prints the writes and hooks, "
+				      "not a report: drop --json");
+	if (p->t.output && p->t.fmt != PM_FMT_JSON)
+		pm_usage_error(&p->t, "-o/--output writes the JSON report: add "
+				      "--json");
+}
 
-		if (r < 0)
-			pm_die(&p.t, pm_out_exit(r), "cannot write %s: %s (%s)",
-			       p.t.output, strerror(-r), pm_errno_name(-r));
-		pm_out_abort(&probe);
+/* The report is written after the resume: a --output that cannot be made
+ * must stop us before the sleep, not after it. */
+static void probe_output(struct ps *p)
+{
+	struct pm_out probe;
+	int r;
+
+	if (!p->t.output)
+		return;
+	r = pm_out_open(&probe, p->t.fmt, p->t.output);
+	if (r < 0)
+		pm_die(&p->t, pm_out_exit(r), "cannot write %s: %s (%s)",
+		       p->t.output, strerror(-r), pm_errno_name(-r));
+	pm_out_abort(&probe);
+}
+
+/* Before the lock: the mode is offered (exit 3 naming what the kernel
+ * offers), and /sys/power/state can be written. */
+static void preflight(struct ps *p)
+{
+	char reason[512];
+
+	if (pm_sleep_offered(&p->ctx, p->mode,
+			     p->hib_mode[0] ? p->hib_mode : NULL, reason,
+			     sizeof(reason)) < 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED, "%s: %s",
+		       pm_sleep_mode_name(p->mode), reason);
+	check_hib_mode(p);
+	if (p->test_level || p->diagnose)
+		check_test_level(p);
+	if (p->t.dry_run)
+		return;
+	if (pm_write_allowed(&p->ctx, "/sys/power/state") < 0)
+		pm_die(&p->t, PM_EXIT_USAGE, "%s",
+		       p->ctx.err.hint[0] ? p->ctx.err.hint :
+					    "PM_TEST_GUARD=1: refusing to "
+					    "write the real /sys");
+	if (!pm_writable(&p->ctx, "/sys/power/state"))
+		pm_die(&p->t, PM_EXIT_FAIL,
+		       "root is needed to write /sys/power/state");
+}
+
+static void take_lock(struct ps *p)
+{
+	char holder[128], buf[700];
+
+	if (p->t.dry_run)
+		return;
+	p->lockfd = pm_lock_take(&p->ctx, PS_LOCK, p->name, p->t.wait_s,
+				 holder, sizeof(holder));
+	if (p->lockfd == -EWOULDBLOCK)
+		pm_die(&p->t, PM_EXIT_BUSY,
+		       "another sleep is in progress (%s%sholds %s); --wait "
+		       "waits for it",
+		       holder, holder[0] ? " " : "", PS_LOCK);
+	if (p->lockfd < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot take the lock: %s",
+		       pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+}
+
+/* Hibernation must be able to come back. */
+static void hibernate_safety(struct ps *p)
+{
+	char reason[512];
+
+	if (p->mode >= PM_MODE_HIBERNATE &&
+	    pm_hibernate_check(&p->ctx, reason, sizeof(reason)) < 0) {
+		if (!p->force)
+			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+			       "%s refused: %s; hibernating now would lose "
+			       "the session (--force skips this check)",
+			       pm_sleep_mode_name(p->mode), reason);
+		pm_warn(&p->t, "hibernating without the safety check "
+			       "(--force): %s",
+			reason);
 	}
-	ps_config(&p, set_timeout, set_delay);
+	pm_err_clear(&p->ctx);
+}
+
+static void cleanup(struct ps *p)
+{
+	if (p->logfd >= 0)
+		close(p->logfd);
+	pm_lock_release(p->lockfd);
+	pm_hooks_free(&p->hooks);
+	pm_hooks_free(&p->sdhooks);
+	pm_hook_store_close(&p->store);
+	for (int i = 0; i < p->nres; i++) {
+		free(p->res[i].src0);
+		free(p->res[i].src1);
+	}
+	free(p->rec);
+	pm_ctx_close(&p->ctx);
+}
+
+int main(int argc, char **argv)
+{
+	static struct ps p;
+	struct args a = { 0 };
+	struct sigaction sa;
+	int st;
+
+	init_names(&p, &a, argv[0]);
+	join_cmdline(&p, argc, argv);
+	pm_tool_init(&p.t, p.name, usage);
+	parse_opts(&p, &a, argc, argv);
+	parse_mode(&p, &a, argc, argv);
+	check_combos(&p);
+	pm_tool_ctx(&p.t, &p.ctx);
+	probe_output(&p);
+	ps_config(&p, a.set_timeout, a.set_delay);
 	if (!p.rtc)
 		p.rtc = p.conf_rtc[0] ? p.conf_rtc : "rtc0";
 	if (p.check) {
@@ -584,56 +696,9 @@ int main(int argc, char **argv)
 		pm_ctx_close(&p.ctx);
 		return st;
 	}
-	/* 1. The mode is offered (exit 3 naming what the kernel offers). */
-	if (pm_sleep_offered(&p.ctx, p.mode, p.hib_mode[0] ? p.hib_mode : NULL,
-			     reason, sizeof(reason)) < 0)
-		pm_die(&p.t, PM_EXIT_UNSUPPORTED, "%s: %s",
-		       pm_sleep_mode_name(p.mode), reason);
-	check_hib_mode(&p);
-	if (p.test_level || p.diagnose)
-		check_test_level(&p);
-	if (!p.t.dry_run) {
-		if (pm_write_allowed(&p.ctx, "/sys/power/state") < 0)
-			pm_die(&p.t, PM_EXIT_USAGE, "%s", p.ctx.err.hint[0] ?
-							      p.ctx.err.hint :
-							      "PM_TEST_GUARD=1: "
-							      "refusing to "
-							      "write the real "
-							      "/sys");
-		if (!pm_writable(&p.ctx, "/sys/power/state"))
-			pm_die(&p.t, PM_EXIT_FAIL,
-			       "root is needed to write /sys/power/state");
-	}
-	/* 2. The lock. */
-	if (!p.t.dry_run) {
-		p.lockfd = pm_lock_take(&p.ctx, PS_LOCK, p.name, p.t.wait_s,
-					holder, sizeof(holder));
-		if (p.lockfd == -EWOULDBLOCK)
-			pm_die(&p.t, PM_EXIT_BUSY,
-			       "another sleep is in progress (%s%sholds %s); "
-			       "--wait waits for it",
-			       holder[0] ? holder : "",
-			       holder[0] ? " " : "", PS_LOCK);
-		if (p.lockfd < 0) {
-			char buf[700];
-
-			pm_die(&p.t, PM_EXIT_FAIL, "cannot take the lock: %s",
-			       pm_err_str(&p.ctx.err, buf, sizeof(buf)));
-		}
-	}
-	/* 3. Hibernation must be able to come back. */
-	if (p.mode >= PM_MODE_HIBERNATE &&
-	    pm_hibernate_check(&p.ctx, reason, sizeof(reason)) < 0) {
-		if (!p.force)
-			pm_die(&p.t, PM_EXIT_UNSUPPORTED,
-			       "%s refused: %s; hibernating now would lose "
-			       "the session (--force skips this check)",
-			       pm_sleep_mode_name(p.mode), reason);
-		pm_warn(&p.t, "hibernating without the safety check "
-			      "(--force): %s",
-			reason);
-	}
-	pm_err_clear(&p.ctx);
+	preflight(&p);
+	take_lock(&p);
+	hibernate_safety(&p);
 	logind_note(&p);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -645,17 +710,6 @@ int main(int argc, char **argv)
 		pm_warn(&p.t, "a signal arrived during the sleep: handled "
 			      "after the resume");
 	ps_report(&p, st);
-	if (p.logfd >= 0)
-		close(p.logfd);
-	pm_lock_release(p.lockfd);
-	pm_hooks_free(&p.hooks);
-	pm_hooks_free(&p.sdhooks);
-	pm_hook_store_close(&p.store);
-	for (int i = 0; i < p.nres; i++) {
-		free(p.res[i].src0);
-		free(p.res[i].src1);
-	}
-	free(p.rec);
-	pm_ctx_close(&p.ctx);
+	cleanup(&p);
 	return st;
 }
