@@ -413,7 +413,7 @@ struct target {
 /*
  * Exit 3 unless t has power/NAME (a wakeup file must not read empty:
  * the device is not wakeup-capable then).  Before the lock, so that a
- * refusal leaves no trace; pmctl_plan reads the value again under it.
+ * refusal leaves no trace; pm_writer_plan reads the value again under it.
  */
 static void check(struct pmctl *p, const struct target *t, const char *name,
 		  const char *old)
@@ -448,7 +448,7 @@ static void plan(struct pmctl *p, struct pm_writer *w, struct target *t,
 	int i;
 
 	snprintf(file, sizeof(file), "%s/power/%s", t->path, name);
-	i = pmctl_plan(p, w, file, NULL, value, 0, t);
+	i = pm_writer_plan(w, file, NULL, value, 0, t);
 	check(p, t, name, w->txn.w[i].old);
 }
 
@@ -529,7 +529,7 @@ static int device_set(struct pmctl *p, int argc, char **argv)
 		if (a.wakeup)
 			plan(p, &w, &a.t[i], "wakeup", a.wakeup);
 	}
-	code = pmctl_write_commit(p, &w);
+	code = pm_writer_commit(&w);
 	free(a.t);
 	return code;
 }

@@ -232,7 +232,7 @@ int pmctl_freq_set(struct pmctl *p, int argc, char **argv)
 			pm_fset_plan(&w, &f, &pol[i], gov[i]);
 	w.explain = explain_freq;
 	w.explain_fail = explain_fail;
-	code = pmctl_write_commit(p, &w);
+	code = pm_writer_commit(&w);
 	free(gov);
 	free(use);
 	free(pol);
@@ -378,12 +378,12 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 	void *tag = on ? (void *)&g : NULL;
 
 	if (ctl == BOOST_GLOBAL) {
-		pmctl_plan(p, &w, CPU_DIR "/cpufreq/boost", g.boost ? "1" : "0",
-			   on ? "1" : "0", 0, tag);
+		pm_writer_plan(&w, CPU_DIR "/cpufreq/boost",
+			       g.boost ? "1" : "0", on ? "1" : "0", 0, tag);
 	} else if (ctl == BOOST_NO_TURBO) {
-		pmctl_plan(p, &w, CPU_DIR "/intel_pstate/no_turbo",
-			   g.intel_no_turbo ? "1" : "0", on ? "0" : "1", 0,
-			   tag);
+		pm_writer_plan(&w, CPU_DIR "/intel_pstate/no_turbo",
+			       g.intel_no_turbo ? "1" : "0", on ? "0" : "1", 0,
+			       tag);
 	} else {
 		bool any = false;
 
@@ -395,8 +395,8 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 			    pm_cpuset_empty(&pol[i].affected))
 				continue;
 			snprintf(path, sizeof(path), "%s/boost", pol[i].path);
-			pmctl_plan(p, &w, path, pol[i].boost ? "1" : "0",
-				   on ? "1" : "0", 0, tag);
+			pm_writer_plan(&w, path, pol[i].boost ? "1" : "0",
+				       on ? "1" : "0", 0, tag);
 			any = true;
 		}
 		if (!any)
@@ -405,7 +405,7 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 	}
 	w.perm_ok = true;
 	w.explain_fail = explain_boost_fail;
-	code = pmctl_write_commit(p, &w);
+	code = pm_writer_commit(&w);
 	free(pol);
 	return code;
 }

@@ -92,20 +92,6 @@ static inline void pmctl_write_begin(struct pmctl *p, struct pm_writer *w)
 	w->arg = p;
 }
 
-static inline int pmctl_plan(struct pmctl *p, struct pm_writer *w,
-			     const char *path, const char *old,
-			     const char *value, unsigned flags, void *tag)
-{
-	(void)p;
-	return pm_writer_plan(w, path, old, value, flags, tag);
-}
-
-static inline int pmctl_write_commit(struct pmctl *p, struct pm_writer *w)
-{
-	(void)p;
-	return pm_writer_commit(w);
-}
-
 /* Refuse pmctl's own options outside allowed (PMCTL_BIT): exit 2. */
 void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what);
 

@@ -134,8 +134,8 @@ static int all_state_names(const struct idle_cpu *c, int n, char *buf,
 	return kinds;
 }
 
-static void plan_disable(struct pmctl *p, struct pm_writer *w,
-			 const struct idle_cpu *c, int i, bool disable)
+static void plan_disable(struct pm_writer *w, const struct idle_cpu *c, int i,
+			 bool disable)
 {
 	char path[PM_PATH_MAX];
 	const char *old = c->st[i].disabled < 0 ? NULL :
@@ -144,7 +144,7 @@ static void plan_disable(struct pmctl *p, struct pm_writer *w,
 
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpuidle/state%d/disable",
 		 c->cpu, i);
-	pmctl_plan(p, w, path, old, disable ? "1" : "0", 0, NULL);
+	pm_writer_plan(w, path, old, disable ? "1" : "0", 0, NULL);
 }
 
 static void idle_cpus_free(struct idle_cpu *v, int n)
@@ -292,9 +292,9 @@ static int idle_governor(struct pmctl *p, int argc, char **argv)
 		       argv[0],
 		       ci.available_governors[0] ? ci.available_governors :
 						   "none");
-	pmctl_plan(p, &w, CPU_DIR "/cpuidle/current_governor", ci.governor,
-		   argv[0], 0, NULL);
-	return pmctl_write_commit(p, &w);
+	pm_writer_plan(&w, CPU_DIR "/cpuidle/current_governor", ci.governor,
+		       argv[0], 0, NULL);
+	return pm_writer_commit(&w);
 }
 
 static void idle_marks_free(bool **touch, bool **want, int n)
@@ -375,8 +375,8 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < c[k].n; i++)
 			if (touch[k][i])
-				plan_disable(p, &w, &c[k], i, want[k][i]);
-	code = pmctl_write_commit(p, &w);
+				plan_disable(&w, &c[k], i, want[k][i]);
+	code = pm_writer_commit(&w);
 	idle_marks_free(touch, want, n);
 	idle_cpus_free(c, n);
 	return code;
@@ -487,12 +487,12 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 
 		/* The old value is the file's own, read now. */
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
-		pmctl_plan(p, &w, path, NULL, on ? "1" : "0", 0, NULL);
+		pm_writer_plan(&w, path, NULL, on ? "1" : "0", 0, NULL);
 	}
 	cur_cpus = &p->cpus;
 	w.perm_ok = true;
 	w.explain_fail = explain_hotplug;
-	return pmctl_write_commit(p, &w);
+	return pm_writer_commit(&w);
 }
 
 int cmd_smt(struct pmctl *p, int argc, char **argv)
@@ -541,9 +541,9 @@ int cmd_smt(struct pmctl *p, int argc, char **argv)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "SMT was forced off at boot (nosmt=force): only a "
 		       "reboot turns it on");
-	pmctl_plan(p, &w, CPU_DIR "/smt/control", c, argv[0], 0, NULL);
+	pm_writer_plan(&w, CPU_DIR "/smt/control", c, argv[0], 0, NULL);
 	w.perm_ok = true;
-	return pmctl_write_commit(p, &w);
+	return pm_writer_commit(&w);
 }
 
 /* ---------------------------------------------------------------- profile */
@@ -571,9 +571,9 @@ int pmctl_profile_set(struct pmctl *p, const char *name)
 		       "cannot set the platform profile '%s': not offered "
 		       "(choices: %s)",
 		       name, pr.choices[0] ? pr.choices : "none");
-	pmctl_plan(p, &w, "/sys/firmware/acpi/platform_profile", pr.current,
-		   name, 0, NULL);
-	return pmctl_write_commit(p, &w);
+	pm_writer_plan(&w, "/sys/firmware/acpi/platform_profile", pr.current,
+		       name, 0, NULL);
+	return pm_writer_commit(&w);
 }
 
 /* ---------------------------------------------------------------- devfreq */
@@ -633,7 +633,7 @@ int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv)
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no devfreq device '%s' (see pmctl devfreq)", argv[0]);
 	pm_devfreq_plan(&w, d, gov, min, max, NULL);
-	code = pmctl_write_commit(p, &w);
+	code = pm_writer_commit(&w);
 	free(df);
 	return code;
 }
@@ -737,7 +737,7 @@ int pmctl_supply_set(struct pmctl *p, int argc, char **argv)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		snprintf(v, sizeof(v), "%u", i ? stop : start);
-		pmctl_plan(p, &w, path, NULL, v, 0, NULL);
+		pm_writer_plan(&w, path, NULL, v, 0, NULL);
 	}
 	if (beh) {
 		char now[PM_NAME_MAX];
@@ -746,9 +746,9 @@ int pmctl_supply_set(struct pmctl *p, int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s", dir, files[2]);
 		/* The file reads "[auto] inhibit-charge": compare the
 		 * bracketed choice. */
-		pmctl_plan(p, &w, path, now, beh, PM_W_CHOICE, NULL);
+		pm_writer_plan(&w, path, now, beh, PM_W_CHOICE, NULL);
 	}
-	int code = pmctl_write_commit(p, &w);
+	int code = pm_writer_commit(&w);
 
 	/* What the user wants now: opp-set --reapply gives it back to a
 	 * firmware that drops it. */

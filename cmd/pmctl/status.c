@@ -619,10 +619,7 @@ static void prom_gauge(struct pm_out *o, const char *name, const char *help)
 	pm_out_prom_meta(o, name, "gauge", help);
 }
 
-static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
-		     const struct pm_sleep *s, const struct pm_supply *sup,
-		     int nsup, const struct pm_tzone *tz, int ntz,
-		     const struct pm_devfreq *df, int ndf)
+static void prom_cpufreq(struct pmctl *p, const struct pm_policy *pol, int npol)
 {
 	static const struct {
 		const char *name, *help;
@@ -643,7 +640,7 @@ static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		  offsetof(struct pm_policy, cpuinfo_max_khz) },
 	};
 	struct pm_out *o = &p->o;
-	char id[32], zone[32];
+	char id[32];
 
 	prom_gauge(o, "pm_cpufreq_policy_info",
 		   "A cpufreq policy: driver, governor and EPP, value 1.");
@@ -672,6 +669,12 @@ static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 					   (double)v * 1000.0);
 		}
 	}
+}
+
+static void prom_cpus_sleep(struct pmctl *p, const struct pm_sleep *s)
+{
+	struct pm_out *o = &p->o;
+
 	prom_gauge(o, "pm_cpus_online", "CPUs online.");
 	pm_out_prom_sample(o, "pm_cpus_online", NULL,
 			   pm_cpuset_count(&p->cpus.online));
@@ -690,6 +693,95 @@ static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 		pm_out_prom_sample_u64(o, "pm_suspend_fail_total", NULL,
 				       s->fail);
 	}
+}
+
+/* A supply's value in the metric's unit, NAN where the kernel gives none. */
+static double sup_online(const struct pm_supply *s)
+{
+	return s->online >= 0 ? s->online : NAN;
+}
+
+static double sup_capacity(const struct pm_supply *s)
+{
+	return s->capacity_pct != PM_UNKNOWN ? (double)s->capacity_pct / 100 :
+					       NAN;
+}
+
+static double sup_power(const struct pm_supply *s)
+{
+	return s->draw_uw != PM_UNKNOWN_S64 ? (double)s->draw_uw / 1e6 : NAN;
+}
+
+/* One division of exact integers: 119901.6, not ...5999. */
+static double sup_energy(const struct pm_supply *s)
+{
+	return s->energy_now_uwh != PM_UNKNOWN_S64 ?
+		       (double)s->energy_now_uwh * 3600 / 1e6 :
+		       NAN;
+}
+
+static double sup_time_left(const struct pm_supply *s)
+{
+	return s->time_left_s != PM_UNKNOWN_S64 ? (double)s->time_left_s : NAN;
+}
+
+static double sup_health(const struct pm_supply *s)
+{
+	return pm_supply_health_pct(s) / 100;
+}
+
+static double sup_cycles(const struct pm_supply *s)
+{
+	return s->cycle_count != PM_UNKNOWN_S64 ? (double)s->cycle_count : NAN;
+}
+
+static double sup_start(const struct pm_supply *s)
+{
+	return s->charge_start_pct != PM_UNKNOWN ?
+		       (double)s->charge_start_pct / 100 :
+		       NAN;
+}
+
+static double sup_stop(const struct pm_supply *s)
+{
+	return s->charge_stop_pct != PM_UNKNOWN ?
+		       (double)s->charge_stop_pct / 100 :
+		       NAN;
+}
+
+static void prom_supply(struct pmctl *p, const struct pm_supply *sup, int nsup)
+{
+	static const struct {
+		const char *name, *help;
+		double (*get)(const struct pm_supply *s);
+	} m[] = {
+		{ "pm_power_supply_online",
+		  "1 when the supply (an AC adapter) is online.", sup_online },
+		{ "pm_power_supply_capacity_ratio", "Battery capacity, 0 to 1.",
+		  sup_capacity },
+		{ "pm_power_supply_power_watts",
+		  "Power drawn from or into the battery (power_now, else "
+		  "current_now x voltage_now).",
+		  sup_power },
+		{ "pm_power_supply_energy_joules",
+		  "Energy left in the battery (energy_now).", sup_energy },
+		{ "pm_power_supply_time_left_seconds",
+		  "Time to empty when discharging, to full when charging.",
+		  sup_time_left },
+		{ "pm_power_supply_health_ratio",
+		  "Full charge now against the design's (energy_full / "
+		  "energy_full_design).",
+		  sup_health },
+		{ "pm_power_supply_charge_cycles",
+		  "Charge cycles the battery counts (cycle_count).",
+		  sup_cycles },
+		{ "pm_power_supply_charge_start_threshold_ratio",
+		  "Charging starts below this charge, 0 to 1.", sup_start },
+		{ "pm_power_supply_charge_stop_threshold_ratio",
+		  "Charging stops at this charge, 0 to 1.", sup_stop },
+	};
+	struct pm_out *o = &p->o;
+
 	prom_gauge(o, "pm_power_supply_info",
 		   "A power supply: type, status and model, value 1.");
 	for (int i = 0; i < nsup; i++) {
@@ -700,96 +792,29 @@ static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
 
 		pm_out_prom_sample(o, "pm_power_supply_info", l, 1);
 	}
-	prom_gauge(o, "pm_power_supply_online",
-		   "1 when the supply (an AC adapter) is online.");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
+	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		prom_gauge(o, m[k].name, m[k].help);
+		for (int i = 0; i < nsup; i++) {
+			const char *l[] = { "supply", sup[i].name, NULL };
+			double v = m[k].get(&sup[i]);
 
-		if (sup[i].online >= 0)
-			pm_out_prom_sample(o, "pm_power_supply_online", l,
-					   sup[i].online);
+			if (isfinite(v))
+				pm_out_prom_sample(o, m[k].name, l, v);
+		}
 	}
-	prom_gauge(o, "pm_power_supply_capacity_ratio",
-		   "Battery capacity, 0 to 1.");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
+}
 
-		if (sup[i].capacity_pct != PM_UNKNOWN)
-			pm_out_prom_sample(o, "pm_power_supply_capacity_ratio",
-					   l, (double)sup[i].capacity_pct / 100);
-	}
-	prom_gauge(o, "pm_power_supply_power_watts",
-		   "Power drawn from or into the battery (power_now, else "
-		   "current_now x voltage_now).");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
+static void prom_all(struct pmctl *p, const struct pm_policy *pol, int npol,
+		     const struct pm_sleep *s, const struct pm_supply *sup,
+		     int nsup, const struct pm_tzone *tz, int ntz,
+		     const struct pm_devfreq *df, int ndf)
+{
+	struct pm_out *o = &p->o;
+	char zone[32];
 
-		if (sup[i].draw_uw != PM_UNKNOWN_S64)
-			pm_out_prom_sample(o, "pm_power_supply_power_watts", l,
-					   (double)sup[i].draw_uw / 1e6);
-	}
-	prom_gauge(o, "pm_power_supply_energy_joules",
-		   "Energy left in the battery (energy_now).");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
-
-		/* One division of exact integers: 119901.6, not ...5999. */
-		if (sup[i].energy_now_uwh != PM_UNKNOWN_S64)
-			pm_out_prom_sample(o, "pm_power_supply_energy_joules",
-					   l,
-					   (double)sup[i].energy_now_uwh *
-						   3600 / 1e6);
-	}
-	prom_gauge(o, "pm_power_supply_time_left_seconds",
-		   "Time to empty when discharging, to full when charging.");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
-
-		if (sup[i].time_left_s != PM_UNKNOWN_S64)
-			pm_out_prom_sample(o,
-					   "pm_power_supply_time_left_seconds",
-					   l, (double)sup[i].time_left_s);
-	}
-	prom_gauge(o, "pm_power_supply_health_ratio",
-		   "Full charge now against the design's (energy_full / "
-		   "energy_full_design).");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
-		double hp = pm_supply_health_pct(&sup[i]);
-
-		if (isfinite(hp))
-			pm_out_prom_sample(o, "pm_power_supply_health_ratio",
-					   l, hp / 100);
-	}
-	prom_gauge(o, "pm_power_supply_charge_cycles",
-		   "Charge cycles the battery counts (cycle_count).");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
-
-		if (sup[i].cycle_count != PM_UNKNOWN_S64)
-			pm_out_prom_sample(o, "pm_power_supply_charge_cycles",
-					   l, (double)sup[i].cycle_count);
-	}
-	prom_gauge(o, "pm_power_supply_charge_start_threshold_ratio",
-		   "Charging starts below this charge, 0 to 1.");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
-
-		if (sup[i].charge_start_pct != PM_UNKNOWN)
-			pm_out_prom_sample(
-				o, "pm_power_supply_charge_start_threshold_ratio",
-				l, (double)sup[i].charge_start_pct / 100);
-	}
-	prom_gauge(o, "pm_power_supply_charge_stop_threshold_ratio",
-		   "Charging stops at this charge, 0 to 1.");
-	for (int i = 0; i < nsup; i++) {
-		const char *l[] = { "supply", sup[i].name, NULL };
-
-		if (sup[i].charge_stop_pct != PM_UNKNOWN)
-			pm_out_prom_sample(
-				o, "pm_power_supply_charge_stop_threshold_ratio",
-				l, (double)sup[i].charge_stop_pct / 100);
-	}
+	prom_cpufreq(p, pol, npol);
+	prom_cpus_sleep(p, s);
+	prom_supply(p, sup, nsup);
 	prom_gauge(o, "pm_thermal_zone_temperature_celsius",
 		   "Temperature of the thermal zone.");
 	for (int i = 0; i < ntz; i++) {
