@@ -87,8 +87,7 @@ void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w);
 
 /* [supply NAME]: planned with the second stage. */
-void opp_plan_supply(struct opp *op, const struct opp_point *pt,
-		     struct pm_writer *w);
+void opp_plan_supply(const struct opp_point *pt, struct pm_writer *w);
 /* After a point is applied: its [supply] values into the record. */
 void opp_record_supply(struct opp *op, const struct opp_point *pt);
 /* --reapply: name each recorded charge setting that reads otherwise now

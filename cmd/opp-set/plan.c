@@ -1034,33 +1034,17 @@ static void plan_devfreq(struct opp *op, const struct opp_point *pt,
 
 /* ---------------------------------------------------------------- others */
 
-static void plan_profile(struct opp *op, const struct opp_point *pt,
-			 struct pm_writer *w)
+static void plan_profile(const struct opp_point *pt, struct pm_writer *w)
 {
 	const struct opp_setting *s = get(pt, "platform", "", "profile");
-	char where[PM_PATH_MAX + 16];
-	struct pm_profile pr;
+	char where[PM_PATH_MAX + 40];
 
 	if (!s)
 		return;
 	opp_where(s, where, sizeof(where));
-	pm_profile_read(&op->ctx, &pr);
-	if (pr.err)
-		unreadable(op, where, "[platform] profile",
-			   "/sys/firmware/acpi/platform_profile", pr.err);
-	if (!pr.current[0])
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[platform] profile: no platform profile on this "
-		       "machine (/sys/firmware/acpi/platform_profile is "
-		       "missing)",
-		       where);
-	if (!pm_word_in(pr.choices, s->value) || !strcmp(s->value, "custom"))
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[platform] profile: '%s' is not offered (choices: "
-		       "%s)",
-		       where, s->value, pr.choices[0] ? pr.choices : "none");
-	plan(op, w, "/sys/firmware/acpi/platform_profile", pr.current,
-	     s->value, 0);
+	snprintf(where + strlen(where), sizeof(where) - strlen(where),
+		 "[platform] profile: ");
+	pm_profile_plan(w, s->value, where);
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -1308,9 +1292,9 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 	}
 	plan_cpuidle(op, pt, st, w);
 	plan_devfreq(op, pt, w);
-	plan_profile(op, pt, w);
+	plan_profile(pt, w);
 	plan_runtime(op, pt, w);
-	opp_plan_supply(op, pt, w);
+	opp_plan_supply(pt, w);
 	plan_sysfs(op, pt, w);
 	plan_cpus(op, w, &st->down, "0");
 }

@@ -48,115 +48,39 @@ static const struct opp_setting *get(const struct opp_point *pt,
 	return NULL;
 }
 
-/* A threshold now: PM_UNKNOWN when the file is not there; exit 1 when it
- * is there and cannot be read. */
-static uint64_t now_pct(struct opp *op, const char *where, const char *path)
+static void plan_one(const struct opp_point *pt, struct pm_writer *w,
+		     const char *name)
 {
-	uint64_t v;
-
-	if (pm_attr_read_u64(&op->ctx, path, &v) == 0)
-		return v;
-	if (op->ctx.err.err == ENOENT) {
-		pm_err_clear(&op->ctx);
-		return PM_UNKNOWN;
-	}
-	pm_die(&op->t, PM_EXIT_FAIL, "%scannot read %s: %s (%s)", where, path,
-	       strerror(op->ctx.err.err), pm_errno_name(op->ctx.err.err));
-}
-
-static void plan_one(struct opp *op, const struct opp_point *pt,
-		     struct pm_writer *w, const char *name)
-{
-	const struct opp_setting *st = get(pt, name, "charge_start");
-	const struct opp_setting *sp = get(pt, name, "charge_stop");
-	const struct opp_setting *sb = get(pt, name, "charge_behaviour");
-	const struct opp_setting *any = st ? st : sp ? sp : sb;
-	char where[PM_PATH_MAX + 16], dir[PM_PATH_MAX], ps[PM_PATH_MAX],
-		pe[PM_PATH_MAX], pb[PM_PATH_MAX], cur[256], now[PM_NAME_MAX];
-	uint64_t cs, ce, ns = 0, ne = 0, es, ee;
-	bool stop_first;
+	const struct opp_setting *s[PM_CHARGE_N] = {
+		get(pt, name, "charge_start"),
+		get(pt, name, "charge_stop"),
+		get(pt, name, "charge_behaviour"),
+	};
+	const struct opp_setting *any = s[0] ? s[0] : s[1] ? s[1] : s[2];
+	char where[PM_PATH_MAX + 300], wk[PM_CHARGE_N][PM_PATH_MAX + 300];
+	struct pm_charge c = { .name = name, .keys = true, .where = where };
 
 	if (!any)
 		return; /* the keys of [supply] are these three */
 	opp_where(any, where, sizeof(where));
-	if (!pm_supply_path(name, "", dir, sizeof(dir)) ||
-	    !pm_supply_path(name, PM_SUPPLY_START, ps, sizeof(ps)) ||
-	    !pm_supply_path(name, PM_SUPPLY_STOP, pe, sizeof(pe)) ||
-	    !pm_supply_path(name, PM_SUPPLY_BEHAVIOUR, pb, sizeof(pb)))
-		pm_die(&op->t, PM_EXIT_USAGE, "%s[supply %s]: invalid name",
-		       where, name);
-	if (!pm_exists(&op->ctx, dir))
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[supply %s]: no power supply %s here (pmctl supply "
-		       "lists them)",
-		       where, name, name);
-	for (size_t i = 0; i < NKEYS; i++) {
-		const struct opp_setting *s = get(pt, name, keymap[i].key);
-		char kw[PM_PATH_MAX + 16], f[PM_PATH_MAX];
-
-		pm_supply_path(name, keymap[i].file, f, sizeof(f));
-		if (s && !pm_exists(&op->ctx, f))
-			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-			       "%s[supply %s] %s: %s has no %s (its driver "
-			       "offers no %s)",
-			       opp_where(s, kw, sizeof(kw)), name, s->key, name,
-			       keymap[i].file,
-			       i < 2 ? "charge thresholds" :
-				       "charge behaviour control");
+	snprintf(where + strlen(where), sizeof(where) - strlen(where),
+		 "[supply %s]: ", name);
+	for (int k = 0; k < PM_CHARGE_N; k++) {
+		if (!s[k])
+			continue;
+		opp_where(s[k], wk[k], sizeof(wk[k]));
+		snprintf(wk[k] + strlen(wk[k]), sizeof(wk[k]) - strlen(wk[k]),
+			 "[supply %s] ", name);
+		c.where_key[k] = wk[k];
 	}
-	cs = now_pct(op, where, ps);
-	ce = now_pct(op, where, pe);
-	if (st)
-		pm_parse_u64(st->value, &ns);
-	if (sp)
-		pm_parse_u64(sp->value, &ne);
-	/* The pair the battery ends with keeps start below stop. */
-	es = st ? ns : cs;
-	ee = sp ? ne : ce;
-	if ((st || sp) && es != PM_UNKNOWN && ee != PM_UNKNOWN && es >= ee) {
-		if (st && sp)
-			pm_die(&op->t, PM_EXIT_USAGE,
-			       "%s[supply %s] charge_start %llu%% is not below "
-			       "charge_stop %llu%%",
-			       where, name, (unsigned long long)es,
-			       (unsigned long long)ee);
-		pm_die(&op->t, PM_EXIT_USAGE,
-		       "%s[supply %s]: %s would end with start %llu%% not "
-		       "below stop %llu%%",
-		       where, name, name, (unsigned long long)es,
-		       (unsigned long long)ee);
-	}
-	/* On the way too: a start at or above the old stop moves the stop
-	 * up first. */
-	stop_first = st && sp && ce != PM_UNKNOWN && ns >= ce;
-	for (int pass = 0; pass < 2; pass++) {
-		bool stop = (pass == 0) == stop_first;
-		const struct opp_setting *s = stop ? sp : st;
-
-		if (s)
-			pm_writer_plan(w, stop ? pe : ps, NULL, s->value, 0,
-				       NULL);
-	}
-	if (!sb)
-		return;
-	if (pm_attr_read(&op->ctx, pb, cur, sizeof(cur)) < 0)
-		pm_die(&op->t, PM_EXIT_FAIL, "%scannot read %s: %s (%s)", where,
-		       pb, strerror(op->ctx.err.err),
-		       pm_errno_name(op->ctx.err.err));
-	if (!pm_choice_offered(cur, sb->value))
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[supply %s] charge_behaviour: '%s' is not offered "
-		       "(choices: %s)",
-		       opp_where(sb, where, sizeof(where)), name, sb->value,
-		       cur);
-	/* The file reads "[auto] inhibit-charge": the old value is the
-	 * bracketed one. */
-	pm_choice_current(cur, now, sizeof(now));
-	pm_writer_plan(w, pb, now, sb->value, PM_W_CHOICE, NULL);
+	/* Values were checked when the point was read: 0 to 100. */
+	c.has_start = s[0] && pm_parse_pct(s[0]->value, &c.start) == 0;
+	c.has_stop = s[1] && pm_parse_pct(s[1]->value, &c.stop) == 0;
+	c.behaviour = s[2] ? s[2]->value : NULL;
+	pm_charge_plan(w, &c);
 }
 
-void opp_plan_supply(struct opp *op, const struct opp_point *pt,
-		     struct pm_writer *w)
+void opp_plan_supply(const struct opp_point *pt, struct pm_writer *w)
 {
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i];
@@ -169,7 +93,7 @@ void opp_plan_supply(struct opp *op, const struct opp_point *pt,
 			seen = !strcmp(pt->v[j].section, "supply") &&
 			       !strcmp(pt->v[j].arg, s->arg);
 		if (!seen)
-			plan_one(op, pt, w, s->arg);
+			plan_one(pt, w, s->arg);
 	}
 }
 

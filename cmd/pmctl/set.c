@@ -550,7 +550,6 @@ int cmd_smt(struct pmctl *p, int argc, char **argv)
 
 int pmctl_profile_set(struct pmctl *p, const char *name)
 {
-	struct pm_profile pr;
 	struct pm_writer w;
 
 	pm_tool_only(&p->t, WRITE_SEEN, "pmctl profile NAME");
@@ -558,21 +557,7 @@ int pmctl_profile_set(struct pmctl *p, const char *name)
 		pm_usage_error(&p->t, "profile: invalid profile name '%s'",
 			       name);
 	pmctl_write_begin(p, &w);
-	if (pm_profile_read(&p->ctx, &pr) < 0 || !pr.current[0])
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "no platform profile on this machine "
-		       "(/sys/firmware/acpi/platform_profile is missing)");
-	if (!strcmp(name, "custom"))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "profile: 'custom' is what the kernel shows when "
-		       "handlers disagree; it cannot be set");
-	if (!pm_word_in(pr.choices, name))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "cannot set the platform profile '%s': not offered "
-		       "(choices: %s)",
-		       name, pr.choices[0] ? pr.choices : "none");
-	pm_writer_plan(&w, "/sys/firmware/acpi/platform_profile", pr.current,
-		       name, 0, NULL);
+	pm_profile_plan(&w, name, "profile: ");
 	return pm_writer_commit(&w);
 }
 
@@ -645,13 +630,13 @@ int pmctl_supply_set(struct pmctl *p, int argc, char **argv)
 	const unsigned opts = PMCTL_BIT(PMCTL_O_CHARGE_START) |
 			      PMCTL_BIT(PMCTL_O_CHARGE_STOP) |
 			      PMCTL_BIT(PMCTL_O_CHARGE_BEHAVIOUR);
-	const char *beh = p->opt[PMCTL_O_CHARGE_BEHAVIOUR];
-	char dir[128], path[PM_PATH_MAX], cur[256], v[8];
-	unsigned start = 0, stop = 0;
-	bool has_start = p->opt[PMCTL_O_CHARGE_START] != NULL;
-	bool has_stop = p->opt[PMCTL_O_CHARGE_STOP] != NULL;
-	uint64_t cur_start = PM_UNKNOWN, cur_stop = PM_UNKNOWN;
+	const char *start = p->opt[PMCTL_O_CHARGE_START];
+	const char *stop = p->opt[PMCTL_O_CHARGE_STOP];
+	struct pm_charge c = { .behaviour = p->opt[PMCTL_O_CHARGE_BEHAVIOUR] };
+	struct pm_supply_set rec[PM_CHARGE_N];
+	char err[PM_PATH_MAX + 600];
 	struct pm_writer w;
+	int code;
 
 	pmctl_opts_only(p, opts, "pmctl supply set");
 	pm_tool_only(&p->t, WRITE_SEEN, "pmctl supply set");
@@ -660,124 +645,34 @@ int pmctl_supply_set(struct pmctl *p, int argc, char **argv)
 	if (!word_ok(argv[0], PM_NAME_MAX - 1))
 		pm_usage_error(&p->t, "supply set: invalid supply name '%s'",
 			       argv[0]);
-	if (!has_start && !has_stop && !beh)
+	c.name = argv[0];
+	c.has_start = start != NULL;
+	c.has_stop = stop != NULL;
+	if (!start && !stop && !c.behaviour)
 		pm_usage_error(&p->t, "supply set: nothing to set (give "
 				      "--charge-start, --charge-stop or "
 				      "--charge-behaviour)");
-	if (has_start && pm_parse_pct(p->opt[PMCTL_O_CHARGE_START], &start))
+	if (start && pm_parse_pct(start, &c.start))
 		pm_usage_error(&p->t, "--charge-start: invalid percentage "
 				      "'%s' (0 to 100)",
-			       p->opt[PMCTL_O_CHARGE_START]);
-	if (has_stop && pm_parse_pct(p->opt[PMCTL_O_CHARGE_STOP], &stop))
+			       start);
+	if (stop && pm_parse_pct(stop, &c.stop))
 		pm_usage_error(&p->t, "--charge-stop: invalid percentage "
 				      "'%s' (0 to 100)",
-			       p->opt[PMCTL_O_CHARGE_STOP]);
-	if (beh && !word_ok(beh, PM_NAME_MAX - 1))
+			       stop);
+	if (c.behaviour && !word_ok(c.behaviour, PM_NAME_MAX - 1))
 		pm_usage_error(&p->t, "--charge-behaviour: invalid value '%s'",
-			       beh);
-	if (has_start && has_stop && start >= stop)
-		pm_die(&p->t, PM_EXIT_USAGE,
-		       "--charge-start %u%% must be below --charge-stop %u%%",
-		       start, stop);
+			       c.behaviour);
 	pmctl_write_begin(p, &w);
-	snprintf(dir, sizeof(dir), "/sys/class/power_supply/%s", argv[0]);
-	if (!pm_exists(&p->ctx, dir))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "no power supply '%s' (see pmctl supply)", argv[0]);
-	static const char *const files[] = {
-		"charge_control_start_threshold",
-		"charge_control_end_threshold",
-		"charge_behaviour",
-	};
-	const bool asked[] = { has_start, has_stop, beh != NULL };
-
-	for (int i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		if (asked[i] && !pm_exists(&p->ctx, path))
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "%s has no %s (its driver offers no %s)",
-			       argv[0], files[i],
-			       i < 2 ? "charge thresholds" :
-				       "charge behaviour control");
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, files[0]);
-	if (pm_attr_read_u64(&p->ctx, path, &cur_start) < 0)
-		cur_start = PM_UNKNOWN;
-	snprintf(path, sizeof(path), "%s/%s", dir, files[1]);
-	if (pm_attr_read_u64(&p->ctx, path, &cur_stop) < 0)
-		cur_stop = PM_UNKNOWN;
-	pm_err_clear(&p->ctx);
-	/* The pair the battery ends with must keep start below stop. */
-	unsigned end_start = has_start ? start : (unsigned)cur_start;
-	unsigned end_stop = has_stop ? stop : (unsigned)cur_stop;
-
-	if ((has_start || has_stop) && cur_start != PM_UNKNOWN &&
-	    cur_stop != PM_UNKNOWN && end_start >= end_stop)
-		pm_die(&p->t, PM_EXIT_USAGE,
-		       "%s would end with start %u%% not below stop %u%%",
-		       argv[0], end_start, end_stop);
-	if (beh) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[2]);
-		if (pm_attr_read(&p->ctx, path, cur, sizeof(cur)) < 0)
-			cur[0] = '\0';
-		if (!pm_choice_offered(cur, beh))
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "cannot set the charge behaviour '%s' on %s: "
-			       "not offered (choices: %s)",
-			       beh, argv[0], cur[0] ? cur : "none");
-	}
-	/* A start at or above the old stop: move stop up first. */
-	bool stop_first = has_start && has_stop && cur_stop != PM_UNKNOWN &&
-			  start >= cur_stop;
-
-	for (int pass = 0; pass < 2; pass++) {
-		int i = (pass == 0) == stop_first ? 1 : 0;
-
-		if (!(i ? has_stop : has_start))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		snprintf(v, sizeof(v), "%u", i ? stop : start);
-		pm_writer_plan(&w, path, NULL, v, 0, NULL);
-	}
-	if (beh) {
-		char now[PM_NAME_MAX];
-
-		pm_choice_current(cur, now, sizeof(now));
-		snprintf(path, sizeof(path), "%s/%s", dir, files[2]);
-		/* The file reads "[auto] inhibit-charge": compare the
-		 * bracketed choice. */
-		pm_writer_plan(&w, path, now, beh, PM_W_CHOICE, NULL);
-	}
-	int code = pm_writer_commit(&w);
-
+	pm_charge_plan(&w, &c);
+	code = pm_writer_commit(&w);
 	/* What the user wants now: opp-set --reapply gives it back to a
 	 * firmware that drops it. */
-	if (code == PM_EXIT_OK && !p->t.dry_run) {
-		struct pm_supply_set rec[3];
-		int n = 0;
-
-		for (int i = 0; i < 3; i++) {
-			if (!asked[i])
-				continue;
-			memset(&rec[n], 0, sizeof(rec[n]));
-			snprintf(rec[n].name, sizeof(rec[n].name), "%s", argv[0]);
-			snprintf(rec[n].file, sizeof(rec[n].file), "%s", files[i]);
-			if (i < 2)
-				snprintf(rec[n].value, sizeof(rec[n].value), "%u",
-					 i ? stop : start);
-			else
-				snprintf(rec[n].value, sizeof(rec[n].value), "%s",
-					 beh);
-			n++;
-		}
-		if (pm_supply_record_update(&p->ctx, rec, n) < 0) {
-			char err[PM_PATH_MAX + 600];
-
-			pm_warn(&p->t, "the charge settings were written, but "
-				       "cannot be recorded for opp-set "
-				       "--reapply: %s",
-				pm_err_str(&p->ctx.err, err, sizeof(err)));
-		}
-	}
+	if (code == PM_EXIT_OK && !p->t.dry_run &&
+	    pm_supply_record_update(&p->ctx, rec, pm_charge_record(&c, rec)) <
+		    0)
+		pm_warn(&p->t, "the charge settings were written, but cannot "
+			       "be recorded for opp-set --reapply: %s",
+			pm_err_str(&p->ctx.err, err, sizeof(err)));
 	return code;
 }

@@ -215,3 +215,29 @@ $cpu/intel_pstate/min_perf_pct" ] || fail "after the status: $rest"
 	jq -e '.changed == 1 and .writes[0].path == "/sys/devices/system/cpu/amd_pstate/status" and .writes[0].old == "active"' <<<"$output"
 	[ "$(cat "$fx$cpu/amd_pstate/status")" = guided ]
 }
+
+@test "[platform] profile: one planner with pmctl profile: custom, not offered, missing, unreadable" {
+	fx=$(fresh hwp-laptop)
+	mkdir -p "$fx/etc/pm/opp.d"
+	for c in "custom|'custom' is what the kernel shows when handlers disagree; it cannot be set" \
+		"quiet|'quiet' is not offered (choices: low-power balanced performance)"; do
+		printf '[platform]\nprofile = %s\n' "${c%%|*}" >"$fx/etc/pm/opp.d/x.conf"
+		refused 3 opp-set "$fx" x
+		[ "${stderr_lines[0]}" = "opp-set: /etc/pm/opp.d/x.conf:2: [platform] profile: ${c#*|}" ] || fail "$stderr"
+		refused 3 pmctl "$fx" profile "${c%%|*}"
+		[ "${stderr_lines[0]}" = "pmctl: profile: ${c#*|}" ] || fail "$stderr"
+	done
+	printf '[platform]\nprofile = performance\n' >"$fx/etc/pm/opp.d/x.conf"
+	mv "$fx/sys/firmware/acpi/platform_profile" "$fx/pp"
+	rm -r "$fx/sys/class/platform-profile"
+	refused 3 opp-set "$fx" x
+	[ "${stderr_lines[0]}" = "opp-set: /etc/pm/opp.d/x.conf:2: [platform] profile: no platform profile on this machine (/sys/firmware/acpi/platform_profile is missing)" ] || fail "$stderr"
+	refused 3 pmctl "$fx" profile performance
+	[ "${stderr_lines[0]}" = "pmctl: profile: no platform profile on this machine (/sys/firmware/acpi/platform_profile is missing)" ] || fail "$stderr"
+	# A directory where the file should be: it cannot be read (EISDIR).
+	mkdir "$fx/sys/firmware/acpi/platform_profile"
+	refused 1 opp-set "$fx" x
+	[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/x.conf:2: [platform] profile: cannot read /sys/firmware/acpi/platform_profile: "* ]] || fail "$stderr"
+	refused 1 pmctl "$fx" profile performance
+	[[ ${stderr_lines[0]} == "pmctl: profile: cannot read /sys/firmware/acpi/platform_profile: "* ]] || fail "$stderr"
+}

@@ -107,15 +107,15 @@ kernelize() {
 @test "[supply NAME]: what this machine cannot take is refused before any write" {
 	fx=$(supfx)
 	cases=(
-		"2|[supply BAT0]\ncharge_start = 80\ncharge_stop = 60\n|x.conf:2: [supply BAT0] charge_start 80% is not below charge_stop 60%"
+		"2|[supply BAT0]\ncharge_start = 80\ncharge_stop = 60\n|x.conf:2: [supply BAT0]: charge_start 80% is not below charge_stop 60%"
 		"2|[supply BAT0]\ncharge_start = 85\n|x.conf:2: [supply BAT0]: BAT0 would end with start 85% not below stop 80%"
 		"2|[supply BAT0]\ncharge_stop = 101\n|x.conf:2: [supply] charge_stop: '101' is not a percentage from 0 to 100"
 		"2|[supply BAT0]\ncharge_speed = 1\n|x.conf:2: unknown key in [supply] (keys: charge_start, charge_stop, charge_behaviour)"
 		"2|[supply]\ncharge_stop = 80\n|x.conf:2: [supply]: expected [supply NAME] (a name of /sys/class/power_supply, such as BAT0)"
 		"2|[supply ../../etc]\ncharge_stop = 80\n|x.conf:2: [supply ../../etc]: expected [supply NAME] (a name of /sys/class/power_supply, such as BAT0)"
-		"3|[supply BAT9]\ncharge_stop = 80\n|x.conf:2: [supply BAT9]: no power supply BAT9 here (pmctl supply lists them)"
+		"3|[supply BAT9]\ncharge_stop = 80\n|x.conf:2: [supply BAT9]: no power supply 'BAT9' here (pmctl supply lists them)"
 		"3|[supply ADP1]\ncharge_stop = 80\n|x.conf:2: [supply ADP1] charge_stop: ADP1 has no charge_control_end_threshold (its driver offers no charge thresholds)"
-		"3|[supply BAT0]\ncharge_behaviour = trickle\n|x.conf:2: [supply BAT0] charge_behaviour: 'trickle' is not offered (choices: [auto] inhibit-charge force-discharge)"
+		"3|[supply BAT0]\ncharge_behaviour = trickle\n|x.conf:2: [supply BAT0] charge_behaviour: 'trickle' is not offered by BAT0 (choices: [auto] inhibit-charge force-discharge)"
 	)
 	for c in "${cases[@]}"; do
 		IFS='|' read -r code text msg <<<"$c"

@@ -263,7 +263,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	assert_success
 	[ "$(val "$fx/sys/firmware/acpi/platform_profile")" = low-power ]
 	refused 3 pmctl "$fx" profile quiet
-	[ "${stderr_lines[0]}" = "pmctl: cannot set the platform profile 'quiet': not offered (choices: low-power balanced performance)" ]
+	[ "${stderr_lines[0]}" = "pmctl: profile: 'quiet' is not offered (choices: low-power balanced performance)" ]
 	refused 3 pmctl "$fx" profile custom
 	bad_input pmctl "$fx" profile 'a b'
 	bad_input pmctl "$fx" profile ../x
