@@ -147,17 +147,107 @@ static void save_cpuidle(struct opp *op, struct pm_out *o, const char *file,
 	free(st);
 }
 
+/* [cpu], and [intel_pstate] when the driver is there. */
+static void save_cpu(struct opp *op, struct pm_out *o, const char *file,
+		     const struct pm_cpus *cpus, const struct pm_cpufreq_global *g)
+{
+	char list[1024];
+
+	pm_cpulist_format(&cpus->online, list, sizeof(list));
+	pm_out_printf(o, "\n[cpu]\nonline = %s\n", list);
+	if (cpus->smt_control[0] && (!strcmp(cpus->smt_control, "on") ||
+				     !strcmp(cpus->smt_control, "off")))
+		pm_out_printf(o, "smt = %s\n", cpus->smt_control);
+	if (!g->intel_status[0])
+		return;
+	pm_out_printf(o, "\n[intel_pstate]\nstatus = %s\n",
+		      saved(op, o, file, "intel_pstate's status",
+			    g->intel_status, false));
+	if (g->intel_min_perf_pct >= 0)
+		pm_out_printf(o, "min_perf_pct = %d\n", g->intel_min_perf_pct);
+	if (g->intel_max_perf_pct >= 0)
+		pm_out_printf(o, "max_perf_pct = %d\n", g->intel_max_perf_pct);
+	if (g->intel_no_turbo >= 0)
+		pm_out_printf(o, "no_turbo = %s\n",
+			      g->intel_no_turbo ? "on" : "off");
+}
+
+/* [cpufreq] boost, then a [cpufreq cpus=LIST] a policy. */
+static void save_cpufreq(struct opp *op, struct pm_out *o, const char *file,
+			 const struct pm_cpufreq_global *g)
+{
+	struct pm_policy *pol = NULL;
+	char list[1024];
+	int n = pm_policies_read(&op->ctx,
+				 PM_POL_DRIVER | PM_POL_GOVERNOR |
+					 PM_POL_LIMITS | PM_POL_EPP |
+					 PM_POL_BOOST | PM_POL_SPEED,
+				 &pol);
+
+	if (g->boost >= 0)
+		pm_out_printf(o, "\n[cpufreq]\nboost = %s\n",
+			      g->boost ? "on" : "off");
+	for (int i = 0; i < n; i++) {
+		const struct pm_policy *x = &pol[i];
+
+		if (pm_cpuset_empty(&x->affected))
+			continue;
+		pm_cpulist_format(&x->related, list, sizeof(list));
+		pm_out_printf(o, "\n[cpufreq cpus=%s]\n", list);
+		if (x->governor[0])
+			pm_out_printf(o, "governor = %s\n",
+				      saved(op, o, file, "the governor",
+					    x->governor, false));
+		save_khz(o, "min", x->min_khz);
+		save_khz(o, "max", x->max_khz);
+		if (!strcmp(x->governor, "userspace") &&
+		    x->setspeed[0] >= '0' && x->setspeed[0] <= '9')
+			pm_out_printf(o, "speed = %s\n",
+				      saved(op, o, file, "scaling_setspeed",
+					    x->setspeed, false));
+		if (x->epp[0])
+			pm_out_printf(o, "epp = %s\n",
+				      saved(op, o, file, "the EPP", x->epp,
+					    false));
+		save_tunables(op, o, x);
+		if (x->boost >= 0 && g->boost < 0 && g->intel_no_turbo < 0)
+			pm_out_printf(o, "boost = %s\n",
+				      x->boost ? "on" : "off");
+	}
+	free(pol);
+}
+
+static void save_devfreq(struct opp *op, struct pm_out *o, const char *file)
+{
+	struct pm_devfreq *df = NULL;
+	int n = pm_devfreqs_read(&op->ctx, &df);
+
+	for (int i = 0; i < n; i++) {
+		pm_out_printf(o, "\n[devfreq %s]\n",
+			      saved(op, o, file, "the devfreq name", df[i].name,
+				    true));
+		if (df[i].governor[0])
+			pm_out_printf(o, "governor = %s\n",
+				      saved(op, o, file, "the devfreq governor",
+					    df[i].governor, false));
+		if (df[i].min_hz != PM_UNKNOWN)
+			pm_out_printf(o, "min = %lluHz\n",
+				      (unsigned long long)df[i].min_hz);
+		if (df[i].max_hz != PM_UNKNOWN)
+			pm_out_printf(o, "max = %lluHz\n",
+				      (unsigned long long)df[i].max_hz);
+	}
+	free(df);
+}
+
 int opp_save(struct opp *op, const char *file)
 {
 	struct pm_out o;
 	struct pm_cpus cpus;
-	struct pm_policy *pol = NULL;
 	struct pm_cpufreq_global g;
 	struct pm_cpuidle ci;
 	struct pm_profile pr;
-	struct pm_devfreq *df = NULL;
-	char list[1024];
-	int n, r;
+	int r;
 
 	if (pm_cpus_read(&op->ctx, &cpus) < 0)
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
@@ -168,77 +258,13 @@ int opp_save(struct opp *op, const char *file)
 	pm_out_printf(&o, "# The power settings of this machine, saved by "
 			  "opp-set --save;\n# opp-set -f FILE puts them back.\n"
 			  "[opp]\ndescription = saved\n");
-	pm_cpulist_format(&cpus.online, list, sizeof(list));
-	pm_out_printf(&o, "\n[cpu]\nonline = %s\n", list);
-	if (cpus.smt_control[0] && (!strcmp(cpus.smt_control, "on") ||
-				    !strcmp(cpus.smt_control, "off")))
-		pm_out_printf(&o, "smt = %s\n", cpus.smt_control);
-	if (pm_cpufreq_global_read(&op->ctx, &g) == 0 && g.intel_status[0]) {
-		pm_out_printf(&o, "\n[intel_pstate]\nstatus = %s\n",
-			      saved(op, &o, file, "intel_pstate's status",
-				    g.intel_status, false));
-		if (g.intel_min_perf_pct >= 0)
-			pm_out_printf(&o, "min_perf_pct = %d\n",
-				      g.intel_min_perf_pct);
-		if (g.intel_max_perf_pct >= 0)
-			pm_out_printf(&o, "max_perf_pct = %d\n",
-				      g.intel_max_perf_pct);
-		if (g.intel_no_turbo >= 0)
-			pm_out_printf(&o, "no_turbo = %s\n",
-				      g.intel_no_turbo ? "on" : "off");
-	}
-	n = pm_policies_read(&op->ctx, PM_POL_DRIVER | PM_POL_GOVERNOR |
-					       PM_POL_LIMITS | PM_POL_EPP |
-					       PM_POL_BOOST | PM_POL_SPEED,
-			     &pol);
-	if (g.boost >= 0)
-		pm_out_printf(&o, "\n[cpufreq]\nboost = %s\n",
-			      g.boost ? "on" : "off");
-	for (int i = 0; i < n; i++) {
-		if (pm_cpuset_empty(&pol[i].affected))
-			continue;
-		pm_cpulist_format(&pol[i].related, list, sizeof(list));
-		pm_out_printf(&o, "\n[cpufreq cpus=%s]\n", list);
-		if (pol[i].governor[0])
-			pm_out_printf(&o, "governor = %s\n",
-				      saved(op, &o, file, "the governor",
-					    pol[i].governor, false));
-		save_khz(&o, "min", pol[i].min_khz);
-		save_khz(&o, "max", pol[i].max_khz);
-		if (!strcmp(pol[i].governor, "userspace") &&
-		    pol[i].setspeed[0] >= '0' && pol[i].setspeed[0] <= '9')
-			pm_out_printf(&o, "speed = %s\n",
-				      saved(op, &o, file, "scaling_setspeed",
-					    pol[i].setspeed, false));
-		if (pol[i].epp[0])
-			pm_out_printf(&o, "epp = %s\n",
-				      saved(op, &o, file, "the EPP", pol[i].epp,
-					    false));
-		save_tunables(op, &o, &pol[i]);
-		if (pol[i].boost >= 0 && g.boost < 0 && g.intel_no_turbo < 0)
-			pm_out_printf(&o, "boost = %s\n",
-				      pol[i].boost ? "on" : "off");
-	}
-	free(pol);
+	if (pm_cpufreq_global_read(&op->ctx, &g) < 0)
+		g.intel_status[0] = '\0';
+	save_cpu(op, &o, file, &cpus, &g);
+	save_cpufreq(op, &o, file, &g);
 	if (pm_cpuidle_read(&op->ctx, &ci) == 0 && ci.governor[0])
 		save_cpuidle(op, &o, file, &ci, &cpus);
-	n = pm_devfreqs_read(&op->ctx, &df);
-	for (int i = 0; i < n; i++) {
-		pm_out_printf(&o, "\n[devfreq %s]\n",
-			      saved(op, &o, file, "the devfreq name", df[i].name,
-				    true));
-		if (df[i].governor[0])
-			pm_out_printf(&o, "governor = %s\n",
-				      saved(op, &o, file, "the devfreq governor",
-					    df[i].governor, false));
-		if (df[i].min_hz != PM_UNKNOWN)
-			pm_out_printf(&o, "min = %lluHz\n",
-				      (unsigned long long)df[i].min_hz);
-		if (df[i].max_hz != PM_UNKNOWN)
-			pm_out_printf(&o, "max = %lluHz\n",
-				      (unsigned long long)df[i].max_hz);
-	}
-	free(df);
+	save_devfreq(op, &o, file);
 	if (pm_profile_read(&op->ctx, &pr) == 0 && pr.current[0] &&
 	    strcmp(pr.current, "custom"))
 		pm_out_printf(&o, "\n[platform]\nprofile = %s\n",

@@ -414,34 +414,69 @@ static void die_at(struct opp *op, const char *file, unsigned line,
 	pm_usage_error(&op->t, "-s '%s': %s", file, what);
 }
 
-/* Check one setting; the section header is split into name and arg. */
-static void add(struct opp *op, struct opp_point *pt, const char *file,
-		unsigned line, const char *header, const char *key,
-		const char *value)
+/* A section's argument in the form its section takes (exit 2). */
+static void check_arg(struct opp *op, const char *file, unsigned line,
+		      const char *sec, const char *arg)
 {
-	char sec[64], arg[160], msg[PM_PATH_MAX + 200], err[PM_PATH_MAX + 100];
-	const char *bad = NULL, *sp = strchr(header, ' ');
-	struct opp_setting *s;
+	char msg[PM_PATH_MAX + 200], err[PM_PATH_MAX + 100];
+
+	if (!strcmp(sec, "cpufreq") && arg[0]) {
+		if (strncmp(arg, "cpus=", 5) ||
+		    v_cpus(arg + 5, err, sizeof(err))) {
+			snprintf(msg, sizeof(msg),
+				 "[cpufreq%s%s]: expected [cpufreq cpus=LIST]",
+				 line ? "" : " ", line ? "" : arg);
+			die_at(op, file, line, NULL, msg);
+		}
+	} else if (!strcmp(sec, "devfreq")) {
+		if (!arg[0] || strchr(arg, '/') || strchr(arg, ' ') ||
+		    !strcmp(arg, ".") || !strcmp(arg, "..")) {
+			snprintf(msg, sizeof(msg),
+				 "[devfreq%s%s]: expected [devfreq NAME] (a "
+				 "name of /sys/class/devfreq)",
+				 arg[0] && !line ? " " : "", line ? "" : arg);
+			die_at(op, file, line, NULL, msg);
+		}
+	} else if (!strcmp(sec, "supply")) {
+		if (!pm_supply_name_ok(arg)) {
+			snprintf(msg, sizeof(msg),
+				 "[supply%s%s]: expected [supply NAME] (a name "
+				 "of /sys/class/power_supply, such as BAT0)",
+				 arg[0] ? " " : "", arg);
+			die_at(op, file, line, NULL, msg);
+		}
+	} else if (arg[0]) {
+		if (line)
+			snprintf(msg, sizeof(msg), "[%s] takes no argument",
+				 sec);
+		else
+			snprintf(msg, sizeof(msg),
+				 "[%s] takes no argument, not '%s'", sec, arg);
+		die_at(op, file, line, NULL, msg);
+	}
+}
+
+/*
+ * The section is one opp-set knows, with its argument.  A line of a file
+ * is quoted only once it sits in a section that opp-set knows under a
+ * key it knows: -f may name a file of secrets (through a link, as root),
+ * whose first line must not be printed.  A -s setting is the user's own
+ * argument.
+ */
+static void check_section(struct opp *op, const char *file, unsigned line,
+			  const char *header, const char *sec,
+			  const char *arg, const char *key)
+{
+	char msg[PM_PATH_MAX + 200], err[PM_PATH_MAX + 100];
 	bool known = false;
 
-	snprintf(sec, sizeof(sec), "%.*s",
-		 (int)(sp ? (size_t)(sp - header) : strlen(header)), header);
-	snprintf(arg, sizeof(arg), "%s", sp ? sp + 1 : "");
-	for (char *a = arg; *a == ' ';)
-		memmove(a, a + 1, strlen(a));
-	/*
-	 * A line of a file is quoted only once it sits in a section that
-	 * opp-set knows under a key it knows: -f may name a file of secrets
-	 * (through a link, as root), whose first line must not be printed.
-	 * A -s setting is the user's own argument.
-	 */
 	if (!header[0]) {
 		if (line)
-			snprintf(msg, sizeof(msg), "a setting outside any "
-						   "[section]");
+			snprintf(msg, sizeof(msg),
+				 "a setting outside any [section]");
 		else
-			snprintf(msg, sizeof(msg), "'%s' is outside any "
-						   "[section]", key);
+			snprintf(msg, sizeof(msg),
+				 "'%s' is outside any [section]", key);
 		die_at(op, file, line, NULL, msg);
 	}
 	for (int i = 0; sections[i]; i++)
@@ -455,39 +490,17 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 				 sec);
 		die_at(op, file, line, NULL, msg);
 	}
-	if (!strcmp(sec, "cpufreq") && arg[0]) {
-		if (strncmp(arg, "cpus=", 5) || v_cpus(arg + 5, err,
-							 sizeof(err))) {
-			snprintf(msg, sizeof(msg), "[cpufreq%s%s]: expected "
-				 "[cpufreq cpus=LIST]", line ? "" : " ",
-				 line ? "" : arg);
-			die_at(op, file, line, NULL, msg);
-		}
-	} else if (!strcmp(sec, "devfreq")) {
-		if (!arg[0] || strchr(arg, '/') || strchr(arg, ' ') ||
-		    !strcmp(arg, ".") || !strcmp(arg, "..")) {
-			snprintf(msg, sizeof(msg), "[devfreq%s%s]: expected "
-				 "[devfreq NAME] (a name of /sys/class/devfreq)",
-				 arg[0] && !line ? " " : "", line ? "" : arg);
-			die_at(op, file, line, NULL, msg);
-		}
-	} else if (!strcmp(sec, "supply")) {
-		if (!pm_supply_name_ok(arg)) {
-			snprintf(msg, sizeof(msg), "[supply%s%s]: expected "
-				 "[supply NAME] (a name of "
-				 "/sys/class/power_supply, such as BAT0)",
-				 arg[0] ? " " : "", arg);
-			die_at(op, file, line, NULL, msg);
-		}
-	} else if (arg[0]) {
-		if (line)
-			snprintf(msg, sizeof(msg), "[%s] takes no argument",
-				 sec);
-		else
-			snprintf(msg, sizeof(msg), "[%s] takes no argument, "
-						   "not '%s'", sec, arg);
-		die_at(op, file, line, NULL, msg);
-	}
+	check_arg(op, file, line, sec, arg);
+}
+
+/* The key is one of its section's, and the value one it takes. */
+static void check_key(struct opp *op, const char *file, unsigned line,
+		      const char *sec, const char *key, const char *value)
+{
+	char msg[PM_PATH_MAX + 200], err[PM_PATH_MAX + 100];
+	const struct key *k = NULL;
+	const char *bad;
+
 	if (!strcmp(sec, "sysfs")) {
 		bad = sys_path_ok(key, err, sizeof(err));
 		if (!bad)
@@ -497,21 +510,20 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 		if (!bad)
 			bad = v_runtime(value, err, sizeof(err));
 	} else {
-		const struct key *k = NULL;
-
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (!strcmp(keys[i].section, sec) &&
 			    !strcmp(keys[i].key, key))
 				k = &keys[i];
 		if (!k && !strcmp(sec, "cpufreq") && strchr(key, '.')) {
 			bad = opp_tunable_check(key, value, err, sizeof(err));
-		} else if (!k && line) {
-			snprintf(msg, sizeof(msg), "unknown key in [%s] (%s)",
-				 sec, key_names(sec, err, sizeof(err)));
-			die_at(op, file, line, NULL, msg);
 		} else if (!k) {
-			snprintf(msg, sizeof(msg), "unknown key '%s' in [%s]",
-				 key, sec);
+			if (line)
+				snprintf(msg, sizeof(msg),
+					 "unknown key in [%s] (%s)", sec,
+					 key_names(sec, err, sizeof(err)));
+			else
+				snprintf(msg, sizeof(msg),
+					 "unknown key '%s' in [%s]", key, sec);
 			die_at(op, file, line, NULL, msg);
 		} else {
 			bad = k->check(value, err, sizeof(err));
@@ -521,17 +533,20 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 		snprintf(msg, sizeof(msg), "[%s] %s: %s", sec, key, bad);
 		die_at(op, file, line, NULL, msg);
 	}
-	if (strlen(key) >= sizeof(s->key) || strlen(value) >= sizeof(s->value) ||
-	    strlen(arg) >= sizeof(s->arg)) {
-		snprintf(msg, sizeof(msg), "[%s] %.60s: too long", sec, key);
-		die_at(op, file, line, NULL, msg);
-	}
-	/* Later wins: an include's setting is replaced in place. */
+}
+
+/* Later wins: an include's setting is replaced in place. */
+static struct opp_setting *slot(struct opp *op, struct opp_point *pt,
+				const char *sec, const char *arg,
+				const char *key)
+{
+	struct opp_setting *s;
+
 	for (int i = 0; i < pt->n; i++) {
 		s = &pt->v[i];
 		if (!strcmp(s->section, sec) && !strcmp(s->arg, arg) &&
 		    !strcmp(s->key, key))
-			goto fill;
+			return s;
 	}
 	if (pt->n == pt->cap) {
 		int cap = pt->cap ? pt->cap * 2 : 32;
@@ -547,7 +562,31 @@ static void add(struct opp *op, struct opp_point *pt, const char *file,
 	snprintf(s->section, sizeof(s->section), "%s", sec);
 	snprintf(s->arg, sizeof(s->arg), "%s", arg);
 	snprintf(s->key, sizeof(s->key), "%s", key);
-fill:
+	return s;
+}
+
+/* Check one setting; the section header is split into name and arg. */
+static void add(struct opp *op, struct opp_point *pt, const char *file,
+		unsigned line, const char *header, const char *key,
+		const char *value)
+{
+	char sec[64], arg[160], msg[PM_PATH_MAX + 200];
+	const char *sp = strchr(header, ' ');
+	struct opp_setting *s;
+
+	snprintf(sec, sizeof(sec), "%.*s",
+		 (int)(sp ? (size_t)(sp - header) : strlen(header)), header);
+	snprintf(arg, sizeof(arg), "%s", sp ? sp + 1 : "");
+	for (char *a = arg; *a == ' ';)
+		memmove(a, a + 1, strlen(a));
+	check_section(op, file, line, header, sec, arg, key);
+	check_key(op, file, line, sec, key, value);
+	if (strlen(key) >= sizeof(s->key) || strlen(value) >= sizeof(s->value) ||
+	    strlen(arg) >= sizeof(s->arg)) {
+		snprintf(msg, sizeof(msg), "[%s] %.60s: too long", sec, key);
+		die_at(op, file, line, NULL, msg);
+	}
+	s = slot(op, pt, sec, arg, key);
 	snprintf(s->value, sizeof(s->value), "%s", value);
 	s->file = file;
 	s->line = line;

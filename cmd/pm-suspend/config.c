@@ -73,6 +73,69 @@ bad(struct ps *p, const struct pm_conf *c, unsigned line, const char *fmt,
 	pm_die(&p->t, PM_EXIT_USAGE, "%s:%u: %s", c->path, line, msg);
 }
 
+/* HOOK_TIMEOUT and HIBERNATE_DELAY: an option given wins. */
+static void conf_duration(struct ps *p, const struct pm_conf *c,
+			  const struct pm_conf_line *l, bool explicit_timeout,
+			  bool explicit_delay)
+{
+	bool delay = !strcmp(l->key, "HIBERNATE_DELAY");
+	uint64_t us;
+
+	if (pm_parse_duration_us(l->value, &us) < 0 || us == 0)
+		bad(p, c, l->lineno,
+		    "%s: not a duration above 0 (30, 500ms, 2min, 1h)", l->key);
+	if (delay && us < 1000000)
+		bad(p, c, l->lineno, "%s: at least 1 s (the RTC counts seconds)",
+		    l->key);
+	if (!delay && !explicit_timeout)
+		p->hook_timeout_s = (double)us / 1e6;
+	else if (delay && !explicit_delay)
+		p->hibernate_delay_s = (double)us / 1e6;
+}
+
+/* The keys of a word or a list: each checked, then kept. */
+static void conf_word(struct ps *p, const struct pm_conf *c,
+		      const struct pm_conf_line *l)
+{
+	const char *v = l->value;
+	char w[80];
+	bool b;
+
+	if (!strcmp(l->key, "HIBERNATE_MODE")) {
+		if (strcmp(v, "platform") && strcmp(v, "shutdown") &&
+		    strcmp(v, "reboot"))
+			bad(p, c, l->lineno,
+			    "HIBERNATE_MODE '%s': choose platform, shutdown or "
+			    "reboot",
+			    v);
+		snprintf(p->hib_mode, sizeof(p->hib_mode), "%s", v);
+	} else if (!strcmp(l->key, "SYSTEMD_SLEEP_HOOKS")) {
+		if (pm_parse_bool(v, &b) < 0)
+			bad(p, c, l->lineno, "SYSTEMD_SLEEP_HOOKS '%s': yes or no",
+			    v);
+		p->systemd_hooks = b;
+	} else if (!strcmp(l->key, "RTC")) {
+		if (!pm_fset_name_ok(v, 31))
+			bad(p, c, l->lineno, "RTC '%s': an RTC name such as rtc0",
+			    v);
+		snprintf(p->conf_rtc, sizeof(p->conf_rtc), "%s", v);
+	} else if (!strcmp(l->key, "SUSPEND_MODULES")) {
+		if (bad_module(v, w, sizeof(w)))
+			bad(p, c, l->lineno,
+			    "SUSPEND_MODULES: '%s' is not a module name", w);
+		add_words(p->suspend_modules, sizeof(p->suspend_modules), v);
+	} else if (!strcmp(l->key, "TEMPORARY_CPUFREQ_GOVERNOR")) {
+		if (!pm_fset_name_ok(v, sizeof(p->cpufreq_gov) - 1))
+			bad(p, c, l->lineno,
+			    "TEMPORARY_CPUFREQ_GOVERNOR '%s': a governor name "
+			    "such as performance",
+			    v);
+		snprintf(p->cpufreq_gov, sizeof(p->cpufreq_gov), "%s", v);
+	} else {
+		add_words(p->blacklist, sizeof(p->blacklist), v);
+	}
+}
+
 static void conf_file(struct ps *p, bool explicit_timeout,
 		      bool explicit_delay)
 {
@@ -93,9 +156,6 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 	}
 	for (int i = 0; i < c.n; i++) {
 		const struct pm_conf_line *l = &c.lines[i];
-		const char *v = l->value;
-		uint64_t us;
-		bool b;
 		size_t k;
 
 		/* Not the line's text: --config may name a file of secrets. */
@@ -114,58 +174,11 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 			    "SUSPEND_MODULES, TEMPORARY_CPUFREQ_GOVERNOR)%s",
 			    "");
 		if (!strcmp(l->key, "HOOK_TIMEOUT") ||
-		    !strcmp(l->key, "HIBERNATE_DELAY")) {
-			if (pm_parse_duration_us(v, &us) < 0 || us == 0)
-				bad(p, &c, l->lineno,
-				    "%s: not a duration above 0 (30, 500ms, "
-				    "2min, 1h)",
-				    l->key);
-			if (l->key[1] == 'I' && us < 1000000)
-				bad(p, &c, l->lineno,
-				    "%s: at least 1 s (the RTC counts seconds)",
-				    l->key);
-			if (l->key[1] == 'O' && !explicit_timeout)
-				p->hook_timeout_s = (double)us / 1e6;
-			else if (l->key[1] == 'I' && !explicit_delay)
-				p->hibernate_delay_s = (double)us / 1e6;
-		} else if (!strcmp(l->key, "HIBERNATE_MODE")) {
-			if (strcmp(v, "platform") && strcmp(v, "shutdown") &&
-			    strcmp(v, "reboot"))
-				bad(p, &c, l->lineno,
-				    "HIBERNATE_MODE '%s': choose platform, "
-				    "shutdown or reboot",
-				    v);
-			snprintf(p->hib_mode, sizeof(p->hib_mode), "%s", v);
-		} else if (!strcmp(l->key, "SYSTEMD_SLEEP_HOOKS")) {
-			if (pm_parse_bool(v, &b) < 0)
-				bad(p, &c, l->lineno,
-				    "SYSTEMD_SLEEP_HOOKS '%s': yes or no", v);
-			p->systemd_hooks = b;
-		} else if (!strcmp(l->key, "RTC")) {
-			if (!pm_fset_name_ok(v, 31))
-				bad(p, &c, l->lineno,
-				    "RTC '%s': an RTC name such as rtc0", v);
-			snprintf(p->conf_rtc, sizeof(p->conf_rtc), "%s", v);
-		} else if (!strcmp(l->key, "SUSPEND_MODULES")) {
-			char w[80];
-
-			if (bad_module(v, w, sizeof(w)))
-				bad(p, &c, l->lineno,
-				    "SUSPEND_MODULES: '%s' is not a module name",
-				    w);
-			add_words(p->suspend_modules,
-				  sizeof(p->suspend_modules), v);
-		} else if (!strcmp(l->key, "TEMPORARY_CPUFREQ_GOVERNOR")) {
-			if (!pm_fset_name_ok(v, sizeof(p->cpufreq_gov) - 1))
-				bad(p, &c, l->lineno,
-				    "TEMPORARY_CPUFREQ_GOVERNOR '%s': a governor "
-				    "name such as performance",
-				    v);
-			snprintf(p->cpufreq_gov, sizeof(p->cpufreq_gov), "%s",
-				 v);
-		} else {
-			add_words(p->blacklist, sizeof(p->blacklist), v);
-		}
+		    !strcmp(l->key, "HIBERNATE_DELAY"))
+			conf_duration(p, &c, l, explicit_timeout,
+				      explicit_delay);
+		else
+			conf_word(p, &c, l);
 	}
 	pm_conf_free(&c);
 }

@@ -32,47 +32,16 @@ static int hold(struct pmctl *p)
 	return PM_EXIT_OK;
 }
 
-int cmd_latency(struct pmctl *p, int argc, char **argv)
+/* The limit asked, held open: the fd of /dev/cpu_dma_latency. */
+static int take_limit(struct pmctl *p, int32_t v)
 {
-	bool hold_it = p->opt[PMCTL_O_HOLD] != NULL;
-	char **cmd = argv + 1;
-	int ncmd = argc - 1, fd, r, st, exec_err;
-	struct pm_child child;
-	int32_t v, agg;
-	uint64_t us;
+	char msg[PM_PATH_MAX + 600];
+	int32_t agg;
+	int fd;
 
-	pmctl_opts_only(p, PMCTL_BIT(PMCTL_O_HOLD), "pmctl latency");
-	pm_tool_only(&p->t, PM_SEEN_DRY_RUN, "pmctl latency");
-	if (argc < 1)
-		pm_usage_error(&p->t, "latency: give a latency in "
-				      "microseconds, then -- COMMAND or "
-				      "--hold");
-	us = pmctl_latency_arg(p, "latency", argv[0]);
-	if (ncmd > 0 && p->dashdash != 1)
-		pm_usage_error(&p->t, "latency: put -- before the command "
-				      "(pmctl latency %s -- %s)",
-			       argv[0], cmd[0]);
-	if (hold_it && ncmd > 0)
-		pm_usage_error(&p->t, "latency: --hold or a command, not both");
-	if (!hold_it && ncmd == 0)
-		pm_usage_error(&p->t, "latency: give -- COMMAND to run, or "
-				      "--hold to keep the limit until "
-				      "interrupted");
-	v = (int32_t)us;
-	if (p->t.dry_run) {
-		/* The write that would be made, and nothing run. */
-		pm_fprintf(stdout,
-			   DMA_LATENCY " = %d (4 bytes, binary) while %s\n", v,
-			   hold_it ? "held until SIGINT or SIGTERM" : cmd[0]);
-		return PM_EXIT_OK;
-	}
-	r = pm_write_allowed(&p->ctx, DMA_LATENCY);
-	if (r < 0) {
-		char msg[PM_PATH_MAX + 600];
-
+	if (pm_write_allowed(&p->ctx, DMA_LATENCY) < 0)
 		pm_die(&p->t, PM_EXIT_USAGE, "refusing to write: %s",
 		       pm_err_str(&p->ctx.err, msg, sizeof(msg)));
-	}
 	fd = pm_open_dev(&p->ctx, DMA_LATENCY, O_RDWR);
 	if (fd == -EACCES || fd == -EPERM)
 		pm_die(&p->t, PM_EXIT_FAIL, "root is needed to write "
@@ -100,19 +69,59 @@ int cmd_latency(struct pmctl *p, int argc, char **argv)
 			pm_note(&p->t, "holding a CPU latency limit of %d us",
 				v);
 	}
-	if (hold_it) {
-		st = hold(p);
-		close(fd);
-		return st;
-	}
+	return fd;
+}
+
+/* COMMAND run under the limit: its exit status. */
+static int run_under(struct pmctl *p, char **cmd)
+{
+	struct pm_child child;
+	int r, st, exec_err;
+
 	r = pm_child_start(&p->ctx, cmd, &child);
 	if (r < 0)
 		pm_die(&p->t, PM_EXIT_FAIL, "cannot start '%s': %s", cmd[0],
 		       strerror(-r));
 	st = pm_child_wait(&child, &exec_err);
-	close(fd);
 	if (exec_err)
 		pm_warn(&p->t, "cannot run '%s': %s", cmd[0],
 			strerror(exec_err));
+	return st;
+}
+
+int cmd_latency(struct pmctl *p, int argc, char **argv)
+{
+	bool hold_it = p->opt[PMCTL_O_HOLD] != NULL;
+	char **cmd = argv + 1;
+	int ncmd = argc - 1, fd, st;
+	int32_t v;
+
+	pmctl_opts_only(p, PMCTL_BIT(PMCTL_O_HOLD), "pmctl latency");
+	pm_tool_only(&p->t, PM_SEEN_DRY_RUN, "pmctl latency");
+	if (argc < 1)
+		pm_usage_error(&p->t, "latency: give a latency in "
+				      "microseconds, then -- COMMAND or "
+				      "--hold");
+	v = (int32_t)pmctl_latency_arg(p, "latency", argv[0]);
+	if (ncmd > 0 && p->dashdash != 1)
+		pm_usage_error(&p->t, "latency: put -- before the command "
+				      "(pmctl latency %s -- %s)",
+			       argv[0], cmd[0]);
+	if (hold_it && ncmd > 0)
+		pm_usage_error(&p->t, "latency: --hold or a command, not both");
+	if (!hold_it && ncmd == 0)
+		pm_usage_error(&p->t, "latency: give -- COMMAND to run, or "
+				      "--hold to keep the limit until "
+				      "interrupted");
+	if (p->t.dry_run) {
+		/* The write that would be made, and nothing run. */
+		pm_fprintf(stdout,
+			   DMA_LATENCY " = %d (4 bytes, binary) while %s\n", v,
+			   hold_it ? "held until SIGINT or SIGTERM" : cmd[0]);
+		return PM_EXIT_OK;
+	}
+	fd = take_limit(p, v);
+	st = hold_it ? hold(p) : run_under(p, cmd);
+	close(fd);
 	return st;
 }

@@ -305,6 +305,9 @@ static const struct {
 	[PMCTL_O_WAKEUP] = { "wakeup", required_argument },
 };
 
+/* Room for the shared long options, -n, pmctl's own and the end. */
+#define PMCTL_NLONGOPTS (16 + PMCTL_NOPTS)
+
 void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what)
 {
 	for (int i = 0; i < PMCTL_NOPTS; i++)
@@ -313,72 +316,95 @@ void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what)
 				       own[i].name, what);
 }
 
-int main(int argc, char **argv)
+/* The long options: the shared ones, -n, and pmctl's own table. */
+static void make_longopts(struct option *longopts)
 {
 	static const struct option base[] = {
 		PM_SHARED_LONGOPTS,
 		{ "dry-run", no_argument, NULL, 'n' },
 	};
-	enum { NBASE = sizeof(base) / sizeof(base[0]) };
-	struct option longopts[NBASE + PMCTL_NOPTS + 1];
-	static struct pmctl p;
-	/* Static: reachable until exit, which ends every command. */
-	static char **args;
-	int nargs = 0, c;
-	bool help = false;
+	const size_t nbase = sizeof(base) / sizeof(base[0]);
 
+	_Static_assert(sizeof(base) / sizeof(base[0]) + PMCTL_NOPTS + 1 <=
+			       PMCTL_NLONGOPTS,
+		       "PMCTL_NLONGOPTS is too small");
 	memcpy(longopts, base, sizeof(base));
 	for (int i = 0; i < PMCTL_NOPTS; i++)
-		longopts[NBASE + i] = (struct option){
+		longopts[nbase + i] = (struct option){
 			own[i].name, own[i].has_arg, NULL, PMCTL_OPT_BASE + i
 		};
-	longopts[NBASE + PMCTL_NOPTS] = (struct option){ NULL, 0, NULL, 0 };
-	pm_tool_init(&p.t, "pmctl", usage);
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		pm_die(&p.t, PM_EXIT_FAIL, "out of memory");
+	longopts[nbase + PMCTL_NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* One option of pmctl's own table, or -h or -n: false for others. */
+static bool own_opt(struct pmctl *p, int c, bool *help)
+{
+	if (c >= PMCTL_OPT_BASE && c < PMCTL_OPT_BASE + PMCTL_NOPTS) {
+		int k = c - PMCTL_OPT_BASE;
+
+		if (p->opt[k] && own[k].has_arg && strcmp(p->opt[k], optarg))
+			pm_usage_error(&p->t, "--%s given twice", own[k].name);
+		p->opt[k] = own[k].has_arg ? optarg : "";
+		return true;
+	}
+	if (c == 'h') {
+		*help = true;
+		return true;
+	}
+	if (c == 'n') {
+		p->t.dry_run = true;
+		p->t.seen |= PM_SEEN_DRY_RUN;
+		return true;
+	}
+	return false;
+}
+
+/* Options may follow the subcommand: the words are collected apart into
+ * args (the count returned), and words after "--" are a command's
+ * (pmctl latency). */
+static int parse_args(struct pmctl *p, int argc, char **argv, char **args,
+		      bool *help)
+{
+	struct option longopts[PMCTL_NLONGOPTS];
+	int nargs = 0, c;
+
+	make_longopts(longopts);
 	opterr = 0;
-	/* Options may follow the subcommand: collect the words apart. */
 	while (optind < argc) {
 		c = getopt_long(argc, argv, "-:n" PM_SHARED_SHORTOPTS, longopts,
 				NULL);
 		if (c == -1)
 			break;
-		if (c == 1) {
+		if (c == 1)
 			args[nargs++] = optarg;
-			continue;
-		}
-		if (c >= PMCTL_OPT_BASE && c < PMCTL_OPT_BASE + PMCTL_NOPTS) {
-			int k = c - PMCTL_OPT_BASE;
-
-			if (p.opt[k] && own[k].has_arg &&
-			    strcmp(p.opt[k], optarg))
-				pm_usage_error(&p.t, "--%s given twice",
-					       own[k].name);
-			p.opt[k] = own[k].has_arg ? optarg : "";
-			continue;
-		}
-		if (c == 'h') {
-			help = true;
-			continue;
-		}
-		if (c == 'n') {
-			p.t.dry_run = true;
-			p.t.seen |= PM_SEEN_DRY_RUN;
-			continue;
-		}
-		if (!pm_tool_opt(&p.t, c, optarg, argv))
-			pm_usage_error(&p.t, "unrecognized option '%s'",
+		else if (!own_opt(p, c, help) &&
+			 !pm_tool_opt(&p->t, c, optarg, argv))
+			pm_usage_error(&p->t, "unrecognized option '%s'",
 				       argv[optind - 1]);
 	}
-	/* Words after "--" are a command's (pmctl latency). */
-	p.dashdash = -1;
+	p->dashdash = -1;
 	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
-		p.dashdash = nargs ? nargs - 1 : 0;
+		p->dashdash = nargs ? nargs - 1 : 0;
 	while (optind < argc)
 		args[nargs++] = argv[optind++];
-	const char *name = nargs ? args[0] : "status";
+	return nargs;
+}
 
+int main(int argc, char **argv)
+{
+	static struct pmctl p;
+	/* Static: reachable until exit, which ends every command. */
+	static char **args;
+	const char *name;
+	bool help = false;
+	int nargs;
+
+	pm_tool_init(&p.t, "pmctl", usage);
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		pm_die(&p.t, PM_EXIT_FAIL, "out of memory");
+	nargs = parse_args(&p, argc, argv, args, &help);
+	name = nargs ? args[0] : "status";
 	if (help && !nargs)
 		pm_tool_opt(&p.t, 'h', NULL, argv);
 	p.redact = p.opt[PMCTL_O_REDACT] != NULL;
