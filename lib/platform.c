@@ -12,7 +12,6 @@
 #include "pm.h"
 
 #define CLASS_DIR "/sys/class/platform-profile"
-#define PROFILE_FILE "/sys/firmware/acpi/platform_profile"
 
 static void read_handlers(struct pm_ctx *ctx, struct pm_profile *p)
 {
@@ -57,7 +56,8 @@ int pm_profile_read(struct pm_ctx *ctx, struct pm_profile *p)
 
 	memset(p, 0, sizeof(*p));
 	read_handlers(ctx, p);
-	if (pm_attr_read(ctx, PROFILE_FILE, p->current, sizeof(p->current)) < 0) {
+	if (pm_attr_read(ctx, "/sys/firmware/acpi/platform_profile",
+			 p->current, sizeof(p->current)) < 0) {
 		p->current[0] = '\0';
 		r = -ctx->err.err;
 		if (ctx->err.err != ENOENT)
@@ -70,36 +70,4 @@ int pm_profile_read(struct pm_ctx *ctx, struct pm_profile *p)
 	pm_err_clear(ctx);
 	/* Handlers without the legacy view still make a profile. */
 	return r < 0 && p->n_handlers <= 0 ? r : 0;
-}
-
-/*
- * The platform profile NAME, checked against what the firmware offers
- * (exit 3; 'custom' is what the kernel shows when handlers disagree, and
- * cannot be set) and planned.  where: before every error ("FILE:LINE:
- * [platform] profile: " of a point, "profile: " of pmctl).
- */
-void pm_profile_plan(struct pm_writer *w, const char *name, const char *where)
-{
-	struct pm_profile pr;
-
-	pm_profile_read(w->ctx, &pr);
-	if (pr.err)
-		pm_die(w->t, pm_exit_for(pr.err), "%scannot read %s: %s (%s)",
-		       where, PROFILE_FILE, strerror(pr.err),
-		       pm_errno_name(pr.err));
-	if (!pr.current[0])
-		pm_die(w->t, PM_EXIT_UNSUPPORTED,
-		       "%sno platform profile on this machine (%s is "
-		       "missing)",
-		       where, PROFILE_FILE);
-	if (!strcmp(name, "custom"))
-		pm_die(w->t, PM_EXIT_UNSUPPORTED,
-		       "%s'custom' is what the kernel shows when handlers "
-		       "disagree; it cannot be set",
-		       where);
-	if (!pm_word_in(pr.choices, name))
-		pm_die(w->t, PM_EXIT_UNSUPPORTED,
-		       "%s'%s' is not offered (choices: %s)", where, name,
-		       pr.choices[0] ? pr.choices : "none");
-	pm_writer_plan(w, PROFILE_FILE, pr.current, name, 0, NULL);
 }

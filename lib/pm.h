@@ -2298,15 +2298,13 @@ void pm_devfreq_plan(struct pm_writer *w, const struct pm_devfreq *d,
 		     const char *gov, uint64_t min, uint64_t max,
 		     const char *where);
 
-/* ---------------------------------------------------------------- profile */
+/* ------------------------------------------------ planners (lib/plan.c) */
 
 /* The platform profile NAME checked against what the firmware offers
  * (exit 3, 1 when it cannot be read) and planned; where goes before
  * every error. */
 void pm_profile_plan(struct pm_writer *w, const char *name,
 		     const char *where);
-
-/* ---------------------------------------------------------------- charge */
 
 enum { PM_CHARGE_START, PM_CHARGE_STOP, PM_CHARGE_BEHAVIOUR, PM_CHARGE_N };
 

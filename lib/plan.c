@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A battery's charge settings (start and stop thresholds, charge
- * behaviour), shared by pmctl supply set and opp-set's [supply NAME]:
- * checked against what the battery's driver offers before anything is
- * written (exit 2 or 3), then planned so that start stays below stop on
- * the way too; and the record lines of what was asked, for
- * opp-set --reapply.
+ * The planners of the small subsystems, shared by pmctl and opp-set:
+ * what is asked is checked against what the machine offers before
+ * anything is written (exit 2 or 3, named with the option or the point's
+ * line that asked), then planned in a safe order.
+ *   - A battery's charge settings (start and stop thresholds, charge
+ *     behaviour): start stays below stop on the way too; and the record
+ *     lines of what was asked, for opp-set --reapply.
+ *   - The platform profile.
+ * The cpufreq and devfreq planners are in fset.c.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "pm.h"
+
+#define PROFILE_FILE "/sys/firmware/acpi/platform_profile"
 
 static const char *const files[PM_CHARGE_N] = {
 	PM_SUPPLY_START,
@@ -43,9 +48,9 @@ static const char *at(const char *where)
 
 static bool asked(const struct pm_charge *c, int k)
 {
-	return k == PM_CHARGE_START  ? c->has_start :
-	       k == PM_CHARGE_STOP   ? c->has_stop :
-				       c->behaviour != NULL;
+	return k == PM_CHARGE_START ? c->has_start :
+	       k == PM_CHARGE_STOP  ? c->has_stop :
+				      c->behaviour != NULL;
 }
 
 /* A threshold now: PM_UNKNOWN when the file is not there or does not
@@ -116,8 +121,7 @@ static void check_pair(struct pm_writer *w, const struct pm_charge *c,
 
 void pm_charge_plan(struct pm_writer *w, const struct pm_charge *c)
 {
-	char path[PM_CHARGE_N][PM_PATH_MAX], cur[256], now[PM_NAME_MAX],
-		v[16];
+	char path[PM_CHARGE_N][PM_PATH_MAX], cur[256], now[PM_NAME_MAX], v[16];
 	uint64_t cs, ce;
 	bool stop_first;
 
@@ -130,9 +134,10 @@ void pm_charge_plan(struct pm_writer *w, const struct pm_charge *c)
 				 sizeof(cur)) < 0) {
 			int e = w->ctx->err.err;
 
-			pm_die(w->t, pm_exit_for(e), "%scannot read %s: %s (%s)",
-			       at(c->where), path[PM_CHARGE_BEHAVIOUR],
-			       strerror(e), pm_errno_name(e));
+			pm_die(w->t, pm_exit_for(e),
+			       "%scannot read %s: %s (%s)", at(c->where),
+			       path[PM_CHARGE_BEHAVIOUR], strerror(e),
+			       pm_errno_name(e));
 		}
 		if (!pm_choice_offered(cur, c->behaviour))
 			pm_die(w->t, PM_EXIT_UNSUPPORTED,
@@ -184,4 +189,38 @@ int pm_charge_record(const struct pm_charge *c, struct pm_supply_set *v)
 		n++;
 	}
 	return n;
+}
+
+/* ---------------------------------------------------------------- profile */
+
+/*
+ * The platform profile NAME, checked against what the firmware offers
+ * (exit 3; 'custom' is what the kernel shows when handlers disagree, and
+ * cannot be set) and planned.  where: before every error ("FILE:LINE:
+ * [platform] profile: " of a point, "profile: " of pmctl).
+ */
+void pm_profile_plan(struct pm_writer *w, const char *name, const char *where)
+{
+	struct pm_profile pr;
+
+	pm_profile_read(w->ctx, &pr);
+	if (pr.err)
+		pm_die(w->t, pm_exit_for(pr.err), "%scannot read %s: %s (%s)",
+		       where, PROFILE_FILE, strerror(pr.err),
+		       pm_errno_name(pr.err));
+	if (!pr.current[0])
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%sno platform profile on this machine (%s is "
+		       "missing)",
+		       where, PROFILE_FILE);
+	if (!strcmp(name, "custom"))
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%s'custom' is what the kernel shows when handlers "
+		       "disagree; it cannot be set",
+		       where);
+	if (!pm_word_in(pr.choices, name))
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%s'%s' is not offered (choices: %s)", where, name,
+		       pr.choices[0] ? pr.choices : "none");
+	pm_writer_plan(w, PROFILE_FILE, pr.current, name, 0, NULL);
 }
