@@ -975,14 +975,27 @@ int pm_write_allowed(struct pm_ctx *ctx, const char *path)
 	return 0;
 }
 
+/*
+ * A write, and with back (a verified write) the read-back through the
+ * same fd: one O_RDWR open, write, pread, close, where a write and a
+ * separate read-back cost six calls.  pread at offset 0 makes sysfs show
+ * the attribute afresh (seq_file restarts at 0), and on a plain file it
+ * reads what was just written.  A file that cannot be opened to read
+ * and write (EACCES: sysfs refuses a read open of a store-only
+ * attribute) is opened to write only and read back by its own open.
+ */
 static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
-		     const char *shown, const char *value)
+		     const char *shown, const char *value, char *back,
+		     size_t bsize)
 {
 	char line[PM_ATTR_MAX];
 	size_t len = strlen(value);
+	bool reread = false;
 	ssize_t n;
-	int fd, r;
+	int fd, r, acc = back ? O_RDWR : O_WRONLY;
 
+	if (back && bsize)
+		back[0] = '\0';
 	r = pm_write_allowed(ctx, shown);
 	if (r < 0)
 		return r;
@@ -990,8 +1003,14 @@ static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 		ctx->on_write(ctx->on_write_arg, shown, value);
 	if (ctx->dry_run)
 		return 0;
-	fd = dirfd < 0 ? open_near(ctx, name, O_WRONLY | O_TRUNC)
-		       : pm_openat(ctx, dirfd, name, O_WRONLY | O_TRUNC);
+	fd = dirfd < 0 ? open_near(ctx, name, acc | O_TRUNC)
+		       : pm_openat(ctx, dirfd, name, acc | O_TRUNC);
+	if (fd == -EACCES && back) {
+		reread = true;
+		fd = dirfd < 0 ? open_near(ctx, name, O_WRONLY | O_TRUNC)
+			       : pm_openat(ctx, dirfd, name,
+					   O_WRONLY | O_TRUNC);
+	}
 	if (fd < 0)
 		return pm_err_set(ctx, "write", shown, value, -fd, NULL);
 	/* With the newline echo(1) adds: every store takes it, and a
@@ -1009,6 +1028,9 @@ static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 		n = write(fd, line, len);
 	while (n < 0 && errno == EINTR);
 	r = n < 0 ? errno : 0;
+	if (!r && (size_t)n == len && back && !reread &&
+	    pm_attr_pread_ctx(ctx, fd, back, bsize) < 0)
+		back[0] = '\0';
 	if (close(fd) < 0 && !r && errno != EINTR)
 		r = errno;
 	if (r)
@@ -1016,6 +1038,8 @@ static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 	if ((size_t)n != len)
 		return pm_err_set(ctx, "write", shown, value, EIO,
 				  "short write: %zd of %zu bytes", n, len);
+	if (reread && read_one(ctx, dirfd, name, shown, back, bsize) < 0)
+		back[0] = '\0';
 	return 0;
 }
 
@@ -1024,7 +1048,18 @@ int pm_attr_write(struct pm_ctx *ctx, const char *path, const char *value)
 	char shown[PM_PATH_MAX];
 
 	snprintf(shown, sizeof(shown), "/%s", rel(path));
-	return write_one(ctx, -1, path, shown, value);
+	return write_one(ctx, -1, path, shown, value, NULL, 0);
+}
+
+int pm_attr_write_back(struct pm_ctx *ctx, const char *path,
+		       const char *value, char *back, size_t size)
+{
+	char shown[PM_PATH_MAX];
+
+	if (!size)
+		return pm_err_set(ctx, "write", path, value, EINVAL, NULL);
+	snprintf(shown, sizeof(shown), "/%s", rel(path));
+	return write_one(ctx, -1, path, shown, value, back, size);
 }
 
 int pm_attr_writeat(struct pm_ctx *ctx, int dirfd, const char *dirpath,
@@ -1035,7 +1070,7 @@ int pm_attr_writeat(struct pm_ctx *ctx, int dirfd, const char *dirpath,
 	/* By the full path from the root, so the write is confined to it. */
 	(void)dirfd;
 	snprintf(shown, sizeof(shown), "/%s/%s", rel(dirpath), name);
-	return write_one(ctx, -1, shown, shown, value);
+	return write_one(ctx, -1, shown, shown, value, NULL, 0);
 }
 
 static int cmp_unsigned(const void *a, const void *b)

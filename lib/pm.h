@@ -246,6 +246,10 @@ ssize_t pm_fd_read_all(int fd, char **buf, size_t *cap);
 int pm_attr_write(struct pm_ctx *ctx, const char *path, const char *value);
 int pm_attr_writeat(struct pm_ctx *ctx, int dirfd, const char *dirpath,
 		    const char *name, const char *value);
+/* A verified write: the same, then the file read back into back (as
+ * pm_attr_read; "" when it cannot be read) through the fd written. */
+int pm_attr_write_back(struct pm_ctx *ctx, const char *path,
+		       const char *value, char *back, size_t size);
 /* The guard check alone: 0 if writes are allowed. */
 int pm_write_allowed(struct pm_ctx *ctx, const char *path);
 

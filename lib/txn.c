@@ -222,6 +222,33 @@ static void read_back(struct pm_txn *t, struct pm_write *w, char *buf,
 	pm_choice_current(list, buf, size);
 }
 
+/*
+ * Write value to w's file and read it back into got, through the one fd
+ * of a verified write (pm_attr_write_back).  A write that reshapes
+ * folders (PM_W_RESHAPE) drops the cached folder fd first and reads
+ * back by a fresh open.  0 or -errno of the write (got untouched then).
+ */
+static int write_verified(struct pm_txn *t, struct pm_write *w,
+			  const char *value, char *got, size_t size)
+{
+	char list[PM_ATTR_MAX];
+	int r;
+
+	if (w->flags & PM_W_RESHAPE) {
+		r = pm_attr_write(t->ctx, w->path, value);
+		pm_ctx_forget_near(t->ctx);
+		if (r == 0)
+			read_back(t, w, got, size);
+		return r;
+	}
+	if (!(w->flags & PM_W_CHOICE))
+		return pm_attr_write_back(t->ctx, w->path, value, got, size);
+	r = pm_attr_write_back(t->ctx, w->path, value, list, sizeof(list));
+	if (r == 0)
+		pm_choice_current(list, got, size);
+	return r;
+}
+
 /* A PM_W_RESTORE snapshot, once the writes after it are undone: a file
  * that is gone (its governor not running) is nothing to put back. */
 static void restore_snapshot(struct pm_txn *t, struct pm_write *w)
@@ -273,15 +300,12 @@ static void roll_back(struct pm_txn *t, int upto)
 			t->not_restored++;
 			continue;
 		}
-		r = pm_attr_write(t->ctx, w->path, w->old);
-		if (w->flags & PM_W_RESHAPE)
-			pm_ctx_forget_near(t->ctx);
+		r = write_verified(t, w, w->old, now, sizeof(now));
 		if (r < 0) {
 			w->undo_err = t->ctx->err.err;
 			t->not_restored++;
 			continue;
 		}
-		read_back(t, w, now, sizeof(now));
 		if (strcmp(now, w->old)) {
 			w->undo_err = -1;
 			snprintf(w->got, sizeof(w->got), "%s", now);
@@ -409,9 +433,14 @@ int pm_txn_apply(struct pm_txn *t)
 		}
 		if (w->skip)
 			continue;
-		r = pm_attr_write(t->ctx, w->path, w->val);
-		if (w->flags & PM_W_RESHAPE)
-			pm_ctx_forget_near(t->ctx);
+		if (t->ctx->dry_run || (w->flags & PM_W_NOREAD)) {
+			r = pm_attr_write(t->ctx, w->path, w->val);
+			if (w->flags & PM_W_RESHAPE)
+				pm_ctx_forget_near(t->ctx);
+		} else {
+			r = write_verified(t, w, w->val, w->got,
+					   sizeof(w->got));
+		}
 		if (r < 0) {
 			w->err = t->ctx->err.err;
 			t->failed = i;
@@ -420,8 +449,6 @@ int pm_txn_apply(struct pm_txn *t)
 			return -w->err;
 		}
 		w->done = true;
-		if (!t->ctx->dry_run && !(w->flags & PM_W_NOREAD))
-			read_back(t, w, w->got, sizeof(w->got));
 	}
 	t->next = t->n;
 	return 0;

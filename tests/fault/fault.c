@@ -596,6 +596,27 @@ static int refuse_open(const struct plan *p, int flags)
 	return -1;
 }
 
+/*
+ * An IGNORE open: writes reach nothing.  Opened to write only, it is
+ * /dev/null; opened to read and write (a verified write reads back
+ * through the fd it wrote), it is the file itself opened to read, so
+ * that the read-back sees the value the "kernel" kept.
+ */
+static int ignore_open(int dirfd, const char *name, int flags)
+{
+	int fd;
+
+	REAL(openat);
+	if ((flags & O_ACCMODE) == O_RDWR) {
+		fd = real_openat(dirfd, name,
+				 O_RDONLY | O_NONBLOCK | (flags & O_CLOEXEC));
+		if (fd >= 0)
+			return fd;
+	}
+	return real_openat(AT_FDCWD, "/dev/null",
+			   O_WRONLY | (flags & O_CLOEXEC));
+}
+
 int openat(int dirfd, const char *name, int flags, ...)
 {
 	mode_t mode = 0;
@@ -610,8 +631,7 @@ int openat(int dirfd, const char *name, int flags, ...)
 	REAL(openat);
 	plan_open(&p, dirfd, name, flags);
 	if (p.err == FAULT_IGNORE) {
-		fd = real_openat(AT_FDCWD, "/dev/null",
-				 O_WRONLY | (flags & O_CLOEXEC));
+		fd = ignore_open(dirfd, name, flags);
 		return opened(&p, fd, flags);
 	}
 	if (p.err)
@@ -694,9 +714,7 @@ long syscall(long nr, ...)
 
 		plan_open(&p, (int)a[0], (const char *)a[1], flags);
 		if (p.err == FAULT_IGNORE) {
-			REAL(openat);
-			fd = real_openat(AT_FDCWD, "/dev/null",
-					 O_WRONLY | (flags & O_CLOEXEC));
+			fd = ignore_open((int)a[0], (const char *)a[1], flags);
 			return opened(&p, (int)fd, flags);
 		}
 		if (p.err)
@@ -780,6 +798,9 @@ static int fault_write(int fd, const void *buf, size_t n, off_t off,
 			snprintf(r, sizeof(r), "short %zd/%zu", got, n);
 		else
 			err_text(errno, r, sizeof(r));
+	} else if (f->ignored) {
+		got = (ssize_t)n; /* dropped, as a kernel that clamps it */
+		snprintf(r, sizeof(r), "ignored");
 	} else {
 		got = off < 0 ? real_write(fd, buf, n) :
 				real_pwrite(fd, buf, n, off);
