@@ -293,7 +293,7 @@ enum {
 #define PM_W_VAL 128
 
 struct pm_write {
-	char path[PM_W_PATH];	/* system path, as shown */
+	char *path;		/* system path, as shown (malloc'd) */
 	char old[PM_W_VAL];	/* before ("" unreadable) */
 	char val[PM_W_VAL];	/* to write */
 	char got[PM_W_VAL];	/* read back after the write ("" none) */

@@ -120,8 +120,10 @@ void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx)
 
 void pm_txn_free(struct pm_txn *t)
 {
-	for (int i = 0; i < t->n; i++)
+	for (int i = 0; i < t->n; i++) {
+		free(t->w[i].path);
 		free(t->w[i].alt);
+	}
 	free(t->w);
 	t->w = NULL;
 	t->n = t->cap = 0;
@@ -154,11 +156,15 @@ int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
 	}
 	w = &t->w[t->n];
 	memset(w, 0, sizeof(*w));
-	if (copy(w->path, sizeof(w->path), path) < 0 ||
+	if (strlen(path) >= PM_W_PATH ||
 	    copy(w->val, sizeof(w->val), value) < 0 ||
 	    copy(w->old, sizeof(w->old), old ? old : "") < 0)
 		return pm_err_set(t->ctx, "plan", path, value, ENAMETOOLONG,
 				  "path or value too long");
+	/* Its own length, not PM_W_PATH: a plan of thousands of writes. */
+	w->path = strdup(path);
+	if (!w->path)
+		return pm_err_set(t->ctx, "plan", path, value, ENOMEM, NULL);
 	w->flags = flags;
 	w->skip = !(flags & (PM_W_FORCE | PM_W_NOREAD)) &&
 		  !strcmp(w->old, w->val);
@@ -190,12 +196,17 @@ int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 
 void pm_txn_truncate(struct pm_txn *t, int n)
 {
+	/* The writes applied already stay. */
+	if (n < t->next)
+		n = t->next;
 	for (int i = n; i < t->n; i++) {
+		free(t->w[i].path);
 		free(t->w[i].alt);
+		t->w[i].path = NULL;
 		t->w[i].alt = NULL;
 	}
 	if (n < t->n)
-		t->n = n < t->next ? t->next : n;
+		t->n = n;
 }
 
 int pm_txn_changes(const struct pm_txn *t)
@@ -372,8 +383,15 @@ static int late_read(struct pm_txn *t, struct pm_write *w)
 	char now[PM_W_VAL];
 
 	if (!pm_exists(t->ctx, w->path) && w->alt &&
-	    pm_exists(t->ctx, w->alt))
-		copy(w->path, sizeof(w->path), w->alt);
+	    pm_exists(t->ctx, w->alt)) {
+		char *alt = strdup(w->alt);
+
+		if (!alt)
+			return pm_err_set(t->ctx, "plan", w->alt, w->val,
+					  ENOMEM, NULL);
+		free(w->path);
+		w->path = alt;
+	}
 	if (pm_attr_read(t->ctx, w->path, now, sizeof(now)) < 0)
 		return -t->ctx->err.err;
 	copy(w->old, sizeof(w->old), now);
