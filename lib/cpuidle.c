@@ -45,13 +45,30 @@ int pm_cpuidle_read(struct pm_ctx *ctx, struct pm_cpuidle *ci)
  * "stateN/file" (no folder fd per state).  Returns -ENOENT when the
  * state does not exist.
  */
+/* "stateN/" in f[0..at), then name after it (cut to size). */
+static const char *at_name(char *f, size_t size, size_t at, const char *name)
+{
+	size_t l = strlen(name);
+
+	if (at >= size)
+		at = size - 1;
+	if (at + l >= size)
+		l = size - 1 - at;
+	memcpy(f + at, name, l);
+	f[at + l] = '\0';
+	return f;
+}
+
 static int read_state(struct pm_ctx *ctx, int dfd, unsigned index,
 		      struct pm_idle_state *s, unsigned fields)
 {
 	char buf[PM_NAME_MAX], f[48];
 	uint64_t d;
+	/* "stateN/" once, each file's name copied after it: a report of
+	 * thousands of states formats no path per file. */
+	int at = snprintf(f, sizeof(f), "state%u/", index);
 
-#define AT(name) (snprintf(f, sizeof(f), "state%u/%s", index, name), f)
+#define AT(name) at_name(f, sizeof(f), (size_t)at, name)
 	memset(s, 0, sizeof(*s));
 	s->index = index;
 	s->latency_us = s->residency_us = s->power_mw = PM_UNKNOWN;

@@ -945,6 +945,69 @@ static void kv_join(struct pm_out *o, const char *text)
 	o->join_len += l;
 }
 
+/* The length of s when JSON takes it as it is (printable ASCII but
+ * for '"' and '\\'), else -1: the escape's slow path is not needed. */
+static ssize_t json_plain(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return -1;
+	return p - (const unsigned char *)s;
+}
+
+/*
+ * A member of an object or an element of an array whose key and value
+ * need no escaping (nearly all of them: numbers, kernel names): the
+ * separator, the indent, the key and the value built in one buffer and
+ * written with one call, where the general path makes one stdio call a
+ * piece.  false (nothing written) when it does not apply.
+ */
+static bool json_fast(struct pm_out *o, const char *key, const char *v,
+		      bool is_string)
+{
+	struct pm_out_level *l = top(o);
+	ssize_t kl = 0, vl;
+	char buf[384];
+	size_t n = 0, ind;
+
+	if (!l)
+		return false;
+	if (l->is_array)
+		key = NULL;
+	if (key && (kl = json_plain(key)) < 0)
+		return false;
+	vl = is_string ? json_plain(v) : (ssize_t)strlen(v);
+	ind = o->compact ? 0 : 1 + 2 * (size_t)o->depth;
+	if (vl < 0 || ind + (size_t)kl + (size_t)vl + 8 > sizeof(buf))
+		return false;
+	if (l->count++)
+		buf[n++] = ',';
+	if (ind) {
+		buf[n++] = '\n';
+		memset(buf + n, ' ', ind - 1);
+		n += ind - 1;
+	}
+	if (key) {
+		buf[n++] = '"';
+		memcpy(buf + n, key, (size_t)kl);
+		n += (size_t)kl;
+		buf[n++] = '"';
+		buf[n++] = ':';
+		if (!o->compact)
+			buf[n++] = ' ';
+	}
+	if (is_string)
+		buf[n++] = '"';
+	memcpy(buf + n, v, (size_t)vl);
+	n += (size_t)vl;
+	if (is_string)
+		buf[n++] = '"';
+	fwrite_unlocked(buf, 1, n, o->f);
+	return true;
+}
+
 /* A scalar: text is already JSON (quoted or not); raw is its kv value. */
 static void scalar(struct pm_out *o, const char *key, const char *json,
 		   const char *raw, bool is_string)
@@ -952,6 +1015,8 @@ static void scalar(struct pm_out *o, const char *key, const char *json,
 	struct pm_out_level *l = top(o);
 
 	if (o->fmt == PM_FMT_JSON) {
+		if (json_fast(o, key, json, is_string))
+			return;
 		json_member(o, key);
 		if (is_string)
 			pm_json_escape(o->f, json);
@@ -1098,12 +1163,24 @@ void pm_out_str(struct pm_out *o, const char *key, const char *v)
 	scalar(o, key, v, v, true);
 }
 
+/* v in decimal, at the end of b[24]: a report prints thousands. */
+static const char *u64_text(uint64_t v, char b[24])
+{
+	char *p = b + 23;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return p;
+}
+
 void pm_out_u64(struct pm_out *o, const char *key, uint64_t v)
 {
 	char b[24];
+	const char *t = u64_text(v, b);
 
-	snprintf(b, sizeof(b), "%llu", (unsigned long long)v);
-	scalar(o, key, b, b, false);
+	scalar(o, key, t, t, false);
 }
 
 void pm_out_s64(struct pm_out *o, const char *key, int64_t v)
