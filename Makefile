@@ -172,6 +172,7 @@ bench: all
 	bench/pm-suspend
 	bench/startup
 	bench/rss
+	bench/lean
 	bench/summary
 
 # The Debian packages the build and the tests use (apt-get, as root).

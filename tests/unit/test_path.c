@@ -503,6 +503,39 @@ static void test_write(void)
 	r = pm_attr_write(&ctx, "/sys/power", "mem");
 	is_int(r, -EISDIR, "pm_attr_write to a folder: -EISDIR");
 
+	/* A verified write: the read-back through the fd written. */
+	char back[64] = "x";
+
+	mkfile("sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq",
+	       "2600000\n");
+	r = pm_attr_write_back(&ctx,
+			       "/sys/devices/system/cpu/cpufreq/policy0/"
+			       "scaling_max_freq",
+			       "800000", back, sizeof(back));
+	is_int(r, 0, "pm_attr_write_back");
+	is_str(back, "800000", "pm_attr_write_back: the value read back");
+	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
+		     "scaling_max_freq"),
+	       "800000\n", "pm_attr_write_back: the file, truncated");
+	snprintf(back, sizeof(back), "x");
+	r = pm_attr_write_back(&ctx, "/sys/power/nothing", "mem", back,
+			       sizeof(back));
+	is_int(r, -ENOENT, "pm_attr_write_back to a missing file: -ENOENT");
+	is_str(back, "", "pm_attr_write_back failure: nothing read back");
+	is_str(ctx.err.op, "write", "pm_attr_write_back failure: err.op");
+	ctx.dry_run = true;
+	snprintf(back, sizeof(back), "x");
+	r = pm_attr_write_back(&ctx,
+			       "/sys/devices/system/cpu/cpufreq/policy0/"
+			       "scaling_max_freq",
+			       "1000000", back, sizeof(back));
+	is_int(r, 0, "pm_attr_write_back, dry run");
+	is_str(back, "", "pm_attr_write_back, dry run: nothing read back");
+	is_str(slurp("sys/devices/system/cpu/cpufreq/policy0/"
+		     "scaling_max_freq"),
+	       "800000\n", "pm_attr_write_back, dry run: the file as it was");
+	ctx.dry_run = false;
+
 	/* Relative to a folder: the record shows the whole path. */
 	mkfile("sys/devices/system/cpu/cpu1/online", "1\n");
 	int dfd = pm_open_dir(&ctx, "/sys/devices/system/cpu/cpu1");
