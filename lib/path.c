@@ -1067,10 +1067,13 @@ int pm_attr_writeat(struct pm_ctx *ctx, int dirfd, const char *dirpath,
 {
 	char shown[PM_PATH_MAX];
 
-	/* By the full path from the root, so the write is confined to it. */
-	(void)dirfd;
+	/* Through the folder fd (confined below it, like every open of
+	 * pm_openat); dirpath only names the file in the error record.
+	 * Without a folder fd, by the full path from the root. */
 	snprintf(shown, sizeof(shown), "/%s/%s", rel(dirpath), name);
-	return write_one(ctx, -1, shown, shown, value, NULL, 0);
+	if (dirfd < 0)
+		return write_one(ctx, -1, shown, shown, value, NULL, 0);
+	return write_one(ctx, dirfd, name, shown, value, NULL, 0);
 }
 
 static int cmp_unsigned(const void *a, const void *b)

@@ -550,6 +550,23 @@ static void test_write(void)
 	is_int(r, -ENOENT, "pm_attr_writeat to a missing file");
 	is_str(ctx.err.file, "/sys/devices/system/cpu/cpu1/missing",
 	       "pm_attr_writeat failure: err.file is the whole path");
+	/* The write goes through the folder fd, not the path again: the
+	 * folder renamed after it was opened still takes it. */
+	{
+		char from[PM_PATH_MAX], to[PM_PATH_MAX];
+
+		snprintf(from, sizeof(from), "%s/sys/devices/system/cpu/cpu1",
+			 root);
+		snprintf(to, sizeof(to), "%s/sys/devices/system/cpu/cpu1x",
+			 root);
+		ok(rename(from, to) == 0, "cpu1 renamed cpu1x");
+		r = pm_attr_writeat(&ctx, dfd, "/sys/devices/system/cpu/cpu1",
+				    "online", "1");
+		is_int(r, 0, "pm_attr_writeat writes through its folder fd");
+		is_str(slurp("sys/devices/system/cpu/cpu1x/online"), "1\n",
+		       "pm_attr_writeat: the value in the folder of the fd");
+		ok(rename(to, from) == 0, "cpu1x renamed back");
+	}
 	close(dfd);
 
 	/* The hook sees every write; dry run stops at the hook. */
