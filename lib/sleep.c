@@ -490,7 +490,7 @@ int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
 
 int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r)
 {
-	char buf[64];
+	char path[80], buf[64];
 	ssize_t n;
 
 	memset(r, 0, sizeof(*r));
@@ -499,18 +499,20 @@ int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r)
 				  "not an RTC name");
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	snprintf(r->path, sizeof(r->path), "/sys/class/rtc/%s", name);
-	snprintf(buf, sizeof(buf), "/sys/class/rtc/%s/wakealarm", name);
-	n = pm_attr_read(ctx, buf, buf, sizeof(buf));
+	/* The path in its own buffer: a failed read empties buf, which
+	 * would empty the error record's file name with it. */
+	snprintf(path, sizeof(path), "/sys/class/rtc/%s/wakealarm", name);
+	n = pm_attr_read(ctx, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	if (!n || pm_parse_u64(buf, &r->alarm) < 0)
 		r->alarm = 0;
-	snprintf(buf, sizeof(buf), "/sys/class/rtc/%s/since_epoch", name);
-	if (pm_attr_read_u64(ctx, buf, &r->now) < 0)
+	snprintf(path, sizeof(path), "/sys/class/rtc/%s/since_epoch", name);
+	if (pm_attr_read_u64(ctx, path, &r->now) < 0)
 		r->now = PM_UNKNOWN;
-	snprintf(buf, sizeof(buf), "/sys/class/rtc/%s/device/power/wakeup",
+	snprintf(path, sizeof(path), "/sys/class/rtc/%s/device/power/wakeup",
 		 name);
-	if (pm_attr_read(ctx, buf, r->wakeup, sizeof(r->wakeup)) < 0)
+	if (pm_attr_read(ctx, path, r->wakeup, sizeof(r->wakeup)) < 0)
 		r->wakeup[0] = '\0';
 	pm_err_clear(ctx);
 	return 0;
