@@ -784,3 +784,17 @@ int pm_gov_tunable(struct pm_ctx *ctx, const struct pm_policy *pol,
 	snprintf(path, size, CPU_DIR "/cpufreq/%s/%s", gov, name);
 	return pm_exists(ctx, path) ? 2 : 0;
 }
+
+const char *pm_policy_name(const struct pm_policy *pol, char *buf,
+			   size_t size)
+{
+	char cpus[256];
+
+	pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
+	/* Before Linux 4.3 a policy is its owner's cpuN/cpufreq folder. */
+	snprintf(buf, size, "%s%u%s (cpus %s)",
+		 strstr(pol->path, "/cpufreq/policy") ? "policy" : "cpu",
+		 pol->id, strstr(pol->path, "/cpufreq/policy") ? "" : "/cpufreq",
+		 cpus);
+	return buf;
+}

@@ -14,55 +14,6 @@
 /* A raw EPP is a byte of the HWP request MSR. */
 #define EPP_RAW_MAX 255
 
-const char *pm_policy_name(const struct pm_policy *pol, char *buf,
-			   size_t size)
-{
-	char cpus[256];
-
-	pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
-	/* Before Linux 4.3 a policy is its owner's cpuN/cpufreq folder. */
-	snprintf(buf, size, "%s%u%s (cpus %s)",
-		 strstr(pol->path, "/cpufreq/policy") ? "policy" : "cpu",
-		 pol->id, strstr(pol->path, "/cpufreq/policy") ? "" : "/cpufreq",
-		 cpus);
-	return buf;
-}
-
-bool pm_fset_name_ok(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > max)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
-			return false;
-	return true;
-}
-
-bool pm_word_find(const char *list, const char *w, char *out, size_t size)
-{
-	const char *s = list;
-	size_t len = strlen(w);
-
-	while (*s) {
-		size_t n;
-
-		while (*s == ' ' || *s == '[')
-			s++;
-		n = strcspn(s, " ]");
-		if (n && n == len && !strncasecmp(s, w, n)) {
-			snprintf(out, size, "%.*s", (int)n, s);
-			return true;
-		}
-		s += n;
-		while (*s == ']')
-			s++;
-	}
-	return false;
-}
-
 /* "--min" for an option, "min" for a point file's key. */
 static const char *opt(const struct pm_fset *f, const char *name, char *buf,
 		       size_t size)
@@ -257,16 +208,6 @@ void pm_fset_plan(struct pm_writer *w, const struct pm_fset *f,
 }
 
 /* ---------------------------------------------------------------- devfreq */
-
-char *pm_fmt_hz(uint64_t hz, char *buf, size_t size)
-{
-	/* Past 2^64 - 1 kHz's rounding: the Hz, which always parse back. */
-	if (hz % 1000 || hz > UINT64_MAX - 500000)
-		snprintf(buf, size, "%llu Hz", (unsigned long long)hz);
-	else
-		pm_fmt_khz(hz / 1000, buf, size);
-	return buf;
-}
 
 /* The lowest and highest of a devfreq available_frequencies list. */
 static bool hz_range(const char *list, uint64_t *lo, uint64_t *hi)

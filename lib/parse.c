@@ -342,6 +342,16 @@ char *pm_fmt_khz(uint64_t khz, char *buf, size_t size)
 	return buf;
 }
 
+char *pm_fmt_hz(uint64_t hz, char *buf, size_t size)
+{
+	/* Past 2^64 - 1 kHz's rounding: the Hz, which always parse back. */
+	if (hz % 1000 || hz > UINT64_MAX - 500000)
+		snprintf(buf, size, "%llu Hz", (unsigned long long)hz);
+	else
+		pm_fmt_khz(hz / 1000, buf, size);
+	return buf;
+}
+
 /* ---------------------------------------------------------------- cpusets */
 
 void pm_cpuset_zero(struct pm_cpuset *s)
@@ -607,6 +617,53 @@ bool pm_word_in(const char *list, const char *word)
 		if (start && stop)
 			return true;
 		p++; /* a whole word may overlap the rejected match */
+	}
+	return false;
+}
+
+void pm_choice_current(const char *list, char *out, size_t size)
+{
+	const char *a = strchr(list, '['), *b;
+
+	if (!a || !(b = strchr(a, ']'))) {
+		if (size)
+			out[0] = '\0';
+		return;
+	}
+	snprintf(out, size, "%.*s", (int)(b - a - 1), a + 1);
+}
+
+bool pm_fset_name_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > max)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+bool pm_word_find(const char *list, const char *w, char *out, size_t size)
+{
+	const char *s = list;
+	size_t len = strlen(w);
+
+	while (*s) {
+		size_t n;
+
+		while (*s == ' ' || *s == '[')
+			s++;
+		n = strcspn(s, " ]");
+		if (n && n == len && !strncasecmp(s, w, n)) {
+			snprintf(out, size, "%.*s", (int)n, s);
+			return true;
+		}
+		s += n;
+		while (*s == ']')
+			s++;
 	}
 	return false;
 }

@@ -67,18 +67,6 @@ bool pm_choice_offered(const char *list, const char *word)
 	return pm_word_in(list, word);
 }
 
-void pm_choice_current(const char *list, char *out, size_t size)
-{
-	const char *a = strchr(list, '['), *b;
-
-	if (!a || !(b = strchr(a, ']'))) {
-		if (size)
-			out[0] = '\0';
-		return;
-	}
-	snprintf(out, size, "%.*s", (int)(b - a - 1), a + 1);
-}
-
 static const char *const mode_names[] = {
 	[PM_MODE_SUSPEND] = "suspend",
 	[PM_MODE_S2IDLE] = "s2idle",
