@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cstate-stat.h"
 
@@ -108,4 +109,27 @@ void cs_warn_anoms(const struct pm_tool *t, const struct pm_anoms *an,
 	if (n > (uint64_t)an->nnotes)
 		pm_warn(t, "%s: %llu more counter anomalies", when,
 			(unsigned long long)(n - (uint64_t)an->nnotes));
+}
+
+void cs_states_cut_add(struct pm_ctx *ctx, unsigned cpu, int n,
+		       struct pm_cpuset *cut)
+{
+	/* The kernel keeps ten states (CPUIDLE_STATE_MAX); a tree may not. */
+	if (n == PM_MAX_IDLE_STATES &&
+	    pm_idle_state_exists(ctx, cpu, PM_MAX_IDLE_STATES))
+		pm_cpuset_set(cut, cpu);
+}
+
+void cs_states_cut_say(const struct pm_tool *t, const struct pm_cpuset *cut)
+{
+	char list[256];
+
+	if (pm_cpuset_empty(cut))
+		return;
+	if (pm_cpulist_format(cut, list, sizeof(list)) >= sizeof(list))
+		memcpy(list + sizeof(list) - 4, "...", 4);
+	pm_note(t, "%s%s %s more than %d idle states: only states 0-%d are shown",
+		pm_cpuset_count(cut) == 1 ? "cpu" : "cpus ", list,
+		pm_cpuset_count(cut) == 1 ? "has" : "have", PM_MAX_IDLE_STATES,
+		PM_MAX_IDLE_STATES - 1);
 }

@@ -284,37 +284,8 @@ static const struct {
 	  "--wait[=SEC], -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 };
 
-/* The subcommands' own options, parsed here with the shared ones so
- * that all of them may come before or after the command words. */
-static const struct {
-	const char *name;
-	int has_arg;
-} own[PMCTL_NOPTS] = {
-	[PMCTL_O_GOVERNOR] = { "governor", required_argument },
-	[PMCTL_O_MIN] = { "min", required_argument },
-	[PMCTL_O_MAX] = { "max", required_argument },
-	[PMCTL_O_SPEED] = { "speed", required_argument },
-	[PMCTL_O_EPP] = { "epp", required_argument },
-	[PMCTL_O_HOLD] = { "hold", no_argument },
-	[PMCTL_O_CHARGE_START] = { "charge-start", required_argument },
-	[PMCTL_O_CHARGE_STOP] = { "charge-stop", required_argument },
-	[PMCTL_O_CHARGE_BEHAVIOUR] = { "charge-behaviour",
-				       required_argument },
-	[PMCTL_O_REDACT] = { "redact", no_argument },
-	[PMCTL_O_RUNTIME] = { "runtime", required_argument },
-	[PMCTL_O_WAKEUP] = { "wakeup", required_argument },
-};
-
 /* Room for the shared long options, -n, pmctl's own and the end. */
 #define PMCTL_NLONGOPTS (16 + PMCTL_NOPTS)
-
-void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what)
-{
-	for (int i = 0; i < PMCTL_NOPTS; i++)
-		if (p->opt[i] && !(allowed & (1u << i)))
-			pm_usage_error(&p->t, "--%s does not apply to %s",
-				       own[i].name, what);
-}
 
 /* The long options: the shared ones, -n, and pmctl's own table. */
 static void make_longopts(struct option *longopts)
@@ -331,7 +302,8 @@ static void make_longopts(struct option *longopts)
 	memcpy(longopts, base, sizeof(base));
 	for (int i = 0; i < PMCTL_NOPTS; i++)
 		longopts[nbase + i] = (struct option){
-			own[i].name, own[i].has_arg, NULL, PMCTL_OPT_BASE + i
+			pmctl_own[i].name, pmctl_own[i].has_arg, NULL,
+			PMCTL_OPT_BASE + i
 		};
 	longopts[nbase + PMCTL_NOPTS] = (struct option){ NULL, 0, NULL, 0 };
 }
@@ -342,9 +314,11 @@ static bool own_opt(struct pmctl *p, int c, bool *help)
 	if (c >= PMCTL_OPT_BASE && c < PMCTL_OPT_BASE + PMCTL_NOPTS) {
 		int k = c - PMCTL_OPT_BASE;
 
-		if (p->opt[k] && own[k].has_arg && strcmp(p->opt[k], optarg))
-			pm_usage_error(&p->t, "--%s given twice", own[k].name);
-		p->opt[k] = own[k].has_arg ? optarg : "";
+		if (p->opt[k] && pmctl_own[k].has_arg &&
+		    strcmp(p->opt[k], optarg))
+			pm_usage_error(&p->t, "--%s given twice",
+				       pmctl_own[k].name);
+		p->opt[k] = pmctl_own[k].has_arg ? optarg : "";
 		return true;
 	}
 	if (c == 'h') {

@@ -53,6 +53,12 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv);
 int pmctl_profile_set(struct pmctl *p, const char *name);
 int pmctl_devfreq_set(struct pmctl *p, int argc, char **argv);
 int pmctl_supply_set(struct pmctl *p, int argc, char **argv);
+/*
+ * A policy's frequencies whole: the ones it keeps, or the file read again
+ * when it has more (*buf then malloc'ed).  The count, -1 without a list.
+ */
+int pmctl_policy_freqs(struct pm_ctx *ctx, const struct pm_policy *p,
+		       bool boost, const uint64_t **v, uint64_t **buf);
 /* One policy as the JSON object CLI.md gives for `pmctl freq --json`. */
 /* ctx: where to read a frequency list longer than the policy keeps. */
 void pmctl_policy_json(struct pm_ctx *ctx, struct pm_out *o,
@@ -92,6 +98,12 @@ static inline void pmctl_write_begin(struct pmctl *p, struct pm_writer *w)
 	w->arg = p;
 }
 
+/* pmctl's own options by PMCTL_O_*: the long name, getopt's has_arg. */
+struct pmctl_own {
+	const char *name;
+	int has_arg;
+};
+extern const struct pmctl_own pmctl_own[PMCTL_NOPTS];
 /* Refuse pmctl's own options outside allowed (PMCTL_BIT): exit 2. */
 void pmctl_opts_only(struct pmctl *p, unsigned allowed, const char *what);
 
