@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Strict parsers: integers, frequencies and durations with units, kernel
- * CPU range lists and choice lists.  Nothing here trusts its input.
+ * Strict parsers: integers, frequencies and durations with units, and the
+ * kernel's choice lists.  Nothing here trusts its input.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +42,7 @@ static bool isdig(char c)
 }
 
 /* Digits at *s into *v; advances *s.  -EINVAL if none, -ERANGE overflow. */
-static int digits(const char **s, uint64_t *v)
+int pm_parse_digits(const char **s, uint64_t *v)
 {
 	const char *p = *s;
 	uint64_t x = 0;
@@ -67,7 +67,7 @@ int pm_parse_u64(const char *s, uint64_t *v)
 
 	if (!s)
 		return -EINVAL;
-	r = digits(&s, &x);
+	r = pm_parse_digits(&s, &x);
 	if (r == -EINVAL || *s)
 		return -EINVAL;
 	if (r < 0)
@@ -180,7 +180,7 @@ static int parse_scaled(const char *s, const struct unit *units,
 
 	if (!s)
 		return -EINVAL;
-	r = digits(&s, &ip);
+	r = pm_parse_digits(&s, &ip);
 	if (r == -EINVAL)
 		return r;
 	if (r < 0)
@@ -350,217 +350,6 @@ char *pm_fmt_hz(uint64_t hz, char *buf, size_t size)
 	else
 		pm_fmt_khz(hz / 1000, buf, size);
 	return buf;
-}
-
-/* ---------------------------------------------------------------- cpusets */
-
-void pm_cpuset_zero(struct pm_cpuset *s)
-{
-	memset(s, 0, sizeof(*s));
-}
-
-void pm_cpuset_set(struct pm_cpuset *s, unsigned cpu)
-{
-	if (cpu < PM_MAX_CPUS)
-		s->w[cpu / 64] |= 1ULL << (cpu % 64);
-}
-
-void pm_cpuset_clr(struct pm_cpuset *s, unsigned cpu)
-{
-	if (cpu < PM_MAX_CPUS)
-		s->w[cpu / 64] &= ~(1ULL << (cpu % 64));
-}
-
-bool pm_cpuset_isset(const struct pm_cpuset *s, unsigned cpu)
-{
-	return cpu < PM_MAX_CPUS && (s->w[cpu / 64] >> (cpu % 64)) & 1;
-}
-
-unsigned pm_cpuset_count(const struct pm_cpuset *s)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
-		n += (unsigned)__builtin_popcountll(s->w[i]);
-	return n;
-}
-
-bool pm_cpuset_empty(const struct pm_cpuset *s)
-{
-	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
-		if (s->w[i])
-			return false;
-	return true;
-}
-
-bool pm_cpuset_intersects(const struct pm_cpuset *a,
-			  const struct pm_cpuset *b)
-{
-	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
-		if (a->w[i] & b->w[i])
-			return true;
-	return false;
-}
-
-void pm_cpuset_and(struct pm_cpuset *d, const struct pm_cpuset *a)
-{
-	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
-		d->w[i] &= a->w[i];
-}
-
-void pm_cpuset_or(struct pm_cpuset *d, const struct pm_cpuset *a)
-{
-	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
-		d->w[i] |= a->w[i];
-}
-
-void pm_cpuset_andnot(struct pm_cpuset *d, const struct pm_cpuset *a)
-{
-	for (size_t i = 0; i < PM_MAX_CPUS / 64; i++)
-		d->w[i] &= ~a->w[i];
-}
-
-bool pm_cpuset_equal(const struct pm_cpuset *a, const struct pm_cpuset *b)
-{
-	return memcmp(a->w, b->w, sizeof(a->w)) == 0;
-}
-
-int pm_cpuset_next(const struct pm_cpuset *s, unsigned from)
-{
-	for (unsigned i = from / 64; i < PM_MAX_CPUS / 64; i++) {
-		uint64_t w = s->w[i];
-
-		if (i == from / 64)
-			w &= ~0ULL << (from % 64);
-		if (w)
-			return (int)(i * 64 + (unsigned)__builtin_ctzll(w));
-	}
-	return -1;
-}
-
-static int cpu_num(const char **s, unsigned *v)
-{
-	uint64_t x;
-	int r = digits(s, &x);
-
-	if (r < 0)
-		return r;
-	if (x >= PM_MAX_CPUS)
-		return -ERANGE;
-	*v = (unsigned)x;
-	return 0;
-}
-
-int pm_cpulist_parse(const char *s, struct pm_cpuset *set)
-{
-	struct pm_cpuset tmp;
-	const char *end;
-
-	if (!s)
-		return -EINVAL;
-	pm_cpuset_zero(&tmp);
-	/* The kernel ends the list with "\n"; an offline file is just that. */
-	end = s + strlen(s);
-	while (end > s && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	if (end == s) {
-		*set = tmp;
-		return 0;
-	}
-	for (;;) {
-		unsigned a, b, used = 1, group = 1;
-		int r = cpu_num(&s, &a);
-
-		if (r < 0)
-			return r;
-		b = a;
-		if (*s == '-') {
-			s++;
-			r = cpu_num(&s, &b);
-			if (r < 0)
-				return r;
-			if (b < a)
-				return -EINVAL;
-			if (*s == ':') {
-				s++;
-				r = cpu_num(&s, &used);
-				if (r < 0)
-					return r;
-				if (*s++ != '/')
-					return -EINVAL;
-				r = cpu_num(&s, &group);
-				if (r < 0)
-					return r;
-				if (!used || !group || used > group)
-					return -EINVAL;
-			}
-		}
-		for (unsigned c = a; c <= b; c++)
-			if ((c - a) % group < used)
-				pm_cpuset_set(&tmp, c);
-		if (s == end)
-			break;
-		if (*s != ',')
-			return -EINVAL;
-		s++;
-	}
-	*set = tmp;
-	return 0;
-}
-
-int pm_cpulist_parse_spaced(const char *s, struct pm_cpuset *set)
-{
-	struct pm_cpuset tmp;
-
-	if (!s)
-		return -EINVAL;
-	pm_cpuset_zero(&tmp);
-	for (;;) {
-		unsigned c;
-		int r;
-
-		while (*s == ' ' || *s == '\n' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		r = cpu_num(&s, &c);
-		if (r < 0)
-			return r;
-		if (*s && *s != ' ' && *s != '\n' && *s != '\t')
-			return -EINVAL;
-		pm_cpuset_set(&tmp, c);
-	}
-	*set = tmp;
-	return 0;
-}
-
-size_t pm_cpulist_format(const struct pm_cpuset *set, char *buf,
-			 size_t size)
-{
-	size_t len = 0;
-	int c = pm_cpuset_next(set, 0);
-
-	if (size)
-		buf[0] = '\0';
-	while (c >= 0) {
-		int e = c;
-		int n;
-
-		while (e + 1 < PM_MAX_CPUS && pm_cpuset_isset(set, (unsigned)e + 1))
-			e++;
-		if (e == c)
-			n = snprintf(len < size ? buf + len : NULL,
-				     len < size ? size - len : 0, "%s%d",
-				     len ? "," : "", c);
-		else
-			n = snprintf(len < size ? buf + len : NULL,
-				     len < size ? size - len : 0, "%s%d-%d",
-				     len ? "," : "", c, e);
-		len += (size_t)n;
-		c = e + 1 < PM_MAX_CPUS ? pm_cpuset_next(set, (unsigned)e + 1) :
-					  -1;
-	}
-	return len;
 }
 
 /* ---------------------------------------------------------------- choices */

@@ -492,6 +492,8 @@ int pm_child_wait(struct pm_child *c, int *exec_err);
 
 /* ---------------------------------------------------------------- parsing */
 
+/* Digits at *s into *v; advances *s.  -EINVAL if none, -ERANGE overflow. */
+int pm_parse_digits(const char **s, uint64_t *v);
 /* Strict decimal: no sign, no junk, no empty, no overflow. */
 int pm_parse_u64(const char *s, uint64_t *v);
 int pm_parse_u32(const char *s, uint32_t *v);

@@ -2,7 +2,7 @@
 /*
  * Unit tests of the system root context and attribute I/O on a temporary
  * sysroot, the PM_TEST_GUARD safety net, folder listings, and the error
- * messages of lib/cli.c.
+ * messages of lib/tool.c.
  */
 #include <errno.h>
 #include <fcntl.h>
