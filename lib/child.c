@@ -13,7 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "child.h"
+#include "core.h"
 
 /* PM_SYSROOT when a root is set, and the tool's own folder first on PATH. */
 static void child_env(const struct pm_ctx *ctx)

@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "conf.h"
+#include "core.h"
 
 static int fail(struct pm_conf *c, unsigned line, int err, const char *fmt,
 		...) __attribute__((format(printf, 4, 5)));

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "counter.h"
+#include "core.h"
+#include "proc.h"
 
 /*
  * Reading skew: the clock is read after the counters, and a 10 ms tick

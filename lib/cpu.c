@@ -4,11 +4,14 @@
  * and offline range lists, SMT control, and --cpu selections over them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "cpu.h"
+#include "core.h"
+#include "cpuset.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 

@@ -7,12 +7,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
-#include "pm.h"
+#include "cpufreq.h"
+#include "core.h"
+#include "parse.h"
+#include "cpuset.h"
+#include "dump.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 

@@ -5,11 +5,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "cpuidle.h"
+#include "core.h"
+#include "cpuset.h"
 
 #define IDLE_DIR "/sys/devices/system/cpu/cpuidle"
 

@@ -4,9 +4,12 @@
  * parsed strictly into them and formatted back compactly.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "pm.h"
+#include "cpuset.h"
+#include "core.h"
+#include "parse.h"
 
 void pm_cpuset_zero(struct pm_cpuset *s)
 {

@@ -6,10 +6,16 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "delta.h"
+#include "core.h"
+#include "cpufreq.h"
+#include "proc.h"
+#include "counter.h"
+#include "sample.h"
 
 int pm_reading_alloc(struct pm_reading *r, const struct pm_sampler *s)
 {

@@ -3,11 +3,13 @@
  * devfreq: device frequency scaling (GPUs, memory controllers), in Hz.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "devfreq.h"
+#include "core.h"
 
 #define DEVFREQ_DIR "/sys/class/devfreq"
 

@@ -8,12 +8,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
-#include "pm.h"
+#include "device.h"
+#include "core.h"
+#include "parse.h"
 
 #define DEVICES_DIR "/sys/devices"
 #define DEVICES_LEN (sizeof(DEVICES_DIR) - 1)

@@ -6,11 +6,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "domains.h"
+#include "core.h"
+#include "parse.h"
 
 #define REGULATOR_DIR "/sys/class/regulator"
 #define DEBUGFS_DIR "/sys/kernel/debug"

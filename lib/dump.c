@@ -8,13 +8,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
-#include "pm.h"
+#include "dump.h"
+#include "core.h"
+#include "parse.h"
 
 /* sysfs nests devices about 15 deep; a loop or a hostile tree stops here. */
 #define DUMP_MAX_DEPTH 48

@@ -6,10 +6,18 @@
  * (exit 2 or 3), then planned in an order where no intermediate state
  * has min above max.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "pm.h"
+#include "fset.h"
+#include "core.h"
+#include "txn.h"
+#include "parse.h"
+#include "cpufreq.h"
+#include "devfreq.h"
+#include "tool.h"
+#include "writer.h"
 
 /* A raw EPP is a byte of the HWP request MSR. */
 #define EPP_RAW_MAX 255

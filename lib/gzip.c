@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "dump.h"
 
 #define WSIZE 32768		/* the deflate window */
 #define BUF_SIZE ((size_t)3 * WSIZE)	/* history + input coded at once */

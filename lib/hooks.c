@@ -25,7 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "hooks.h"
+#include "core.h"
+#include "parse.h"
+#include "state.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)

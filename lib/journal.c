@@ -29,13 +29,17 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
-#include "pm.h"
+#include "journal.h"
+#include "core.h"
+#include "txn.h"
+#include "parse.h"
 
 #define JOURNAL_NAME "journal"
 #define JOURNAL_NEW "journal.new"

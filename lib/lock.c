@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "lock.h"
+#include "core.h"
 
 /* How often a --wait=SEC waiter tries again. */
 #define LOCK_POLL_NS (10L * 1000 * 1000)

@@ -4,10 +4,13 @@
  * in the installed examples.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "opp.h"
+#include "core.h"
+#include "conf.h"
 
 #define OPP_ETC "/etc/pm/opp.d"
 #define OPP_SUFFIX ".conf"

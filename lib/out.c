@@ -8,17 +8,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <unistd.h>
 
-#include "pm.h"
+#include "out.h"
+#include "core.h"
+#include "parse.h"
+#include "cpuset.h"
 
 static const char *const fmt_names[] = {
 	[PM_FMT_HUMAN] = "human", [PM_FMT_JSON] = "json", [PM_FMT_KV] = "kv",

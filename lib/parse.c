@@ -4,11 +4,13 @@
  * kernel's choice lists.  Nothing here trusts its input.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "pm.h"
+#include "parse.h"
+#include "core.h"
 
 /* 10^19 is the largest power of ten in a uint64_t. */
 #define POW10_MAX 19

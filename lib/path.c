@@ -7,14 +7,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
-#include "pm.h"
+#include "core.h"
+#include "parse.h"
 
 /* Growth step of buffers for /proc files read until EOF. */
 #define PM_FILE_CHUNK 16384

@@ -4,11 +4,14 @@
  * zones and subzones with energy counters and power-limit constraints.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "powercap.h"
+#include "core.h"
+#include "domains.h"
 
 #define POWERCAP_DIR "/sys/class/powercap"
 

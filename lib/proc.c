@@ -5,10 +5,13 @@
  * wider than their column), never by fixed offsets.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "proc.h"
+#include "core.h"
+#include "cpuset.h"
 
 /* The ten cpu fields of /proc/stat; guest and guest_nice are in user. */
 #define STAT_FIELDS 10

@@ -5,11 +5,13 @@
  * handlers of the 6.14+ /sys/class/platform-profile class.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "profile.h"
+#include "core.h"
 
 #define CLASS_DIR "/sys/class/platform-profile"
 

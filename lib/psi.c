@@ -8,10 +8,12 @@
  * "full" for cpu is Linux 5.13 (always zero there).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "psi.h"
+#include "core.h"
 
 /* A share the kernel prints as %lu.%02lu: hundredths of a percent. */
 static int parse_share(const char *s, const char **end, double *pct)

@@ -7,12 +7,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
-#include "pm.h"
+#include "sample.h"
+#include "core.h"
+#include "parse.h"
+#include "cpuset.h"
+#include "cpuidle.h"
+#include "cpufreq.h"
+#include "proc.h"
+#include "virt.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define POWERCAP_DIR "/sys/class/powercap"

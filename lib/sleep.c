@@ -18,7 +18,12 @@
 #include <linux/fs.h>
 #include <linux/fiemap.h>
 
-#include "pm.h"
+#include "sleep.h"
+#include "core.h"
+#include "parse.h"
+#include "cpuset.h"
+#include "proc.h"
+#include "sample.h"
 
 #define POWER_DIR "/sys/power"
 

@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "state.h"
+#include "core.h"
 
 /* As root: a folder that another user could change is not ours. */
 static bool unsafe_dir(const struct stat *st)

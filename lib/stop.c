@@ -11,7 +11,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "pm.h"
+#include "stop.h"
 
 static const int stop_signals[PM_STOP_NSIG] = { SIGINT, SIGTERM, SIGHUP,
 						SIGQUIT };

@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "supply.h"
+#include "core.h"
+#include "parse.h"
+#include "state.h"
 
 #define SUPPLY_DIR "/sys/class/power_supply"
 

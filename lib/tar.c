@@ -4,10 +4,11 @@
  * symlinks, names past the ustar limits in pax extended headers.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "dump.h"
 
 /* Field offsets and widths of the ustar header (POSIX.1-2001 pax). */
 #define T_NAME 0

@@ -3,11 +3,13 @@
  * Thermal zones: type, temperature in millidegrees, policy and mode.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "thermal.h"
+#include "core.h"
 
 #define THERMAL_DIR "/sys/class/thermal"
 /* thermal_zoneN ids come from an IDA; a few hundred is a big machine. */

@@ -6,13 +6,18 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "tool.h"
+#include "core.h"
+#include "parse.h"
+#include "out.h"
 
 /* The tool's name for the atexit stdout check. */
 static const char *tool_name = "pmtools";

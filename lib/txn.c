@@ -18,10 +18,15 @@
  * write, and what was written is rolled back.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "txn.h"
+#include "core.h"
+#include "stop.h"
+#include "journal.h"
+#include "parse.h"
 
 void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx)
 {

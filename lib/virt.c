@@ -5,10 +5,14 @@
  * own), and s390's per-CPU idle statistics, its only idle accounting.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm.h"
+#include "virt.h"
+#include "core.h"
+#include "parse.h"
+#include "cpuset.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define DMI_DIR "/sys/class/dmi/id"

@@ -8,11 +8,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "pm.h"
+#include "writer.h"
+#include "core.h"
+#include "txn.h"
+#include "stop.h"
+#include "journal.h"
+#include "lock.h"
+#include "out.h"
+#include "tool.h"
 
 #define STDOUT_NAME "standard output"
 

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libpm: CPU sets and the kernel's CPU lists (lib/cpuset.c).
+ */
+#ifndef PM_CPUSET_H
+#define PM_CPUSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+struct pm_cpuset {
+	uint64_t w[PM_MAX_CPUS / 64];
+};
+
+void pm_cpuset_zero(struct pm_cpuset *s);
+void pm_cpuset_set(struct pm_cpuset *s, unsigned cpu);
+void pm_cpuset_clr(struct pm_cpuset *s, unsigned cpu);
+bool pm_cpuset_isset(const struct pm_cpuset *s, unsigned cpu);
+unsigned pm_cpuset_count(const struct pm_cpuset *s);
+bool pm_cpuset_empty(const struct pm_cpuset *s);
+bool pm_cpuset_intersects(const struct pm_cpuset *a,
+			  const struct pm_cpuset *b);
+void pm_cpuset_and(struct pm_cpuset *d, const struct pm_cpuset *a);
+void pm_cpuset_or(struct pm_cpuset *d, const struct pm_cpuset *a);
+void pm_cpuset_andnot(struct pm_cpuset *d, const struct pm_cpuset *a);
+bool pm_cpuset_equal(const struct pm_cpuset *a, const struct pm_cpuset *b);
+/* Next set CPU at or after from, or -1. */
+int pm_cpuset_next(const struct pm_cpuset *s, unsigned from);
+/* cpu is the name of the variable it declares: no parentheses.
+ * NOLINTBEGIN(bugprone-macro-parentheses) */
+#define pm_cpuset_foreach(cpu, s)                                            \
+	for (int cpu = pm_cpuset_next((s), 0); cpu >= 0;                     \
+	     cpu = pm_cpuset_next((s), (unsigned)cpu + 1))
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+/*
+ * Kernel range list ("0-3,5,7-8", groups "0-7:2/4"), empty allowed (the
+ * offline file).  Reversed ranges, junk, overflow and CPUs >= PM_MAX_CPUS
+ * are -EINVAL / -ERANGE.
+ */
+int pm_cpulist_parse(const char *s, struct pm_cpuset *set);
+/* Space-separated list (cpufreq affected_cpus / related_cpus). */
+int pm_cpulist_parse_spaced(const char *s, struct pm_cpuset *set);
+/* Compact range list; returns the length (truncation: >= size). */
+size_t pm_cpulist_format(const struct pm_cpuset *set, char *buf,
+			 size_t size);
+
+#endif /* PM_CPUSET_H */

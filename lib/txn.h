@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libpm: write transactions: planned writes applied in order, read back,
+ * rolled back on failure (lib/txn.c).
+ */
+#ifndef PM_TXN_H
+#define PM_TXN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+/*
+ * A transaction: writes planned first (each file's value read then),
+ * applied in order, each read back; on the first failure every write
+ * already made is undone in reverse order and read back, so the kernel
+ * ends either fully at the new values or where it was.
+ */
+enum {
+	PM_W_FORCE = 1 << 0,	/* write even when the file reads the same */
+	PM_W_NOUNDO = 1 << 1,	/* undone by undoing an earlier write */
+	PM_W_NOREAD = 1 << 2,	/* no old value to read (nor read back) */
+	PM_W_CHOICE = 1 << 3,	/* reads as "a [b] c": the bracketed one */
+	/* The file appears with an earlier write of the plan (a governor's
+	 * tunables): planned with PM_W_NOREAD, read just before it is
+	 * written (then alt, if path is not there), then an ordinary write. */
+	PM_W_LATE = 1 << 4,
+	/* A snapshot only a rollback writes: planned as old = val (so never
+	 * written going forward), put back after the later writes are undone
+	 * if the file reads otherwise then (a governor's tunables, which the
+	 * kernel resets when the governor stops and starts again). */
+	PM_W_RESTORE = 1 << 5,
+	/* The write removes and recreates folders (CPU hotplug, a driver's
+	 * status): cached folder fds are dropped after it and its undo. */
+	PM_W_RESHAPE = 1 << 6,
+};
+
+#define PM_W_PATH PM_PATH_MAX	/* a USB device behind hubs and docks */
+#define PM_W_VAL 128
+
+struct pm_write {
+	char *path;		/* system path, as shown (malloc'd) */
+	char old[PM_W_VAL];	/* before ("" unreadable) */
+	char val[PM_W_VAL];	/* to write */
+	char got[PM_W_VAL];	/* read back after the write ("" none) */
+	unsigned flags;
+	void *tag;		/* the caller's, for messages */
+	bool skip;		/* already at val: not written */
+	bool done;		/* written */
+	int err;		/* errno of a failed write, 0 */
+	bool undone;		/* restored and read back as old */
+	int undo_err;		/* errno of a failed restore, -1 mismatch */
+	char *alt;		/* PM_W_LATE: the other place (malloc'd) */
+};
+
+struct pm_journal;
+
+struct pm_txn {
+	struct pm_ctx *ctx;
+	struct pm_write *w;
+	int n, cap;
+	int failed;		/* index of the failed write, -1 */
+	int not_restored;	/* writes that could not be undone */
+	int next;		/* the first write not applied yet */
+	bool rolled_back;
+	int stopped;		/* the signal that stopped the apply, 0 */
+	/* Written before the first write of each stage and of each
+	 * PM_W_LATE file (NULL: none, as in a dry run). */
+	struct pm_journal *journal;
+	int journal_err;	/* errno of a journal that could not be made */
+};
+
+void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx);
+void pm_txn_free(struct pm_txn *t);
+/*
+ * Plan path = value, reading the file's value now.  Returns the index of
+ * the write, or -errno when the file cannot be read (ENOENT: not offered
+ * here; the error record names it).  PM_W_NOREAD plans without reading.
+ */
+int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
+	       unsigned flags);
+/* Same with the old value already known (from a model just read). */
+int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
+		     const char *value, unsigned flags);
+/*
+ * Apply the plan (under ctx->dry_run only the write hook sees it), from
+ * the first write not applied yet: a plan may be applied in stages, each
+ * planned on what the one before made.  0 when every write was made;
+ * else -errno of the failed write, after the rollback of every stage:
+ * t->failed names it, t->not_restored counts the files left changed
+ * (each with undo_err set).  A stop signal caught (pm_stop_catch) before
+ * a write is -EINTR after the rollback, with t->stopped set and
+ * t->failed -1; a journal that cannot be written (t->journal) is its
+ * -errno, with t->journal_err set, before the stage's first write.
+ */
+int pm_txn_apply(struct pm_txn *t);
+/* Undo every write applied so far, in reverse order (an error found
+ * while planning a later stage); t->not_restored counts the failures. */
+void pm_txn_undo(struct pm_txn *t);
+/* Forget the writes planned from index n on (none applied yet). */
+void pm_txn_truncate(struct pm_txn *t, int n);
+/* Writes that change something (not skipped). */
+int pm_txn_changes(const struct pm_txn *t);
+
+#endif /* PM_TXN_H */
