@@ -199,6 +199,17 @@ ssize_t pm_attr_read_near(struct pm_ctx *ctx, const char *path, char *buf,
 			  size_t size);
 ssize_t pm_attr_readat(struct pm_ctx *ctx, int dirfd, const char *name,
 		       char *buf, size_t size);
+/*
+ * pm_attr_read of the path that fmt formats ("/sys/class/rtc/%s/wakealarm"),
+ * and pm_attr_readat of a name below dirfd ("cpu%u/online").  A path past
+ * PM_PATH_MAX is -ENAMETOOLONG, read from nowhere.
+ */
+ssize_t pm_attr_readf(struct pm_ctx *ctx, char *buf, size_t size,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+ssize_t pm_attr_readatf(struct pm_ctx *ctx, int dirfd, char *buf,
+			size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* Re-read a kept-open attribute with pread(fd, ..., 0): one syscall. */
 ssize_t pm_attr_pread(int fd, char *buf, size_t size);
 /*
@@ -219,6 +230,9 @@ size_t pm_strip(char *s, size_t len);
  * parse (the record names the file and the text).
  */
 int pm_attr_read_u64(struct pm_ctx *ctx, const char *path, uint64_t *v);
+/* The same of the path that fmt formats. */
+int pm_attr_readf_u64(struct pm_ctx *ctx, uint64_t *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int pm_attr_readat_u64(struct pm_ctx *ctx, int dirfd, const char *name,
 		       uint64_t *v);
 int pm_attr_readat_s64(struct pm_ctx *ctx, int dirfd, const char *name,
@@ -257,5 +271,42 @@ int pm_list_numbered(struct pm_ctx *ctx, const char *dir, const char *prefix,
  * *names is one malloc'ed array of malloc'ed strings. */
 int pm_list_dir(struct pm_ctx *ctx, const char *dir, char ***names);
 void pm_list_free(char **names, int n);
+
+/*
+ * The entries of a class folder, /sys/class/NAME (power_supply, thermal,
+ * devfreq, wakeup...), one at a time:
+ *
+ *	struct pm_class c;
+ *	int n = pm_class_open(ctx, &c, "devfreq", NULL);
+ *
+ *	while (pm_class_next(ctx, &c))
+ *		if (c.fd >= 0)
+ *			... pm_attr_readat(ctx, c.fd, "governor", ...) ...
+ *	pm_class_close(&c);
+ *
+ * pm_class_open lists the folder: the count of entries, or -errno with
+ * the record set (as pm_list_dir; pm_class_close is then a no-op).  With
+ * prefix NULL every entry comes, in C-locale order; else only the
+ * entries named prefix and a number ("thermal_zone"), by number, c.id
+ * the number.  pm_class_next moves to the next entry: c.name, c.path
+ * (below the root) and c.fd, an O_DIRECTORY fd of it, -1 when it does
+ * not open (the caller decides); closed by the next call and by
+ * pm_class_close.  False after the last one.
+ */
+struct pm_class {
+	char dir[PM_PATH_MAX];	/* /sys/class/NAME */
+	char path[PM_PATH_MAX];	/* the current entry's folder */
+	char **names;
+	int n, i;
+	const char *name;	/* the current entry's name */
+	uint32_t id;		/* its number, with a prefix */
+	int fd;			/* its folder, -1 */
+	size_t plen;		/* the prefix's length, 0 none */
+};
+
+int pm_class_open(struct pm_ctx *ctx, struct pm_class *c, const char *name,
+		  const char *prefix);
+bool pm_class_next(struct pm_ctx *ctx, struct pm_class *c);
+void pm_class_close(struct pm_class *c);
 
 #endif /* PM_CORE_H */

@@ -842,6 +842,66 @@ ssize_t pm_attr_readat(struct pm_ctx *ctx, int dirfd, const char *name,
 	return read_one(ctx, dirfd, name, name, buf, size);
 }
 
+/* Format a path into path[PM_PATH_MAX]: 0, or -ENAMETOOLONG recorded. */
+static int vpath(struct pm_ctx *ctx, char *path, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(path, PM_PATH_MAX, fmt, ap);
+
+	if (n < 0 || n >= PM_PATH_MAX)
+		return pm_err_set(ctx, "open", path, NULL, ENAMETOOLONG, NULL);
+	return 0;
+}
+
+ssize_t pm_attr_readf(struct pm_ctx *ctx, char *buf, size_t size,
+		      const char *fmt, ...)
+{
+	char path[PM_PATH_MAX];
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vpath(ctx, path, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		if (size)
+			buf[0] = '\0';
+		return r;
+	}
+	return pm_attr_read(ctx, path, buf, size);
+}
+
+ssize_t pm_attr_readatf(struct pm_ctx *ctx, int dirfd, char *buf,
+			size_t size, const char *fmt, ...)
+{
+	char name[PM_PATH_MAX];
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vpath(ctx, name, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		if (size)
+			buf[0] = '\0';
+		return r;
+	}
+	return pm_attr_readat(ctx, dirfd, name, buf, size);
+}
+
+int pm_attr_readf_u64(struct pm_ctx *ctx, uint64_t *v, const char *fmt, ...)
+{
+	char path[PM_PATH_MAX];
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vpath(ctx, path, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return r;
+	return pm_attr_read_u64(ctx, path, v);
+}
+
 static int typed(struct pm_ctx *ctx, const char *name, ssize_t n)
 {
 	if (n < 0)
@@ -1174,4 +1234,79 @@ void pm_list_free(char **names, int n)
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* Entries prefix+number by number; arg: the prefix's length. */
+static int cmp_numbered(const void *a, const void *b, void *arg)
+{
+	size_t plen = *(const size_t *)arg;
+	uint32_t x = 0, y = 0;
+
+	pm_parse_u32(*(char *const *)a + plen, &x);
+	pm_parse_u32(*(char *const *)b + plen, &y);
+	return x < y ? -1 : x > y;
+}
+
+int pm_class_open(struct pm_ctx *ctx, struct pm_class *c, const char *name,
+		  const char *prefix)
+{
+	int n, k = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	snprintf(c->dir, sizeof(c->dir), "/sys/class/%s", name);
+	n = pm_list_dir(ctx, c->dir, &c->names);
+	if (n < 0)
+		return n;
+	if (prefix) {
+		size_t plen = strlen(prefix);
+
+		for (int i = 0; i < n; i++) {
+			uint32_t v;
+
+			if (!strncmp(c->names[i], prefix, plen) &&
+			    pm_parse_u32(c->names[i] + plen, &v) == 0)
+				c->names[k++] = c->names[i];
+			else
+				free(c->names[i]);
+		}
+		n = k;
+		c->plen = plen;
+		qsort_r(c->names, (size_t)n, sizeof(*c->names), cmp_numbered,
+			&plen);
+	}
+	c->n = n;
+	return n;
+}
+
+bool pm_class_next(struct pm_ctx *ctx, struct pm_class *c)
+{
+	int l;
+
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	if (c->i >= c->n) {
+		c->name = NULL;
+		return false;
+	}
+	c->name = c->names[c->i++];
+	c->id = 0;
+	if (c->plen)
+		pm_parse_u32(c->name + c->plen, &c->id);
+	l = snprintf(c->path, sizeof(c->path), "%s/%s", c->dir, c->name);
+	/* A name too long for a path does not open. */
+	if (l > 0 && (size_t)l < sizeof(c->path))
+		c->fd = pm_open_dir(ctx, c->path);
+	return true;
+}
+
+void pm_class_close(struct pm_class *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	pm_list_free(c->names, c->n);
+	c->names = NULL;
+	c->n = c->i = 0;
 }

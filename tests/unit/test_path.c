@@ -1157,6 +1157,91 @@ static void test_list(void)
 
 /* ---------------------------------------------------------------- messages */
 
+/* The format-string reads and the class iteration. */
+static void test_readf_class(void)
+{
+	struct pm_ctx ctx;
+	struct pm_class c;
+	char buf[64], names[256], longname[PM_PATH_MAX + 16];
+	uint64_t v = 0;
+	int dfd, n;
+
+	if (pm_ctx_open(&ctx, root) < 0)
+		exit(99);
+	mkfile("sys/devices/system/cpu/cpu3/online", "1\n");
+	is_int(pm_attr_readf(&ctx, buf, sizeof(buf),
+			     "/sys/devices/system/cpu/cpu%u/online", 3u),
+	       1, "pm_attr_readf: the length");
+	is_str(buf, "1", "pm_attr_readf: the value");
+	ok(pm_attr_readf_u64(&ctx, &v, "/sys/devices/system/cpu/cpu%d/%s", 3,
+			     "online") == 0 && v == 1,
+	   "pm_attr_readf_u64");
+	is_int(pm_attr_readf(&ctx, buf, sizeof(buf),
+			     "/sys/devices/system/cpu/cpu%u/online", 4u),
+	       -ENOENT, "pm_attr_readf of a missing file");
+	is_str(ctx.err.file, "/sys/devices/system/cpu/cpu4/online",
+	       "pm_attr_readf failure: the record names the formatted path");
+	dfd = pm_open_dir(&ctx, "/sys/devices/system/cpu");
+	is_int(pm_attr_readatf(&ctx, dfd, buf, sizeof(buf), "cpu%u/online",
+			       3u),
+	       1, "pm_attr_readatf below a folder fd");
+	close(dfd);
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	strcpy(buf, "junk");
+	is_int(pm_attr_readf(&ctx, buf, sizeof(buf), "/sys/%s", longname),
+	       -ENAMETOOLONG, "pm_attr_readf past PM_PATH_MAX: -ENAMETOOLONG");
+	is_str(buf, "", "pm_attr_readf past PM_PATH_MAX: buf emptied");
+	is_int(pm_attr_readf_u64(&ctx, &v, "/sys/%s", longname),
+	       -ENAMETOOLONG, "pm_attr_readf_u64 past PM_PATH_MAX");
+
+	/* Every entry in C-locale order; one that is not a folder: -1. */
+	mkfile("sys/class/power_supply/BAT1/type", "Battery\n");
+	mkfile("sys/class/power_supply/AC/type", "Mains\n");
+	mkfile("sys/class/power_supply/BAT0/type", "Battery\n");
+	mkfile("sys/class/power_supply/stray", "not a folder\n");
+	n = pm_class_open(&ctx, &c, "power_supply", NULL);
+	is_int(n, 4, "pm_class_open: the count");
+	names[0] = '\0';
+	while (pm_class_next(&ctx, &c)) {
+		char t[32] = "-";
+
+		if (c.fd >= 0 &&
+		    pm_attr_readat(&ctx, c.fd, "type", t, sizeof(t)) < 0)
+			strcpy(t, "?");
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s=%s", names[0] ? " " : "", c.name, t);
+	}
+	is_str(names, "AC=Mains BAT0=Battery BAT1=Battery stray=-",
+	       "pm_class_next: every entry, sorted, a file's fd -1");
+	is_str(c.path, "/sys/class/power_supply/stray",
+	       "pm_class_next: the path of the last entry");
+	ok(!pm_class_next(&ctx, &c), "pm_class_next after the end: false");
+	pm_class_close(&c);
+
+	/* prefix+number by number: thermal_zone10 after thermal_zone2. */
+	mkfile("sys/class/thermal/thermal_zone10/temp", "10\n");
+	mkfile("sys/class/thermal/thermal_zone2/temp", "2\n");
+	mkfile("sys/class/thermal/cooling_device0/type", "fan\n");
+	mkfile("sys/class/thermal/thermal_zonex/temp", "x\n");
+	n = pm_class_open(&ctx, &c, "thermal", "thermal_zone");
+	is_int(n, 2, "pm_class_open with a prefix: only prefix+number");
+	names[0] = '\0';
+	while (pm_class_next(&ctx, &c))
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%u", names[0] ? " " : "", (unsigned)c.id);
+	is_str(names, "2 10", "pm_class_next with a prefix: by number");
+	pm_class_close(&c);
+
+	n = pm_class_open(&ctx, &c, "devfreq", NULL);
+	is_int(n, -ENOENT, "pm_class_open of a missing class: -ENOENT");
+	is_str(ctx.err.file, "/sys/class/devfreq",
+	       "missing class: the record names it");
+	ok(!pm_class_next(&ctx, &c), "missing class: no entry");
+	pm_class_close(&c);
+	pm_ctx_close(&ctx);
+}
+
 static void test_messages(void)
 {
 	static const struct {
@@ -1291,6 +1376,7 @@ int main(void)
 	test_odd();
 	test_guard();
 	test_list();
+	test_readf_class();
 	test_messages();
 	rm_rf(root);
 	return done_testing();
