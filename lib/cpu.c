@@ -69,11 +69,11 @@ int pm_cpus_read(struct pm_ctx *ctx, struct pm_cpus *c)
 		pm_cpuset_zero(&c->online);
 		pm_cpuset_foreach(cpu, &c->present)
 		{
-			char p[96];
 			uint64_t v;
 
-			snprintf(p, sizeof(p), CPU_DIR "/cpu%d/online", cpu);
-			if (pm_attr_read_u64(ctx, p, &v) < 0 || v)
+			if (pm_attr_readf_u64(ctx, &v, CPU_DIR "/cpu%d/online",
+					      cpu) < 0 ||
+			    v)
 				pm_cpuset_set(&c->online, (unsigned)cpu);
 		}
 	}

@@ -11,12 +11,10 @@
 #include "devfreq.h"
 #include "core.h"
 
-#define DEVFREQ_DIR "/sys/class/devfreq"
-
 int pm_devfreqs_read(struct pm_ctx *ctx, struct pm_devfreq **out)
 {
-	char **names;
-	int n = pm_list_dir(ctx, DEVFREQ_DIR, &names), k = 0;
+	struct pm_class c;
+	int n = pm_class_open(ctx, &c, "devfreq", NULL), k = 0;
 	struct pm_devfreq *v;
 
 	*out = NULL;
@@ -26,19 +24,16 @@ int pm_devfreqs_read(struct pm_ctx *ctx, struct pm_devfreq **out)
 	}
 	v = calloc((size_t)n + 1, sizeof(*v));
 	if (!v) {
-		pm_list_free(names, n);
+		pm_class_close(&c);
 		return -ENOMEM;
 	}
-	for (int i = 0; i < n; i++) {
-		char path[PM_PATH_MAX];
+	while (pm_class_next(ctx, &c)) {
 		struct pm_devfreq *d = &v[k];
-		int fd;
+		int fd = c.fd;
 
-		snprintf(path, sizeof(path), DEVFREQ_DIR "/%s", names[i]);
-		fd = pm_open_dir(ctx, path);
 		if (fd < 0)
 			continue;
-		snprintf(d->name, sizeof(d->name), "%s", names[i]);
+		snprintf(d->name, sizeof(d->name), "%s", c.name);
 		if (pm_attr_readat(ctx, fd, "governor", d->governor,
 				   sizeof(d->governor)) < 0)
 			d->governor[0] = '\0';
@@ -53,10 +48,9 @@ int pm_devfreqs_read(struct pm_ctx *ctx, struct pm_devfreq **out)
 				   d->available_frequencies,
 				   sizeof(d->available_frequencies)) < 0)
 			d->available_frequencies[0] = '\0';
-		close(fd);
 		k++;
 	}
-	pm_list_free(names, n);
+	pm_class_close(&c);
 	pm_err_clear(ctx);
 	*out = v;
 	return k;

@@ -150,8 +150,8 @@ void pm_powercap_free(struct pm_powercap *pc)
 
 int pm_powercap_read(struct pm_ctx *ctx, struct pm_powercap *pc)
 {
-	char **names;
-	int n = pm_list_dir(ctx, POWERCAP_DIR, &names);
+	struct pm_class c;
+	int n = pm_class_open(ctx, &c, "powercap", NULL);
 
 	memset(pc, 0, sizeof(*pc));
 	if (n < 0)
@@ -159,33 +159,29 @@ int pm_powercap_read(struct pm_ctx *ctx, struct pm_powercap *pc)
 	pc->types = calloc((size_t)n + 1, sizeof(*pc->types));
 	pc->zones = calloc((size_t)n + 1, sizeof(*pc->zones));
 	if (!pc->types || !pc->zones) {
-		pm_list_free(names, n);
+		pm_class_close(&c);
 		pm_powercap_free(pc);
 		return -ENOMEM;
 	}
-	for (int i = 0; i < n; i++) {
-		char path[PM_PATH_MAX];
-		int fd;
+	while (pm_class_next(ctx, &c)) {
+		int fd = c.fd;
 
-		snprintf(path, sizeof(path), POWERCAP_DIR "/%s", names[i]);
-		fd = pm_open_dir(ctx, path);
 		if (fd < 0)
 			continue;
 		/* Zones have a name; control types only "enabled". */
 		if (pm_existsat(fd, "name")) {
 			struct pm_powercap_zone *z = &pc->zones[pc->nzones++];
 
-			snprintf(z->zone, sizeof(z->zone), "%s", names[i]);
+			snprintf(z->zone, sizeof(z->zone), "%s", c.name);
 			read_zone(ctx, fd, z);
 		} else {
 			struct pm_powercap_type *t = &pc->types[pc->ntypes++];
 
-			snprintf(t->name, sizeof(t->name), "%s", names[i]);
+			snprintf(t->name, sizeof(t->name), "%s", c.name);
 			t->enabled = enabled_at(ctx, fd);
 		}
-		close(fd);
 	}
-	pm_list_free(names, n);
+	pm_class_close(&c);
 	for (int i = 0; i < pc->nzones; i++)
 		place_zone(ctx, pc, &pc->zones[i]);
 	qsort_r(pc->zones, (size_t)pc->nzones, sizeof(*pc->zones), cmp_zone,

@@ -13,30 +13,23 @@
 #include "profile.h"
 #include "core.h"
 
-#define CLASS_DIR "/sys/class/platform-profile"
-
 static void read_handlers(struct pm_ctx *ctx, struct pm_profile *p)
 {
-	char **names;
-	int n = pm_list_dir(ctx, CLASS_DIR, &names);
+	struct pm_class c;
+	int n = pm_class_open(ctx, &c, "platform-profile", NULL);
 
 	p->n_handlers = -1;
 	if (n < 0)
 		return;
 	p->n_handlers = 0;
-	for (int i = 0; i < n && p->n_handlers < PM_MAX_PROFILE_HANDLERS;
-	     i++) {
+	while (p->n_handlers < PM_MAX_PROFILE_HANDLERS &&
+	       pm_class_next(ctx, &c)) {
 		struct pm_profile_handler *h = &p->h[p->n_handlers];
-		char dir[PM_PATH_MAX];
-		int fd;
+		int fd = c.fd;
 
-		if (strncmp(names[i], "platform-profile-", 17))
+		if (strncmp(c.name, "platform-profile-", 17) || fd < 0)
 			continue;
-		snprintf(dir, sizeof(dir), CLASS_DIR "/%s", names[i]);
-		fd = pm_open_dir(ctx, dir);
-		if (fd < 0)
-			continue;
-		snprintf(h->id, sizeof(h->id), "%s", names[i]);
+		snprintf(h->id, sizeof(h->id), "%s", c.name);
 		if (pm_attr_readat(ctx, fd, "name", h->name, sizeof(h->name)) <
 		    0)
 			h->name[0] = '\0';
@@ -46,10 +39,9 @@ static void read_handlers(struct pm_ctx *ctx, struct pm_profile *p)
 		if (pm_attr_readat(ctx, fd, "choices", h->choices,
 				   sizeof(h->choices)) < 0)
 			h->choices[0] = '\0';
-		close(fd);
 		p->n_handlers++;
 	}
-	pm_list_free(names, n);
+	pm_class_close(&c);
 }
 
 int pm_profile_read(struct pm_ctx *ctx, struct pm_profile *p)

@@ -483,7 +483,7 @@ int pm_wakeup_count_read(struct pm_ctx *ctx, double timeout_s,
 
 int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r)
 {
-	char path[80], buf[64];
+	char buf[64];
 	ssize_t n;
 
 	memset(r, 0, sizeof(*r));
@@ -492,20 +492,15 @@ int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r)
 				  "not an RTC name");
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	snprintf(r->path, sizeof(r->path), "/sys/class/rtc/%s", name);
-	/* The path in its own buffer: a failed read empties buf, which
-	 * would empty the error record's file name with it. */
-	snprintf(path, sizeof(path), "/sys/class/rtc/%s/wakealarm", name);
-	n = pm_attr_read(ctx, path, buf, sizeof(buf));
+	n = pm_attr_readf(ctx, buf, sizeof(buf), "%s/wakealarm", r->path);
 	if (n < 0)
 		return (int)n;
 	if (!n || pm_parse_u64(buf, &r->alarm) < 0)
 		r->alarm = 0;
-	snprintf(path, sizeof(path), "/sys/class/rtc/%s/since_epoch", name);
-	if (pm_attr_read_u64(ctx, path, &r->now) < 0)
+	if (pm_attr_readf_u64(ctx, &r->now, "%s/since_epoch", r->path) < 0)
 		r->now = PM_UNKNOWN;
-	snprintf(path, sizeof(path), "/sys/class/rtc/%s/device/power/wakeup",
-		 name);
-	if (pm_attr_read(ctx, path, r->wakeup, sizeof(r->wakeup)) < 0)
+	if (pm_attr_readf(ctx, r->wakeup, sizeof(r->wakeup),
+			  "%s/device/power/wakeup", r->path) < 0)
 		r->wakeup[0] = '\0';
 	pm_err_clear(ctx);
 	return 0;
@@ -540,9 +535,8 @@ bool pm_rtc_local(struct pm_ctx *ctx)
 
 int pm_wakeup_sources_read(struct pm_ctx *ctx, struct pm_wsrc **out)
 {
-	static const char dir[] = "/sys/class/wakeup";
-	char **names;
-	int n = pm_list_dir(ctx, dir, &names), k = 0;
+	struct pm_class c;
+	int n = pm_class_open(ctx, &c, "wakeup", NULL), k = 0;
 
 	*out = NULL;
 	if (n < 0) {
@@ -551,28 +545,22 @@ int pm_wakeup_sources_read(struct pm_ctx *ctx, struct pm_wsrc **out)
 	}
 	*out = calloc((size_t)n + 1, sizeof(**out));
 	if (!*out) {
-		pm_list_free(names, n);
+		pm_class_close(&c);
 		return -ENOMEM;
 	}
-	for (int i = 0; i < n; i++) {
+	while (pm_class_next(ctx, &c)) {
 		struct pm_wsrc *w = &(*out)[k];
-		char path[PM_PATH_MAX];
-		int fd;
+		int fd = c.fd;
 
-		if (strlen(names[i]) >= sizeof(w->id))
+		if (strlen(c.name) >= sizeof(w->id) || fd < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		fd = pm_open_dir(ctx, path);
-		if (fd < 0)
-			continue;
-		snprintf(w->id, sizeof(w->id), "%s", names[i]);
+		snprintf(w->id, sizeof(w->id), "%s", c.name);
 		rd(ctx, fd, "name", w->name, sizeof(w->name));
 		w->event_count = pm_attr_getat_u64(ctx, fd, "event_count");
 		w->wakeup_count = pm_attr_getat_u64(ctx, fd, "wakeup_count");
-		close(fd);
 		k++;
 	}
-	pm_list_free(names, n);
+	pm_class_close(&c);
 	pm_err_clear(ctx);
 	return k;
 }

@@ -106,8 +106,8 @@ static void derive(struct pm_supply *s)
 
 int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out)
 {
-	char **names;
-	int n = pm_list_dir(ctx, SUPPLY_DIR, &names), k = 0;
+	struct pm_class c;
+	int n = pm_class_open(ctx, &c, "power_supply", NULL), k = 0;
 	struct pm_supply *v;
 
 	*out = NULL;
@@ -117,20 +117,17 @@ int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out)
 	}
 	v = calloc((size_t)n + 1, sizeof(*v));
 	if (!v) {
-		pm_list_free(names, n);
+		pm_class_close(&c);
 		return -ENOMEM;
 	}
-	for (int i = 0; i < n; i++) {
-		char path[PM_PATH_MAX];
+	while (pm_class_next(ctx, &c)) {
 		struct pm_supply *s = &v[k];
-		int fd;
+		int fd = c.fd;
 		int64_t on;
 
-		snprintf(path, sizeof(path), SUPPLY_DIR "/%s", names[i]);
-		fd = pm_open_dir(ctx, path);
 		if (fd < 0)
 			continue;
-		snprintf(s->name, sizeof(s->name), "%s", names[i]);
+		snprintf(s->name, sizeof(s->name), "%s", c.name);
 		if (pm_attr_readat(ctx, fd, "type", s->type, sizeof(s->type)) <
 		    0)
 			s->type[0] = '\0';
@@ -162,11 +159,10 @@ int pm_supplies_read(struct pm_ctx *ctx, struct pm_supply **out)
 		s->charge_full_design_uah = get_s64(ctx, fd,
 						    "charge_full_design");
 		s->cycle_count = get_s64(ctx, fd, "cycle_count");
-		close(fd);
 		derive(s);
 		k++;
 	}
-	pm_list_free(names, n);
+	pm_class_close(&c);
 	pm_err_clear(ctx);
 	*out = v;
 	return k;

@@ -11,35 +11,34 @@
 #include "thermal.h"
 #include "core.h"
 
-#define THERMAL_DIR "/sys/class/thermal"
 /* thermal_zoneN ids come from an IDA; a few hundred is a big machine. */
 #define MAX_ZONES 1024
 
 int pm_tzones_read(struct pm_ctx *ctx, struct pm_tzone **out)
 {
-	unsigned ids[MAX_ZONES];
-	int n = pm_list_numbered(ctx, THERMAL_DIR, "thermal_zone", ids,
-				 MAX_ZONES);
+	struct pm_class c;
+	int n = pm_class_open(ctx, &c, "thermal", "thermal_zone");
 	struct pm_tzone *v;
 
 	*out = NULL;
+	if (n > MAX_ZONES)
+		n = MAX_ZONES;
 	if (n <= 0) {
+		pm_class_close(&c);
 		pm_err_clear(ctx);
 		return 0;
 	}
 	v = calloc((size_t)n, sizeof(*v));
-	if (!v)
+	if (!v) {
+		pm_class_close(&c);
 		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		char path[96];
-		int fd;
+	}
+	for (int i = 0; i < n && pm_class_next(ctx, &c); i++) {
+		int fd = c.fd;
 		int64_t t;
 
-		v[i].id = ids[i];
+		v[i].id = c.id;
 		v[i].temp_mc = PM_UNKNOWN_S64;
-		snprintf(path, sizeof(path), THERMAL_DIR "/thermal_zone%u",
-			 ids[i]);
-		fd = pm_open_dir(ctx, path);
 		if (fd < 0)
 			continue;
 		if (pm_attr_readat(ctx, fd, "type", v[i].type,
@@ -53,8 +52,8 @@ int pm_tzones_read(struct pm_ctx *ctx, struct pm_tzone **out)
 		if (pm_attr_readat(ctx, fd, "mode", v[i].mode,
 				   sizeof(v[i].mode)) < 0)
 			v[i].mode[0] = '\0';
-		close(fd);
 	}
+	pm_class_close(&c);
 	pm_err_clear(ctx);
 	*out = v;
 	return n;
