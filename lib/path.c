@@ -1258,7 +1258,7 @@ int pm_class_open(struct pm_ctx *ctx, struct pm_class *c, const char *name,
 	n = pm_list_dir(ctx, c->dir, &c->names);
 	if (n < 0)
 		return n;
-	if (prefix) {
+	if (prefix && n) {
 		size_t plen = strlen(prefix);
 
 		for (int i = 0; i < n; i++) {

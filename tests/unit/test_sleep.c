@@ -57,6 +57,7 @@ static void test_rtc(void)
 
 	mkfile("sys/class/rtc/rtc0/wakealarm", "1764896400\n");
 	e = pm_rtc_read(&ctx, "rtc0", &r);
+	is_int(e, 0, "pm_rtc_read with an alarm set");
 	is_int((long long)r.alarm, 1764896400, "pm_rtc_read: the alarm");
 
 	/* A missing alarm file: the record names it. */
