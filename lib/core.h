@@ -273,6 +273,14 @@ int pm_list_dir(struct pm_ctx *ctx, const char *dir, char ***names);
 void pm_list_free(char **names, int n);
 
 /*
+ * Where a relative symlink in folder dir points, both root-relative
+ * without a leading '/'; -EXDEV for an absolute target or one that
+ * leaves the root.
+ */
+int pm_link_resolve(const char *dir, const char *target, char *out,
+		    size_t size);
+
+/*
  * The entries of a class folder, /sys/class/NAME (power_supply, thermal,
  * devfreq, wakeup...), one at a time:
  *

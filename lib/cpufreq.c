@@ -17,7 +17,6 @@
 #include "core.h"
 #include "parse.h"
 #include "cpuset.h"
-#include "dump.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 
@@ -58,8 +57,8 @@ static int cpu_folder(struct pm_ctx *ctx, unsigned cpu, char *out,
 	if (size < 2)
 		return -ENAMETOOLONG;
 	out[0] = '/';
-	r = pm_dump_link_resolve(target == t ? dir : "", target, out + 1,
-				 size - 1);
+	r = pm_link_resolve(target == t ? dir : "", target, out + 1,
+			    size - 1);
 	return r < 0 ? r : 1;
 }
 

@@ -130,45 +130,6 @@ static int join(char *out, size_t size, const char *dir, const char *name)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int pm_dump_link_resolve(const char *dir, const char *target, char *out,
-			 size_t size)
-{
-	size_t len = strlen(dir);
-	const char *p = target;
-
-	if (!*target || *target == '/')
-		return -EXDEV;
-	if (len >= size)
-		return -ENAMETOOLONG;
-	memcpy(out, dir, len + 1);
-	while (*p) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *slash;
-
-			if (!len)
-				return -EXDEV;
-			out[len] = '\0';
-			slash = strrchr(out, '/');
-			len = slash ? (size_t)(slash - out) : 0;
-		} else if (n && !(n == 1 && p[0] == '.')) {
-			if (len + 1 + n >= size)
-				return -ENAMETOOLONG;
-			if (len)
-				out[len++] = '/';
-			memcpy(out + len, p, n);
-			len += n;
-		}
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	out[len] = '\0';
-	return 0;
-}
-
 /* ---------------------------------------------------------------- redact */
 
 static bool key_is_id(const char *key, size_t n)
@@ -579,7 +540,7 @@ static int add_link(struct dumper *d, int dfd, const char *dir,
 	if (n < 0)
 		return -errno;
 	target[n] = '\0';
-	r = pm_dump_link_resolve(dir, target, resolved, size);
+	r = pm_link_resolve(dir, target, resolved, size);
 	s = mark(d, path, &added);
 	if (!s)
 		return -ENOMEM;

@@ -103,12 +103,5 @@ int pm_dump(struct pm_ctx *ctx, FILE *out, const struct pm_dump_opts *o,
  */
 int pm_dump_redact(const char *path, const char *data, size_t len,
 		   char **out, size_t *outlen);
-/*
- * Where a relative symlink in folder dir points, both root-relative
- * without a leading '/'; -EXDEV for an absolute target or one that
- * leaves the root.
- */
-int pm_dump_link_resolve(const char *dir, const char *target, char *out,
-			 size_t size);
 
 #endif /* PM_DUMP_H */

@@ -1310,3 +1310,42 @@ void pm_class_close(struct pm_class *c)
 	c->names = NULL;
 	c->n = c->i = 0;
 }
+
+int pm_link_resolve(const char *dir, const char *target, char *out,
+		    size_t size)
+{
+	size_t len = strlen(dir);
+	const char *p = target;
+
+	if (!*target || *target == '/')
+		return -EXDEV;
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(out, dir, len + 1);
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash;
+
+			if (!len)
+				return -EXDEV;
+			out[len] = '\0';
+			slash = strrchr(out, '/');
+			len = slash ? (size_t)(slash - out) : 0;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (len + 1 + n >= size)
+				return -ENAMETOOLONG;
+			if (len)
+				out[len++] = '/';
+			memcpy(out + len, p, n);
+			len += n;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	out[len] = '\0';
+	return 0;
+}

@@ -86,7 +86,7 @@ static void resolve_is(const char *dir, const char *target, const char *want,
 		       int want_r)
 {
 	char out[PM_PATH_MAX];
-	int r = pm_dump_link_resolve(dir, target, out, sizeof(out));
+	int r = pm_link_resolve(dir, target, out, sizeof(out));
 
 	is_int(r, want_r, "resolve %s -> %s: %d", dir, target, want_r);
 	if (!want_r && want)
