@@ -11,9 +11,18 @@
  * The cpufreq and devfreq planners are in fset.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "pm.h"
+#include "plan.h"
+#include "core.h"
+#include "txn.h"
+#include "parse.h"
+#include "sleep.h"
+#include "supply.h"
+#include "profile.h"
+#include "tool.h"
+#include "writer.h"
 
 #define PROFILE_FILE "/sys/firmware/acpi/platform_profile"
 
