@@ -369,6 +369,51 @@ $t/bad.c: h2: not a flag assignment: plain = 1" ] || fail "$output"
 	[ "$stderr" = "3 handlers checked" ]
 }
 
+# layer_scan DIR: libpm's layering in DIR/lib.  Every header but pm.h
+# includes only headers that pm.h (the umbrella, in layer order) lists
+# before it; no lib/*.c includes pm.h; below the tool layer (tool.c,
+# writer.c, fset.c, plan.c) nothing exits or writes to stderr.  One line
+# per breach, exit 1.
+layer_scan() {
+	local dir=$1 h inc bad=0 order
+	order=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$dir/lib/pm.h")
+	for h in "$dir"/lib/*.h; do
+		[ "${h##*/}" = pm.h ] && continue
+		while read -r inc; do
+			# Listed before h in the umbrella's order.
+			if ! printf '%s\n' "$order" | sed "/^${h##*/}\$/q" | grep -qx "$inc" ||
+				[ "$inc" = "${h##*/}" ]; then
+				echo "${h##*/}: includes $inc, not a layer below it"
+				bad=1
+			fi
+		done < <(sed -n 's/^#include "\(.*\)"$/\1/p' "$h")
+	done
+	for h in "$dir"/lib/*.c; do
+		grep -q '^#include "pm.h"' "$h" && { echo "${h##*/}: includes pm.h"; bad=1; }
+		case ${h##*/} in tool.c | writer.c | fset.c | plan.c) continue ;; esac
+		grep -nE '(^|[^_[:alnum:]])(exit|pm_die|pm_warn|pm_note|pm_usage_error)[[:space:]]*\(|\bstderr\b' "$h" |
+			sed "s|^|${h##*/}:|" | grep . && bad=1
+	done
+	return "$bad"
+}
+
+@test "the source: libpm's headers each include only the layers below; only the tool layer exits or writes to stderr" {
+	run layer_scan "$top"
+	[ "$status" -eq 0 ] || fail "$output"
+	# The scan sees a breach of each kind.
+	mkdir -p "$t/x/lib"
+	cp "$top"/lib/*.h "$top"/lib/*.c "$t/x/lib/"
+	printf '#include "tool.h"\n' >>"$t/x/lib/core.h"
+	printf '#include "pm.h"\n' >>"$t/x/lib/thermal.c"
+	printf 'static void f(void) { exit(1); }\n' >>"$t/x/lib/cpu.c"
+	run layer_scan "$t/x"
+	assert_failure 1
+	[ "${lines[0]}" = "core.h: includes tool.h, not a layer below it" ] || fail "$output"
+	[[ "$output" == *"thermal.c: includes pm.h"* ]] || fail "$output"
+	[[ "$output" == *"cpu.c:"*"exit(1)"* ]] || fail "$output"
+	[ "${#lines[@]}" -eq 3 ] || fail "$output"
+}
+
 # A folder of hooks for pm-suspend on a fresh hwp-laptop.
 sleepfx() {
 	local fx
