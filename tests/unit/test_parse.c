@@ -226,11 +226,9 @@ struct freq_case {
 	uint64_t khz;
 };
 
-/* clang-format off */
 #define FREQ_OK(s, h) { s, 0, h, 0, (h) / 1000 }
 #define FREQ_HZ_ONLY(s, h) { s, 0, h, -EINVAL, 0 }
 #define FREQ_BAD(s, e) { s, e, 0, e, 0 }
-/* clang-format on */
 
 static const struct freq_case freq_cases[] = {
 	FREQ_OK("1200000", 1200000000ULL),
