@@ -312,6 +312,12 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 			t->wait_s = (double)us / 1e6;
 		}
 		return true;
+	case 'n':
+		if (!t->dry_run_opt)
+			return false;
+		t->dry_run = true;
+		t->seen |= PM_SEEN_DRY_RUN;
+		return true;
 	case 'q':
 		t->verbose = -1;
 		return true;

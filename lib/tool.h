@@ -50,6 +50,7 @@ struct pm_tool {
 	const char *output;		/* --output FILE */
 	const char *cpu;		/* --cpu LIST */
 	bool dry_run;
+	bool dry_run_opt;		/* -n is --dry-run (not cstate-stat's) */
 	double wait_s;			/* --wait: -1 no, 0 forever, else s */
 	int verbose;			/* -1 quiet, 0 normal, 1+ verbose */
 	unsigned seen;			/* PM_SEEN_*: shared options given */
@@ -65,7 +66,7 @@ enum {
 	PM_SEEN_OUTPUT = 1 << 1,
 	PM_SEEN_FORMAT = 1 << 2,
 	PM_SEEN_WAIT = 1 << 3,
-	PM_SEEN_DRY_RUN = 1 << 4,	/* set by the tool that parses -n */
+	PM_SEEN_DRY_RUN = 1 << 4,	/* -n, where dry_run_opt is set */
 };
 
 /* Name the tool, install the stdout check at exit, ignore SIGPIPE. */

@@ -330,10 +330,6 @@ struct args {
 static bool own_opt(struct opp *op, struct args *a, int c, const char *arg)
 {
 	switch (c) {
-	case 'n':
-		op->t.dry_run = true;
-		op->t.seen |= PM_SEEN_DRY_RUN;
-		return true;
 	case 'f':
 		if (a->file)
 			pm_usage_error(&op->t, "-f given twice");
@@ -556,6 +552,7 @@ int main(int argc, char **argv)
 	int code, changes;
 
 	pm_tool_init(&op.t, "opp-set", usage);
+	op.t.dry_run_opt = true;
 	parse_args(&op, &a, argc, argv);
 	if (a.list || a.current || a.save || a.show)
 		return run_query(&op, &a);

@@ -505,9 +505,6 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 			p->no_hooks = true;
 		} else if (c == OPT_FORCE) {
 			p->force = true;
-		} else if (c == 'n') {
-			p->t.dry_run = true;
-			p->t.seen |= PM_SEEN_DRY_RUN;
 		} else {
 			opt_is(p, a, c, argv);
 		}
@@ -685,6 +682,7 @@ int main(int argc, char **argv)
 	init_names(&p, &a, argv[0]);
 	join_cmdline(&p, argc, argv);
 	pm_tool_init(&p.t, p.name, usage);
+	p.t.dry_run_opt = true;
 	parse_opts(&p, &a, argc, argv);
 	parse_mode(&p, &a, argc, argv);
 	check_combos(&p);

@@ -308,7 +308,7 @@ static void make_longopts(struct option *longopts)
 	longopts[nbase + PMCTL_NOPTS] = (struct option){ NULL, 0, NULL, 0 };
 }
 
-/* One option of pmctl's own table, or -h or -n: false for others. */
+/* One option of pmctl's own table, or -h: false for others. */
 static bool own_opt(struct pmctl *p, int c, bool *help)
 {
 	if (c >= PMCTL_OPT_BASE && c < PMCTL_OPT_BASE + PMCTL_NOPTS) {
@@ -323,11 +323,6 @@ static bool own_opt(struct pmctl *p, int c, bool *help)
 	}
 	if (c == 'h') {
 		*help = true;
-		return true;
-	}
-	if (c == 'n') {
-		p->t.dry_run = true;
-		p->t.seen |= PM_SEEN_DRY_RUN;
 		return true;
 	}
 	return false;
@@ -374,6 +369,7 @@ int main(int argc, char **argv)
 	int nargs;
 
 	pm_tool_init(&p.t, "pmctl", usage);
+	p.t.dry_run_opt = true;
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		pm_die(&p.t, PM_EXIT_FAIL, "out of memory");
