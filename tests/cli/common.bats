@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # shellcheck disable=SC2154 # $bin, $dumps and bats' $stderr come from helpers.bash and run
 # The options and behaviour every tool shares (CLI.md, "Shared by all four").
+# tests/run: reads the corpus
 
 load helpers
 

@@ -12,6 +12,7 @@
 # through links, could be changed by others; --save never writes a value
 # that would not read back as itself; children get the root as an
 # absolute path.
+# tests/run: reads the corpus
 
 load helpers
 

@@ -2,6 +2,7 @@
 # shellcheck disable=SC2154 # $bin, $dumps and bats' $stderr come from helpers.bash and run
 # Every real machine's dump in shared/corpus/sysfs-dumps: the tools read
 # them without a crash, print valid documents, and never invent a value.
+# tests/run: reads the corpus
 
 load helpers
 

@@ -6,6 +6,7 @@
 # (a phone's clusters), big servers, the kernel's "unknown" values, and
 # tables longer than the kernel's own limits.  Expected values come from
 # the raw files.
+# tests/run: reads the corpus
 
 load helpers
 

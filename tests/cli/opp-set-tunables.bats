@@ -6,6 +6,7 @@
 # conflicts, --save and -f, and every malformed value refused with the
 # file and line.  The real kernel's side (the folder appearing, the
 # defaults, a rollback that restarts a governor) is in tests/e2e (cpupm).
+# tests/run: reads the corpus
 
 load helpers
 

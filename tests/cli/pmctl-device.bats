@@ -4,6 +4,7 @@
 # dump (values checked against the .desc and the files), its filters, and
 # device set: each write read back from the file, -n, every refusal with
 # the tree unchanged, the rollback of a failed write, and non-root users.
+# tests/run: reads the corpus
 
 load helpers
 

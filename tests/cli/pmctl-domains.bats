@@ -4,6 +4,7 @@
 # every fixture, with the values of the machine descriptions and files,
 # older and newer debugfs layouts, a non-root user, the real machines'
 # dumps, the real root, and bad input that changes nothing.
+# tests/run: reads the corpus
 
 load helpers
 

@@ -5,6 +5,7 @@
 # label names, quoted and escaped label values, numbers), pm_ names, no
 # series twice; and promtool's own check (Debian's prometheus package) of
 # every prom output on every fixture and corpus dump.
+# tests/run: reads the corpus
 
 load helpers
 

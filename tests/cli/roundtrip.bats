@@ -3,6 +3,7 @@
 # Round trips that must hold on every real machine's dump: opp-set --save
 # writes what -f can apply back, and -f of it restores every value the
 # save covers after the raw files were changed behind its back.
+# tests/run: reads the corpus
 
 load helpers
 
