@@ -5,6 +5,7 @@
 # real / of this machine (read only); the counters that wrap, step back
 # or outrun the clock (18 section 4, 24 section 3); CPUs with different
 # idle states, and 256 CPUs (18 section 3).
+# tests/run: reads the corpus
 
 load helpers
 
@@ -448,7 +449,7 @@ none_vm() {
 	[ -d "$base" ] && [ -w "$base" ] || base=$BATS_FILE_TMPDIR
 	fx=$(mktemp -d "$base/pmtools-256.XXXXXX")
 	rmdir "$fx"
-	"$top/tests/fixtures/mkfixture" server "$fx" >/dev/null
+	mkfx server "$fx"
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx"
 	n=${#lines[@]}
 	human=$output

@@ -23,12 +23,39 @@ cstate_stat() { "$bin/cstate-stat" "$@"; }
 pm_suspend() { "$bin/pm-suspend" "$@"; }
 opp_set() { "$bin/opp-set" "$@"; }
 
+# Build fixture machine NAME [mkfixture options] into DEST, a new folder.
+# Under tests/run, PMTOOLS_FX_CACHE is a folder of the run that holds one
+# build of each machine and option set, made by the first file that asks:
+# the others get a copy (mkfixture's output is a pure function of the
+# description and the options, and a copy costs a twentieth of a build).
+# A description given as a path (a test's own) is built every time.
+mkfx() { # NAME DEST [mkfixture options]
+	local name=$1 dest=$2 c=${PMTOOLS_FX_CACHE:-} k t
+	shift 2
+	if [ -z "$c" ] || [[ $name == */* ]]; then
+		"$top/tests/fixtures/mkfixture" "$@" "$name" "$dest" >/dev/null
+		return
+	fi
+	k=$(printf '%s_' "$name" "$@" | tr -c 'A-Za-z0-9.-' '_')
+	if [ ! -d "$c/$k" ]; then
+		t=$(mktemp -d "$c/.new.XXXXXX") || return
+		if ! "$top/tests/fixtures/mkfixture" "$@" "$name" "$t/fx" >/dev/null; then
+			rm -rf "$t"
+			return 1
+		fi
+		# Another file may have built it meanwhile: either is right.
+		mv -T "$t/fx" "$c/$k" 2>/dev/null
+		rm -rf "$t"
+	fi
+	mkdir -p "$dest" && cp -a "$c/$k/." "$dest/"
+}
+
 # Build fixture machine NAME once per test file into $BATS_FILE_TMPDIR.
 fixture() {
 	local name=$1 dest="$BATS_FILE_TMPDIR/fx-$1"
 	shift
 	if [ ! -d "$dest" ]; then
-		"$top/tests/fixtures/mkfixture" "$@" "$name" "$dest" >/dev/null
+		mkfx "$name" "$dest" "$@"
 	fi
 	printf '%s\n' "$dest"
 }

@@ -9,6 +9,7 @@
 # The mismatches that others' open work owns are in
 # tests/refcheck/xfail.tsv, each naming its issue item.
 # tests/run: not under ASan: its subject is the values, which both builds print alike; pmctl (status, --json, freq), cstate-stat in every format and opp-set --save run on every dump under ASan in dumps.bats and roundtrip.bats
+# tests/run: reads the corpus
 
 load helpers
 
@@ -21,7 +22,7 @@ setup_file() {
 	mkdir -p "$ROOTS"
 	local m f
 	for m in $("$top/tests/fixtures/mkfixture" --list); do
-		"$top/tests/fixtures/mkfixture" "$m" "$ROOTS/$m" >/dev/null &
+		mkfx "$m" "$ROOTS/$m" &
 	done
 	for f in "$dumps"/*.tar.*; do
 		tar -xf "$f" -C "$ROOTS" &
@@ -35,7 +36,7 @@ setup_file() {
 }
 
 derived_supply() { # DEST
-	"$top/tests/fixtures/mkfixture" hwp-laptop "$1" >/dev/null
+	mkfx hwp-laptop "$1"
 	chmod -R u+w "$1"
 	local b
 	b=$(realpath "$1/sys/class/power_supply/BAT0")
