@@ -2,6 +2,7 @@
 # shellcheck disable=SC2154 # $bin, $dumps and bats' $stderr come from helpers.bash and run
 # cstate-stat: the since-boot report on every fixture, intervals, and the
 # report over a command, with counters rewritten under it.
+# tests/run: reads the corpus
 
 load helpers
 
@@ -162,19 +163,26 @@ cpu_dir=sys/devices/system/cpu
 	assert_success
 	[ "${#lines[@]}" -eq 3 ]
 	for l in "${lines[@]}"; do
-		jq -e '.time > 1e9 and .interval_s > 0.05 and .period == "sample" and (.cpus | length) == 6' <<<"$l"
+		# A late sample is followed by a shorter interval (the
+		# deadlines are absolute): only the first is at least -i.
+		jq -e '.time > 1e9 and .interval_s > 0 and .period == "sample" and (.cpus | length) == 6' <<<"$l"
 	done
+	jq -e '.interval_s >= 0.099' <<<"${lines[0]}"
 }
 
-@test "interval: deadlines are absolute, the measured interval is reported" {
+@test "interval: no sample before its deadline, the measured interval is reported" {
 	fx=$(fixture laptop2006)
-	start=$(date +%s.%N)
 	run "$bin/cstate-stat" --sysroot "$fx" -J -i 0.05 -n 20
-	end=$(date +%s.%N)
 	assert_success
-	# 20 samples at 50 ms take about 1 s, not 1 s plus 20 times the work.
-	awk -v s="$start" -v e="$end" 'BEGIN { exit !(e - s < 1.6) }'
-	jq -s -e 'map(.interval_s) | add | . > 0.95 and . < 1.3' <<<"$output"
+	# The 20th deadline is 1 s after the first reading: the measured
+	# intervals add up to at least that.  How little more they take on
+	# an idle machine (the deadlines are absolute, the work does not
+	# add up) is a figure of bench/cstate-stat, not a test: on a
+	# loaded machine any bound fails.
+	jq -s -e 'length == 20 and (map(.interval_s) | add) >= 0.999' <<<"$output"
+	# Each interval is the one between its sample's and the previous
+	# sample's times (ms in .time).
+	jq -s -e '[range(1; length) as $k | .[$k].time - .[$k - 1].time - .[$k].interval_s | fabs < 0.01] | all' <<<"$output"
 }
 
 @test "interval: csv has a header and 19 columns per row, prom is exposition text" {
