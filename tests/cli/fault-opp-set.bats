@@ -6,6 +6,7 @@
 # the file and errno named; the tree byte-identical); unreadable
 # attributes before planning; and the write order of issue 6 from the
 # shim's log.
+# tests/run: not under ASan: every test needs the fault shim, which cannot run under ASan (fault_so skips it)
 
 load helpers
 load ../fault/suite

@@ -5,6 +5,7 @@
 # of issue 7 and a short write; exit 1 (4 for EBUSY on the first write),
 # the file and errno named, the tree byte-identical.  An EINTR is retried.
 # Unreadable attributes before planning: the file named, nothing written.
+# tests/run: not under ASan: every test needs the fault shim, which cannot run under ASan (fault_so skips it)
 
 load helpers
 load ../fault/suite

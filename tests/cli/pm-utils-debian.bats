@@ -9,6 +9,7 @@
 # fixture's, /run and /var/log are tmpfs, and every command they could
 # change this machine with is a stub that logs its call.  Skips loudly
 # when the package cannot be had or no namespace can be made.
+# tests/run: not under ASan: its subject is Debian's hooks over scripts/pm-functions; pm-suspend's hook runner runs under ASan in pm-suspend-cycle.bats
 
 load helpers
 

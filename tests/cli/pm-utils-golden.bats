@@ -5,6 +5,7 @@
 # same arguments as the golden file recorded from pm-utils in a private
 # mount namespace (tests/pmutils/record); and, where such a namespace can be
 # made here, pm-utils run live gives that golden file again.
+# tests/run: not under ASan: its subject is the hooks' order and arguments against pm-utils'; pm-suspend's hook runner runs under ASan in pm-suspend-cycle.bats
 
 load helpers
 
