@@ -698,7 +698,7 @@ static void prom_cpus_sleep(struct pmctl *p, const struct pm_sleep *s)
 /* A supply's value in the metric's unit, NAN where the kernel gives none. */
 static double sup_online(const struct pm_supply *s)
 {
-	return s->online >= 0 ? s->online : NAN;
+	return s->online >= 0 ? (double)s->online : NAN;
 }
 
 static double sup_capacity(const struct pm_supply *s)

@@ -11,8 +11,8 @@
 #     pm-utils and the units, each tool run from the chroot with
 #     --sysroot against a fixture, udev's own parser and matcher on the
 #     rule, bash-completion on every name, remove and purge.  Without it
-#     those tests are skipped: they take minutes (make check-all runs
-#     this file without them).
+#     those tests are skipped.  make check-all sets it when run as root
+#     (CI): the first debootstrap takes minutes, in the background.
 # Needs dpkg-dev, debhelper and lintian; the chroot also debootstrap, zstd
 # and root (make deps).  Nothing runs on this machine's /: the tools get
 # PM_TEST_GUARD=1 and --sysroot, and every mount is made in a private
