@@ -122,7 +122,7 @@ $(B)/$(1): $$($(1)_OBJ) $(LIBPM)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-$(B)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIBPM) $(PATHS_STAMP)
+$(B)/unit/%: tests/unit/%.c tests/unit/tap.h tests/unit/tree.h $(LIBPM) $(PATHS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(LDLIBS)
 

@@ -12,28 +12,13 @@
 
 #include "pm.h"
 #include "tap.h"
+#include "tree.h"
 
 static char root[] = "/tmp/pmtools-test-sleep.XXXXXX";
 
-/* Create root/rel with its folders. */
 static void mkfile(const char *rel, const char *text)
 {
-	char path[PM_PATH_MAX];
-	size_t len = strlen(text);
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
-		perror(path);
-		exit(99);
-	}
-	close(fd);
+	tree_put(root, rel, text);
 }
 
 static void test_rtc(void)

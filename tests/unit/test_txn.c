@@ -14,38 +14,18 @@
 
 #include "pm.h"
 #include "tap.h"
+#include "tree.h"
 
 static char root[] = "/tmp/pmtools-test-txn.XXXXXX";
 
 static void put(const char *rel, const char *text)
 {
-	char path[PM_PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-		perror(path);
-		exit(99);
-	}
-	close(fd);
+	tree_put(root, rel, text);
 }
 
 static const char *get(const char *rel)
 {
-	static char buf[256];
-	char path[PM_PATH_MAX];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return "(missing)";
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n < 0 ? 0 : n] = '\0';
-	return buf;
+	return tree_get(root, rel);
 }
 
 /* A file turned into a folder: the next write to it fails (EISDIR). */
