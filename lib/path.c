@@ -412,11 +412,21 @@ static int open_confined(struct pm_ctx *ctx, int dirfd, const char *path,
 	if (ctx->real_root)
 		return openat(dirfd, path, flags, mode);
 	if (!ctx->no_openat2) {
-		fd = (int)sys_openat2(dirfd, path, flags, mode,
-				      RESOLVE_NO_MAGICLINKS |
-					      (w.mode == PM_WALK_IN_ROOT ?
-						       RESOLVE_IN_ROOT :
-						       RESOLVE_BENEATH));
+		/* A rename anywhere on the machine while the kernel walks a
+		 * ".." makes it give up with EAGAIN (it cannot prove the walk
+		 * stayed inside): try again, and after a few such the user
+		 * space walk, which no rename elsewhere disturbs. */
+		int tries = 0;
+
+		do
+			fd = (int)sys_openat2(dirfd, path, flags, mode,
+					      RESOLVE_NO_MAGICLINKS |
+						      (w.mode == PM_WALK_IN_ROOT ?
+							       RESOLVE_IN_ROOT :
+							       RESOLVE_BENEATH));
+		while (fd < 0 && errno == EAGAIN && ++tries < 4);
+		if (fd < 0 && errno == EAGAIN)
+			goto walk;
 		if (fd >= 0 || (errno != ENOSYS && errno != EINVAL &&
 				errno != EPERM && errno != E2BIG))
 			return fd;
@@ -428,6 +438,7 @@ static int open_confined(struct pm_ctx *ctx, int dirfd, const char *path,
 		}
 		ctx->no_openat2 = true;
 	}
+walk:
 	fd = pm_walk_open(dirfd, path, flags, mode, &w);
 	if (fd < 0) {
 		errno = -fd;

@@ -11,6 +11,8 @@
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -877,6 +879,46 @@ static void test_confine(void)
 }
 
 /*
+ * While anything on the machine renames, openat2 may give up a ".." with
+ * EAGAIN: a confined open must still find the file (a CI run once saw
+ * /sys/class/rtc/rtc0/wakealarm, a link through "..", as missing).
+ */
+static void test_rename_race(void)
+{
+	struct pm_ctx ctx;
+	char a[600], b[600];
+	int misses = 0, n = 20000, st;
+	pid_t kid;
+
+	if (!have_openat2()) {
+		skip("no openat2", "EAGAIN of openat2 under renames");
+		return;
+	}
+	mkfile("r/dev/x/wakealarm", "0\n");
+	mkfile("r/class/.keep", "");
+	ln("../dev/x", "r/class/x");
+	mkfile("r/spin", "");
+	snprintf(a, sizeof(a), "%s/r/spin", root);
+	snprintf(b, sizeof(b), "%s/r/spun", root);
+	kid = fork();
+	if (kid == 0) {
+		for (;;) {
+			rename(a, b);
+			rename(b, a);
+		}
+	}
+	pm_ctx_open(&ctx, root);
+	for (int i = 0; i < n; i++)
+		misses += !pm_exists(&ctx, "/r/class/x/wakealarm");
+	pm_ctx_close(&ctx);
+	kill(kid, SIGKILL);
+	waitpid(kid, &st, 0);
+	is_int(misses, 0, "a link through \"..\" found %d times of %d while "
+			  "another process renames",
+	       n - misses, n);
+}
+
+/*
  * A walk with every folder checked, as configuration is read as root,
  * and one that starts on the host (PM_WALK_HOST): links resolved as the
  * kernel would, the folder of the file read handed back.
@@ -1372,6 +1414,7 @@ int main(void)
 	test_write();
 	test_near();
 	test_confine();
+	test_rename_race();
 	test_walk();
 	test_odd();
 	test_guard();
