@@ -133,26 +133,33 @@ $(FAULT_SO): tests/fault/fault.c
 	@mkdir -p $(@D)
 	$(CC) $(PM_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
-check: all $(UNIT_BIN) $(FAULT_SO)
+# The tests' tree listing (tests/tools/treesum.c), for "the tree is
+# unchanged": one process where find | sort | xargs sha1sum was four.
+TREESUM := build/treesum
+$(TREESUM): tests/tools/treesum.c
+	@mkdir -p $(@D)
+	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
+
+check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM)
 	@tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run --bin $(B) unit
 
-check-cli: all $(FAULT_SO)
+check-cli: all $(FAULT_SO) $(TREESUM)
 	@tests/run --bin $(B) cli
 
 # The signal suite unbounded, by hand: each of SIGINT, SIGTERM, SIGHUP
 # and SIGQUIT at every write of opp-set and of every pmctl setter, and
 # SIGKILL at each followed by the next run (CI: 6 positions a run, one
 # signal at each, no SIGKILL loop over the pmctl setters).
-check-signals: all $(FAULT_SO)
+check-signals: all $(FAULT_SO) $(TREESUM)
 	@PM_SIGNALS_FULL=1 PM_SIGNALS_ALL=1 T=signals tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
 # the linters, counted in one summary line.
 check-all:
-	@$(MAKE) -s all unit-tests $(FAULT_SO)
+	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
 	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} \
 	  PMTOOLS_PKG_CHROOT=$${PMTOOLS_PKG_CHROOT:-$$([ "$$(id -u)" = 0 ] && echo 1 || echo 0)} \
@@ -345,7 +352,8 @@ fuzz:
 # The kernel cache in build/cache survives clean.
 clean:
 	rm -rf build/lib build/cmd build/unit build/asan build/static \
-	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp build/paths.stamp
+	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp build/paths.stamp \
+	  $(FAULT_SO) $(TREESUM)
 
 distclean:
 	rm -rf build
