@@ -174,182 +174,253 @@ static int splice_link(char *buf, size_t size, const char *rest,
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int pm_walk_open(int dirfd, const char *path, int flags, mode_t mode,
-		 struct pm_walk *w)
+/* One lookup: the path still to walk, the folders held open. */
+struct walk {
+	char buf[2 * PM_PATH_MAX];
+	char *p;			/* the rest of the path, in buf */
+	int stack[PM_WALK_DEPTH];	/* stack[n - 1]: the current folder */
+	int n;
+	int links;			/* symlinks followed so far */
+	enum pm_walk_mode m;
+	const struct pm_walk *w;
+	int flags;
+	mode_t mode;
+	bool nofollow;
+};
+
+/*
+ * The next name of the path, cut out of buf in place, NULL at its end;
+ * *last when nothing follows it ("a/" is not last: walk into it and open
+ * "." there).
+ */
+static char *walk_name(struct walk *s, bool *last)
 {
-	char buf[2 * PM_PATH_MAX], link[PM_PATH_MAX];
-	int stack[PM_WALK_DEPTH], n = 0, links = 0, fd = -1, err = 0, lerr = 0;
-	enum pm_walk_mode m = w ? w->mode : PM_WALK_IN_ROOT;
-	bool nofollow = flags & O_NOFOLLOW;
-	char *p = buf;
+	char *name, *next;
 
-	if (w)
-		w->parent = -1;
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	snprintf(buf, sizeof(buf), "%s", path);
-	if (*p == '/' && m == PM_WALK_BENEATH)
+	while (*s->p == '/')
+		s->p++;
+	if (!*s->p)
+		return NULL;
+	name = s->p;
+	next = strchr(s->p, '/');
+	if (next) {
+		*next++ = '\0';
+		while (*next == '/')
+			next++;
+	} else {
+		next = s->p + strlen(s->p);
+	}
+	*last = next == name + strlen(name);
+	s->p = next;
+	return name;
+}
+
+/* "..": back out of a folder this lookup entered, else by the mode. */
+static int walk_up(struct walk *s, int top)
+{
+	int c, err;
+
+	if (s->n > 1) {
+		close(s->stack[--s->n]);
+		return 0;
+	}
+	if (s->m == PM_WALK_IN_ROOT)
+		return 0; /* the root is its own parent */
+	if (s->m == PM_WALK_BENEATH)
 		return -EXDEV;
-	stack[n] = m == PM_WALK_HOST && *p == '/' ? walk_start_root() :
-						     walk_start(dirfd);
-	if (stack[n] < 0)
+	err = walk_check(s->w, top);
+	if (err)
+		return err;
+	c = openat(top, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (c < 0)
 		return -errno;
-	n++;
-	for (;;) {
-		char *name, *next;
-		bool last;
-		struct stat st;
-		int top = stack[n - 1], c;
+	close(s->stack[0]);
+	s->stack[0] = c;
+	return 0;
+}
 
-		while (*p == '/')
-			p++;
-		if (!*p) {
-			/* The path ends on a folder ("", ".", "a/", ".."). */
-			err = walk_check(w, top);
-			if (err)
-				break;
-			fd = openat(top, ".", (flags & ~O_CREAT) | O_CLOEXEC);
-			if (fd < 0)
-				err = -errno;
-			break;
+/*
+ * The last name: open it with the caller's flags, never through a link.
+ * 1 with *fd open; 0 when it may be a link to follow (*lerr the errno
+ * the open met); else -errno.
+ */
+static int walk_last(struct walk *s, int top, const char *name, int *fd,
+		     int *lerr)
+{
+	struct stat st;
+
+	*fd = openat(top, name, s->flags | O_NOFOLLOW | O_CLOEXEC, s->mode);
+	if (*fd >= 0 && (s->flags & O_PATH) && !s->nofollow &&
+	    fstat(*fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		errno = ELOOP;
+	} else if (*fd >= 0) {
+		return 1;
+	} else if (s->nofollow || (errno != ELOOP && errno != ENOTDIR)) {
+		return -errno;
+	}
+	/* Perhaps a link (ELOOP, or ENOTDIR for a link to a folder opened
+	 * O_DIRECTORY): follow it. */
+	*lerr = errno;
+	return 0;
+}
+
+/*
+ * A name with more after it: 1 when it is a folder, now the current one;
+ * 0 when it is a link (*c an O_PATH fd of it); else -errno.
+ */
+static int walk_into(struct walk *s, int top, const char *name, int *c)
+{
+	struct stat st;
+	int err;
+
+	*c = openat(top, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (*c < 0)
+		return -errno;
+	if (fstat(*c, &st) < 0) {
+		err = -errno;
+		close(*c);
+		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (s->n == PM_WALK_DEPTH) {
+			close(*c);
+			return -ENAMETOOLONG;
 		}
-		name = p;
-		next = strchr(p, '/');
-		if (next) {
-			*next++ = '\0';
-			while (*next == '/')
-				next++;
-		} else {
-			next = p + strlen(p);
+		s->stack[s->n++] = *c;
+		return 1;
+	}
+	if (!S_ISLNK(st.st_mode)) {
+		close(*c);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+/*
+ * A symlink, by its text: never let the kernel follow one.  c is its
+ * O_PATH fd, or -1 to read it by name in top (lerr: the errno of the
+ * open, for a name that is not a link after all).  The path to walk
+ * becomes the link's text then what was left after its name.
+ */
+static int walk_link(struct walk *s, int c, int top, const char *name,
+		     int lerr)
+{
+	char link[PM_PATH_MAX], rest[2 * PM_PATH_MAX];
+	ssize_t l = c >= 0 ? readlinkat(c, "", link, sizeof(link)) :
+			     readlinkat(top, name, link, sizeof(link));
+	int err;
+
+	if (c >= 0)
+		close(c);
+	if (l < 0)
+		return c < 0 && errno == EINVAL ? -lerr : -errno;
+	if ((size_t)l >= sizeof(link))
+		return -ENAMETOOLONG;
+	link[l] = '\0';
+	if (++s->links > PM_WALK_LINKS)
+		return -ELOOP;
+	if (link[0] == '/') {
+		if (s->m == PM_WALK_BENEATH)
+			return -EXDEV;
+		while (s->n > 1)
+			close(s->stack[--s->n]);
+		if (s->m == PM_WALK_HOST) {
+			c = walk_start_root();
+			if (c < 0)
+				return -errno;
+			close(s->stack[0]);
+			s->stack[0] = c;
 		}
-		/* "a/" names a folder: walk into it and open "." there. */
-		last = next == name + strlen(name);
-		p = next;
+	}
+	snprintf(rest, sizeof(rest), "%s", s->p);
+	err = splice_link(s->buf, sizeof(s->buf), rest, link);
+	s->p = s->buf;
+	return err;
+}
+
+/* The path ends on a folder ("", ".", "a/", ".."): open it. */
+static int walk_dir(struct walk *s, int top, int *fd)
+{
+	int err = walk_check(s->w, top);
+
+	if (err)
+		return err;
+	*fd = openat(top, ".", (s->flags & ~O_CREAT) | O_CLOEXEC);
+	return *fd < 0 ? -errno : 0;
+}
+
+/* Walk the path name by name: 0 with *fd open, or -errno. */
+static int walk_run(struct walk *s, int *fd)
+{
+	for (;;) {
+		int top = s->stack[s->n - 1], c = -1, lerr = 0, r;
+		bool last = false;
+		char *name = walk_name(s, &last);
+
+		if (!name)
+			return walk_dir(s, top, fd);
 		if (!strcmp(name, "."))
 			continue;
 		if (!strcmp(name, "..")) {
-			if (n > 1) {
-				close(stack[--n]);
-				continue;
-			}
-			if (m == PM_WALK_IN_ROOT)
-				continue; /* the root is its own parent */
-			if (m == PM_WALK_BENEATH) {
-				err = -EXDEV;
-				break;
-			}
-			err = walk_check(w, top);
-			if (err)
-				break;
-			c = openat(top, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (c < 0) {
-				err = -errno;
-				break;
-			}
-			close(stack[0]);
-			stack[0] = c;
+			r = walk_up(s, top);
+			if (r)
+				return r;
 			continue;
 		}
-		err = walk_check(w, top);
-		if (err)
-			break;
-		if (last) {
-			fd = openat(top, name, flags | O_NOFOLLOW | O_CLOEXEC,
-				    mode);
-			if (fd >= 0 && (flags & O_PATH) && !nofollow &&
-			    fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
-				close(fd);
-				fd = -1;
-				errno = ELOOP;
-			} else if (fd >= 0) {
-				break;
-			} else if (nofollow || (errno != ELOOP &&
-						errno != ENOTDIR)) {
-				err = -errno;
-				break;
-			}
-			/* Perhaps a link (ELOOP, or ENOTDIR for a link to
-			 * a folder opened O_DIRECTORY): follow it below. */
-			lerr = errno;
-			c = -1;
-		} else {
-			c = openat(top, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-			if (c < 0) {
-				err = -errno;
-				break;
-			}
-			if (fstat(c, &st) < 0) {
-				err = -errno;
-				close(c);
-				break;
-			}
-			if (S_ISDIR(st.st_mode)) {
-				if (n == PM_WALK_DEPTH) {
-					close(c);
-					err = -ENAMETOOLONG;
-					break;
-				}
-				stack[n++] = c;
-				continue;
-			}
-			if (!S_ISLNK(st.st_mode)) {
-				close(c);
-				err = -ENOTDIR;
-				break;
-			}
-		}
-		/* A symlink, by its text: never let the kernel follow one. */
-		ssize_t l = c >= 0 ? readlinkat(c, "", link, sizeof(link)) :
-				     readlinkat(top, name, link, sizeof(link));
-
-		if (c >= 0)
-			close(c);
-		if (l < 0) {
-			err = c < 0 && errno == EINVAL ? -lerr : -errno;
-			break;
-		}
-		if ((size_t)l >= sizeof(link)) {
-			err = -ENAMETOOLONG;
-			break;
-		}
-		link[l] = '\0';
-		if (++links > PM_WALK_LINKS) {
-			err = -ELOOP;
-			break;
-		}
-		if (link[0] == '/') {
-			if (m == PM_WALK_BENEATH) {
-				err = -EXDEV;
-				break;
-			}
-			while (n > 1)
-				close(stack[--n]);
-			if (m == PM_WALK_HOST) {
-				c = walk_start_root();
-				if (c < 0) {
-					err = -errno;
-					break;
-				}
-				close(stack[0]);
-				stack[0] = c;
-			}
-		}
-		/* The link's text, then what was left after its name. */
-		char rest[2 * PM_PATH_MAX];
-
-		snprintf(rest, sizeof(rest), "%s", p);
-		err = splice_link(buf, sizeof(buf), rest, link);
-		if (err)
-			break;
-		p = buf;
+		r = walk_check(s->w, top);
+		if (r)
+			return r;
+		r = last ? walk_last(s, top, name, fd, &lerr) :
+			   walk_into(s, top, name, &c);
+		if (r < 0)
+			return r;
+		if (r > 0 && last)
+			return 0;
+		if (r > 0)
+			continue;
+		r = walk_link(s, c, top, name, lerr);
+		if (r)
+			return r;
 	}
+}
+
+int pm_walk_open(int dirfd, const char *path, int flags, mode_t mode,
+		 struct pm_walk *w)
+{
+	struct walk one, *s = &one;
+	int fd = -1, err;
+
+	s->m = w ? w->mode : PM_WALK_IN_ROOT;
+	s->w = w;
+	s->flags = flags;
+	s->mode = mode;
+	s->nofollow = flags & O_NOFOLLOW;
+	s->links = 0;
+	s->n = 0;
+	if (w)
+		w->parent = -1;
+	if (strlen(path) >= sizeof(s->buf))
+		return -ENAMETOOLONG;
+	snprintf(s->buf, sizeof(s->buf), "%s", path);
+	s->p = s->buf;
+	if (*s->p == '/' && s->m == PM_WALK_BENEATH)
+		return -EXDEV;
+	s->stack[0] = s->m == PM_WALK_HOST && *s->p == '/' ?
+			      walk_start_root() :
+			      walk_start(dirfd);
+	if (s->stack[0] < 0)
+		return -errno;
+	s->n = 1;
+	err = walk_run(s, &fd);
 	if (!err && w && w->want_parent) {
-		w->parent = fcntl(stack[n - 1], F_DUPFD_CLOEXEC, 0);
+		w->parent = fcntl(s->stack[s->n - 1], F_DUPFD_CLOEXEC, 0);
 		if (w->parent < 0)
 			err = -errno;
 	}
-	while (n > 0)
-		close(stack[--n]);
+	while (s->n > 0)
+		close(s->stack[--s->n]);
 	if (err) {
 		if (fd >= 0)
 			close(fd);
