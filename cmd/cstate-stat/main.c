@@ -28,6 +28,8 @@ enum {
 
 static struct cs_opts opt;
 static bool trans_table;
+/* --cstates, --pstates: the one half to show. */
+static bool cstates_only, pstates_only;
 
 static void usage(FILE *f)
 {
@@ -131,7 +133,63 @@ static void check_avail(struct pm_tool *t, const struct avail *a,
 		       "readable /proc/stat");
 }
 
-int main(int argc, char **argv)
+/* One option of cstate-stat's own; a bad value exits 2. */
+static void own_opt(struct pm_tool *t, int c, char **argv)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 's':
+		opt.summary = opt.summary_set = true;
+		break;
+	case 'i':
+		/* The deadlines are nanoseconds in an int64_t. */
+		if (pm_parse_duration_us(optarg, &v) < 0 || v == 0 ||
+		    v > INTERVAL_MAX_US)
+			pm_usage_error(t, "--interval: invalid interval '%s' "
+					  "(a number of seconds > 0, or "
+					  "500ms, 2s...; at most 366 days)",
+				       optarg);
+		if (opt.interval_us && opt.interval_us != v)
+			pm_usage_error(t, "--interval given twice with "
+					  "different values");
+		opt.interval_us = v;
+		break;
+	case 'n':
+		if (pm_parse_u64(optarg, &v) < 0 || v == 0)
+			pm_usage_error(t, "--count: invalid count '%s' (a "
+					  "whole number >= 1)",
+				       optarg);
+		if (opt.count && opt.count != v)
+			pm_usage_error(t, "--count given twice with different "
+					  "values");
+		opt.count = v;
+		break;
+	case OPT_WAKEUPS:
+		opt.wakeups = true;
+		break;
+	case OPT_POWER:
+		opt.power = true;
+		break;
+	case OPT_TRANS:
+		trans_table = true;
+		break;
+	case OPT_PERCPU:
+		opt.percpu = true;
+		break;
+	case OPT_CSTATES:
+		cstates_only = true;
+		break;
+	case OPT_PSTATES:
+		pstates_only = true;
+		break;
+	default:
+		pm_usage_error(t, "unrecognized option '%s'", argv[optind - 1]);
+	}
+}
+
+/* The options, then -- and the command to run, if any. */
+static void parse_args(struct pm_tool *t, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
@@ -146,135 +204,103 @@ int main(int argc, char **argv)
 		{ "trans-table", no_argument, NULL, OPT_TRANS },
 		{ NULL, 0, NULL, 0 },
 	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:" PM_SHARED_SHORTOPTS "si:n:",
+				longopts, NULL)) != -1)
+		if (!pm_tool_opt(t, c, optarg, argv))
+			own_opt(t, c, argv);
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			pm_usage_error(t, "unexpected argument '%s' (put -- "
+					  "before a command)",
+				       argv[optind]);
+		opt.cmd = argv + optind;
+	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		pm_usage_error(t, "a command is missing after --");
+	}
+}
+
+/* The options that do not go together, or need another. */
+static void check_combos(struct pm_tool *t)
+{
+	if (opt.percpu && opt.summary_set)
+		pm_usage_error(t, "--summary conflicts with --per-cpu");
+	pm_tool_only(t, PM_SEEN_CPU | PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
+		     "cstate-stat");
+	if (opt.cmd && opt.interval_us)
+		pm_usage_error(t, "--interval conflicts with -- COMMAND");
+	if (trans_table && (opt.interval_us || opt.cmd))
+		pm_usage_error(t, "--trans-table is for the since-boot report");
+	if (trans_table && cstates_only)
+		pm_usage_error(t, "--trans-table conflicts with --cstates");
+	if (opt.count && !opt.interval_us)
+		pm_usage_error(t, "--count needs --interval");
+	if (opt.power && !opt.interval_us && !opt.cmd)
+		pm_usage_error(t, "--power needs --interval or -- COMMAND");
+}
+
+/* The CPUs to report, and the summary row by default above 16. */
+static void select_cpus(struct pm_tool *t, struct pm_ctx *ctx,
+			struct pm_cpus *cpus, struct pm_cpuset *sel)
+{
+	char msg[PM_PATH_MAX + 600];
+
+	if (pm_cpus_read(ctx, cpus) < 0)
+		pm_die(t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs: %s",
+		       pm_err_str(&ctx->err, msg, sizeof(msg)));
+	if (pm_cpus_select(ctx, cpus, t->cpu ? t->cpu : "online", sel) < 0)
+		pm_usage_error(t, "--cpu '%s': %s", t->cpu, ctx->err.hint);
+	if (!opt.summary_set && !opt.percpu && t->fmt == PM_FMT_HUMAN &&
+	    pm_cpuset_count(sel) > AUTO_SUMMARY_CPUS)
+		opt.summary = true;
+}
+
+/*
+ * An --output that cannot be written fails now, not after the first
+ * interval or the whole command.
+ */
+static void probe_output(struct pm_tool *t)
+{
+	struct pm_out probe;
+	int r;
+
+	if (!t->output || (!opt.interval_us && !opt.cmd))
+		return;
+	r = pm_out_open(&probe, t->fmt, t->output);
+	if (r < 0)
+		pm_die(t, pm_out_exit(r), "cannot write %s: %s (%s)", t->output,
+		       strerror(-r), pm_errno_name(-r));
+	pm_out_abort(&probe);
+}
+
+int main(int argc, char **argv)
+{
 	struct pm_tool t;
 	struct pm_ctx ctx;
 	struct pm_cpus cpus;
 	struct pm_cpuset sel;
 	struct avail av;
-	char msg[PM_PATH_MAX + 600];
-	bool only_c = false, only_p = false, summary_set = false;
-	int c;
+	int code;
 
 	pm_tool_init(&t, "cstate-stat", usage);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:" PM_SHARED_SHORTOPTS "si:n:",
-				longopts, NULL)) != -1) {
-		if (pm_tool_opt(&t, c, optarg, argv))
-			continue;
-		switch (c) {
-		case 's':
-			opt.summary = summary_set = true;
-			break;
-		case 'i': {
-			uint64_t us;
-
-			/* The deadlines are nanoseconds in an int64_t. */
-			if (pm_parse_duration_us(optarg, &us) < 0 || us == 0 ||
-			    us > INTERVAL_MAX_US)
-				pm_usage_error(&t, "--interval: invalid interval "
-						   "'%s' (a number of seconds "
-						   "> 0, or 500ms, 2s...; at "
-						   "most 366 days)",
-					       optarg);
-			if (opt.interval_us && opt.interval_us != us)
-				pm_usage_error(&t, "--interval given twice with "
-						   "different values");
-			opt.interval_us = us;
-			break;
-		}
-		case 'n': {
-			uint64_t n;
-
-			if (pm_parse_u64(optarg, &n) < 0 || n == 0)
-				pm_usage_error(&t, "--count: invalid count '%s' "
-						   "(a whole number >= 1)",
-					       optarg);
-			if (opt.count && opt.count != n)
-				pm_usage_error(&t, "--count given twice with "
-						   "different values");
-			opt.count = n;
-			break;
-		}
-		case OPT_WAKEUPS:
-			opt.wakeups = true;
-			break;
-		case OPT_POWER:
-			opt.power = true;
-			break;
-		case OPT_TRANS:
-			trans_table = true;
-			break;
-		case OPT_PERCPU:
-			opt.percpu = true;
-			break;
-		case OPT_CSTATES:
-			only_c = true;
-			break;
-		case OPT_PSTATES:
-			only_p = true;
-			break;
-		default:
-			pm_usage_error(&t, "unrecognized option '%s'",
-				       argv[optind - 1]);
-		}
-	}
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--"))
-			pm_usage_error(&t, "unexpected argument '%s' (put -- "
-					   "before a command)",
-				       argv[optind]);
-		opt.cmd = argv + optind;
-	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		pm_usage_error(&t, "a command is missing after --");
-	}
-	if (opt.percpu && summary_set)
-		pm_usage_error(&t, "--summary conflicts with --per-cpu");
-	pm_tool_only(&t, PM_SEEN_CPU | PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
-		     "cstate-stat");
-	if (opt.cmd && opt.interval_us)
-		pm_usage_error(&t, "--interval conflicts with -- COMMAND");
-	if (trans_table && (opt.interval_us || opt.cmd))
-		pm_usage_error(&t, "--trans-table is for the since-boot report");
-	if (trans_table && only_c)
-		pm_usage_error(&t, "--trans-table conflicts with --cstates");
-	if (opt.count && !opt.interval_us)
-		pm_usage_error(&t, "--count needs --interval");
-	if (opt.power && !opt.interval_us && !opt.cmd)
-		pm_usage_error(&t, "--power needs --interval or -- COMMAND");
-	opt.cstates = only_c || !only_p;
-	opt.pstates = only_p || !only_c;
+	parse_args(&t, argc, argv);
+	check_combos(&t);
+	opt.cstates = cstates_only || !pstates_only;
+	opt.pstates = pstates_only || !cstates_only;
 
 	pm_tool_ctx(&t, &ctx);
-	if (pm_cpus_read(&ctx, &cpus) < 0)
-		pm_die(&t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs: %s",
-		       pm_err_str(&ctx.err, msg, sizeof(msg)));
-	if (pm_cpus_select(&ctx, &cpus, t.cpu ? t.cpu : "online", &sel) < 0)
-		pm_usage_error(&t, "--cpu '%s': %s", t.cpu, ctx.err.hint);
-	if (!summary_set && !opt.percpu && t.fmt == PM_FMT_HUMAN &&
-	    pm_cpuset_count(&sel) > AUTO_SUMMARY_CPUS)
-		opt.summary = true;
-
+	select_cpus(&t, &ctx, &cpus, &sel);
 	pm_hypervisor_detect(&ctx, &opt.hv);
 	find_avail(&ctx, &sel, &av);
-	check_avail(&t, &av, only_c, only_p);
-	/*
-	 * An --output that cannot be written fails now, not after the first
-	 * interval or the whole command.
-	 */
-	if (t.output && (opt.interval_us || opt.cmd)) {
-		struct pm_out probe;
-		int r = pm_out_open(&probe, t.fmt, t.output);
-
-		if (r < 0)
-			pm_die(&t, pm_out_exit(r), "cannot write %s: %s (%s)",
-			       t.output, strerror(-r), pm_errno_name(-r));
-		pm_out_abort(&probe);
-	}
+	check_avail(&t, &av, cstates_only, pstates_only);
+	probe_output(&t);
 	if (opt.interval_us)
 		return cs_run_interval(&t, &ctx, &sel, &opt);
 	if (opt.cmd)
 		return cs_run_command(&t, &ctx, &sel, &opt);
-	c = cs_run_boot(&t, &ctx, &cpus, &sel, &opt, trans_table);
+	code = cs_run_boot(&t, &ctx, &cpus, &sel, &opt, trans_table);
 	pm_ctx_close(&ctx);
-	return c;
+	return code;
 }
