@@ -338,16 +338,9 @@ static void legacy_cpus(struct pm_ctx *ctx, struct pm_policy *p,
 	pm_cpuset_and(&p->affected, &p->related);
 }
 
-static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
-		       unsigned fields, const struct pm_policy *prev,
-		       const struct pm_cpuset *online,
-		       const struct pm_cpuset *linked)
+/* A policy with nothing known yet. */
+static void policy_init(struct pm_policy *p, unsigned id)
 {
-	char buf[PM_ATTR_MAX];
-	unsigned has = ~0u;
-	bool legacy = false;
-	int fd;
-
 	memset(p, 0, sizeof(*p));
 	p->id = id;
 	p->min_khz = p->max_khz = p->cpuinfo_min_khz = PM_UNKNOWN;
@@ -356,26 +349,40 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 	p->base_khz = p->total_trans = PM_UNKNOWN;
 	p->n_avail = -1;
 	p->boost = -1;
-	snprintf(p->path, sizeof(p->path), CPU_DIR "/cpufreq/policy%u", id);
+}
+
+/* The policy's folder, or the CPU's own cpufreq folder of a kernel
+ * without policyN (*legacy): an fd, or -errno with the error set. */
+static int policy_open(struct pm_ctx *ctx, struct pm_policy *p, bool *legacy)
+{
+	int fd;
+
+	*legacy = false;
+	snprintf(p->path, sizeof(p->path), CPU_DIR "/cpufreq/policy%u", p->id);
 	fd = pm_open_dir(ctx, p->path);
 	if (fd < 0) {
 		/* The CPU's own folder, not a link to another CPU's. */
 		snprintf(p->path, sizeof(p->path), CPU_DIR "/cpu%u/cpufreq",
-			 id);
+			 p->id);
 		fd = pm_open(ctx, p->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-		legacy = true;
+		*legacy = true;
 	}
 	if (fd < 0)
 		return pm_err_set(ctx, "open", p->path, NULL, -fd, NULL);
-	bool was = pm_batch_begin(ctx);
+	return fd;
+}
 
-	/* Closed with the files read in it, by one close_range. */
-	pm_fdbatch_add(&ctx->fdb, fd);
-	if (fields & (PM_POL_INFO | PM_POL_EPP))
-		has = list_optional(fd);
+/* related_cpus and affected_cpus: the CPUs the policy covers. */
+static void read_policy_cpus(struct pm_ctx *ctx, int fd, struct pm_policy *p,
+			     unsigned fields, bool legacy,
+			     const struct pm_cpuset *online,
+			     const struct pm_cpuset *linked)
+{
+	char buf[PM_ATTR_MAX];
+
 	if (pm_attr_readat(ctx, fd, "related_cpus", buf, sizeof(buf)) < 0 ||
 	    pm_cpulist_parse_spaced(buf, &p->related) < 0)
-		pm_cpuset_set(&p->related, id);
+		pm_cpuset_set(&p->related, p->id);
 	/* affected_cpus is policy->cpus, the online ones of related_cpus:
 	 * a writer that knows the online CPUs need not read it. */
 	if (online && !(fields & PM_POL_INFO) && !legacy) {
@@ -390,6 +397,12 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 	}
 	if (legacy)
 		legacy_cpus(ctx, p, linked);
+}
+
+/* The driver and the governors, from prev when it has them. */
+static void read_policy_names(struct pm_ctx *ctx, int fd, struct pm_policy *p,
+			      unsigned fields, const struct pm_policy *prev)
+{
 	/* One driver serves every policy, and the governors it may run
 	 * are the same list for all of them (cpufreq.c,
 	 * show_scaling_available_governors). */
@@ -409,59 +422,50 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 			   p->available_governors,
 			   sizeof(p->available_governors));
 	}
-	if (fields & PM_POL_LIMITS) {
-		p->min_khz = pm_attr_getat_u64(ctx, fd, "scaling_min_freq");
-		p->max_khz = pm_attr_getat_u64(ctx, fd, "scaling_max_freq");
-		p->cpuinfo_min_khz =
-			pm_attr_getat_u64(ctx, fd, "cpuinfo_min_freq");
-		p->cpuinfo_max_khz =
-			pm_attr_getat_u64(ctx, fd, "cpuinfo_max_freq");
-	}
-	if (fields & PM_POL_INFO) {
-		p->cur_khz = pm_attr_getat_u64(ctx, fd, "scaling_cur_freq");
-		/* 0400 and "<unknown>" when the driver cannot tell. */
-		if (has & OPT(OPT_CINFOCUR))
-			p->cpuinfo_cur_khz =
-				pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
-		p->transition_latency_ns = pm_u32_known(pm_attr_getat_u64(
-			ctx, fd, "cpuinfo_transition_latency"));
-		if (has & OPT(OPT_BIOS))
-			p->bios_limit_khz =
-				pm_attr_getat_u64(ctx, fd, "bios_limit");
-		if (has & OPT(OPT_BASE))
-			p->base_khz =
-				pm_attr_getat_u64(ctx, fd, "base_frequency");
-		if ((has & OPT(OPT_AVAIL)) &&
-		    pm_attr_readat(ctx, fd, "scaling_available_frequencies",
-				   buf, sizeof(buf)) >= 0)
-			p->n_avail = freq_list(buf, p->avail_khz,
-					       PM_MAX_FREQS, &p->n_avail_all);
-		if ((has & OPT(OPT_BOOSTF)) &&
-		    pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
-				   sizeof(buf)) >= 0)
-			p->n_boost = freq_list(buf, p->boost_khz,
-					       PM_MAX_FREQS, &p->n_boost_all);
-	}
-	if ((fields & PM_POL_EPP) && (has & OPT(OPT_EPP))) {
-		rd(ctx, fd, "energy_performance_preference", p->epp,
-		   sizeof(p->epp));
-		rd(ctx, fd, "energy_performance_available_preferences",
-		   p->epp_available, sizeof(p->epp_available));
-	}
-	if ((fields & PM_POL_BOOST) && (has & OPT(OPT_BOOST))) {
-		uint64_t b = pm_attr_getat_u64(ctx, fd, "boost");
+}
 
-		p->boost = b == PM_UNKNOWN ? -1 : b != 0;
-	}
-	if ((fields & PM_POL_SPEED) && (has & OPT(OPT_SETSPEED)))
-		rd(ctx, fd, "scaling_setspeed", p->setspeed,
-		   sizeof(p->setspeed));
-	if ((fields & PM_POL_STATS) && (has & OPT(OPT_STATS))) {
+/* PM_POL_INFO: the current frequency, latency, and the frequency lists;
+ * has: the optional files present (list_optional). */
+static void read_policy_info(struct pm_ctx *ctx, int fd, struct pm_policy *p,
+			     unsigned has)
+{
+	char buf[PM_ATTR_MAX];
+
+	p->cur_khz = pm_attr_getat_u64(ctx, fd, "scaling_cur_freq");
+	/* 0400 and "<unknown>" when the driver cannot tell. */
+	if (has & OPT(OPT_CINFOCUR))
+		p->cpuinfo_cur_khz =
+			pm_attr_getat_u64(ctx, fd, "cpuinfo_cur_freq");
+	p->transition_latency_ns = pm_u32_known(
+		pm_attr_getat_u64(ctx, fd, "cpuinfo_transition_latency"));
+	if (has & OPT(OPT_BIOS))
+		p->bios_limit_khz = pm_attr_getat_u64(ctx, fd, "bios_limit");
+	if (has & OPT(OPT_BASE))
+		p->base_khz = pm_attr_getat_u64(ctx, fd, "base_frequency");
+	if ((has & OPT(OPT_AVAIL)) &&
+	    pm_attr_readat(ctx, fd, "scaling_available_frequencies", buf,
+			   sizeof(buf)) >= 0)
+		p->n_avail = freq_list(buf, p->avail_khz, PM_MAX_FREQS,
+				       &p->n_avail_all);
+	if ((has & OPT(OPT_BOOSTF)) &&
+	    pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
+			   sizeof(buf)) >= 0)
+		p->n_boost = freq_list(buf, p->boost_khz, PM_MAX_FREQS,
+				       &p->n_boost_all);
+}
+
+/* The stats folder: total_trans and time_in_state. */
+static void read_policy_stats(struct pm_ctx *ctx, int fd, struct pm_policy *p,
+			      unsigned fields)
+{
+	char buf[PM_ATTR_MAX];
+
+	if (fields & PM_POL_STATS) {
 		p->total_trans =
 			pm_attr_getat_u64(ctx, fd, "stats/total_trans");
 		p->has_stats = p->total_trans != PM_UNKNOWN;
 	}
-	if ((fields & PM_POL_TIS) && (has & OPT(OPT_STATS)) &&
+	if ((fields & PM_POL_TIS) &&
 	    pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
 			   sizeof(buf)) >= 0) {
 		int n = pm_tis_parse_line(buf, p->tis, PM_MAX_FREQS,
@@ -477,6 +481,62 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 			p->has_stats = true;
 		}
 	}
+}
+
+/* The files some drivers have: EPP, boost, setspeed and the stats. */
+static void read_policy_optional(struct pm_ctx *ctx, int fd,
+				 struct pm_policy *p, unsigned fields,
+				 unsigned has)
+{
+	if ((fields & PM_POL_EPP) && (has & OPT(OPT_EPP))) {
+		rd(ctx, fd, "energy_performance_preference", p->epp,
+		   sizeof(p->epp));
+		rd(ctx, fd, "energy_performance_available_preferences",
+		   p->epp_available, sizeof(p->epp_available));
+	}
+	if ((fields & PM_POL_BOOST) && (has & OPT(OPT_BOOST))) {
+		uint64_t b = pm_attr_getat_u64(ctx, fd, "boost");
+
+		p->boost = b == PM_UNKNOWN ? -1 : b != 0;
+	}
+	if ((fields & PM_POL_SPEED) && (has & OPT(OPT_SETSPEED)))
+		rd(ctx, fd, "scaling_setspeed", p->setspeed,
+		   sizeof(p->setspeed));
+	if (has & OPT(OPT_STATS))
+		read_policy_stats(ctx, fd, p, fields);
+}
+
+static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
+		       unsigned fields, const struct pm_policy *prev,
+		       const struct pm_cpuset *online,
+		       const struct pm_cpuset *linked)
+{
+	unsigned has = ~0u;
+	bool legacy, was;
+	int fd;
+
+	policy_init(p, id);
+	fd = policy_open(ctx, p, &legacy);
+	if (fd < 0)
+		return fd;
+	was = pm_batch_begin(ctx);
+	/* Closed with the files read in it, by one close_range. */
+	pm_fdbatch_add(&ctx->fdb, fd);
+	if (fields & (PM_POL_INFO | PM_POL_EPP))
+		has = list_optional(fd);
+	read_policy_cpus(ctx, fd, p, fields, legacy, online, linked);
+	read_policy_names(ctx, fd, p, fields, prev);
+	if (fields & PM_POL_LIMITS) {
+		p->min_khz = pm_attr_getat_u64(ctx, fd, "scaling_min_freq");
+		p->max_khz = pm_attr_getat_u64(ctx, fd, "scaling_max_freq");
+		p->cpuinfo_min_khz =
+			pm_attr_getat_u64(ctx, fd, "cpuinfo_min_freq");
+		p->cpuinfo_max_khz =
+			pm_attr_getat_u64(ctx, fd, "cpuinfo_max_freq");
+	}
+	if (fields & PM_POL_INFO)
+		read_policy_info(ctx, fd, p, has);
+	read_policy_optional(ctx, fd, p, fields, has);
 	pm_batch_end(ctx, was);
 	pm_err_clear(ctx);
 	return 0;
