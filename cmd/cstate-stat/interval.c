@@ -220,11 +220,10 @@ static void human_bars(const struct report *r, const struct pm_cpu_delta *sum)
 	}
 }
 
-static void human_report(struct report *r, const struct pm_cpu_delta *sum)
+/* The time and length of the period, then the columns' heads. */
+static void human_head(struct report *r, int nst)
 {
 	struct pm_out *o = r->o;
-	const struct pm_delta *d = r->d;
-	int nst = r->opt->cstates ? max_states(r->s) : 0;
 	time_t sec = (time_t)r->epoch;
 	struct tm tm;
 	char when[32];
@@ -257,6 +256,54 @@ static void human_report(struct report *r, const struct pm_cpu_delta *sum)
 	if (r->opt->wakeups)
 		pm_out_printf(o, " %8s", "WAKE/s");
 	pm_out_printf(o, "\n");
+}
+
+/* The wakeups line: the total and the top sources. */
+static void human_wakeups(const struct report *r)
+{
+	const struct pm_delta *d = r->d;
+
+	pm_out_printf(r->o, "  wakeups %.0f/s%s", (double)d->irq_total / r->dt,
+		      r->ntop ? "; top:" : "");
+	for (int i = 0; i < r->ntop; i++) {
+		const struct pm_irq_row *row = &r->b->irq.rows[r->top[i]];
+
+		pm_out_printf(r->o, "%s %s (%s) %.0f/s", i ? "," : "",
+			      row->label, row->desc,
+			      (double)d->row[r->top[i]] / r->dt);
+	}
+	pm_out_printf(r->o, "\n");
+}
+
+/* A line per RAPL zone: its watts, or why it cannot be read. */
+static void human_power(const struct report *r)
+{
+	struct pm_out *o = r->o;
+
+	if (!r->s->nrapl)
+		pm_out_printf(o, "  power: not available (no RAPL "
+				 "zones in /sys/class/powercap)\n");
+	for (int i = 0; i < r->s->nrapl; i++) {
+		const struct pm_rapl_zone *z = &r->s->rapl[i];
+		uint64_t de = r->d->energy_uj[i];
+
+		if (z->fd < 0)
+			pm_out_printf(o, "  %s: %s\n", z->name,
+				      z->err == EACCES ?
+					      "readable by root only" :
+					      strerror(z->err));
+		else if (de != PM_UNKNOWN)
+			pm_out_printf(o, "  %s: %.2f W\n", z->name,
+				      (double)de / 1e6 / r->dt);
+	}
+}
+
+static void human_report(struct report *r, const struct pm_cpu_delta *sum)
+{
+	const struct pm_delta *d = r->d;
+	int nst = r->opt->cstates ? max_states(r->s) : 0;
+
+	human_head(r, nst);
 	if (r->opt->summary)
 		human_row(r, "all", sum, nst);
 	if (!r->opt->summary || r->opt->percpu)
@@ -266,41 +313,13 @@ static void human_report(struct report *r, const struct pm_cpu_delta *sum)
 			snprintf(l, sizeof(l), "%u", d->cpu[c].cpu);
 			human_row(r, l, &d->cpu[c], nst);
 		}
-	if (o->color && r->opt->cstates)
+	if (r->o->color && r->opt->cstates)
 		human_bars(r, sum);
-	if (r->opt->wakeups && d->have_irq) {
-		pm_out_printf(o, "  wakeups %.0f/s%s",
-			      (double)d->irq_total / r->dt,
-			      r->ntop ? "; top:" : "");
-		for (int i = 0; i < r->ntop; i++) {
-			const struct pm_irq_row *row =
-				&r->b->irq.rows[r->top[i]];
-
-			pm_out_printf(o, "%s %s (%s) %.0f/s", i ? "," : "",
-				      row->label, row->desc,
-				      (double)d->row[r->top[i]] / r->dt);
-		}
-		pm_out_printf(o, "\n");
-	}
-	if (r->opt->power) {
-		if (!r->s->nrapl)
-			pm_out_printf(o, "  power: not available (no RAPL "
-					 "zones in /sys/class/powercap)\n");
-		for (int i = 0; i < r->s->nrapl; i++) {
-			const struct pm_rapl_zone *z = &r->s->rapl[i];
-			uint64_t de = d->energy_uj[i];
-
-			if (z->fd < 0)
-				pm_out_printf(o, "  %s: %s\n", z->name,
-					      z->err == EACCES ?
-						      "readable by root only" :
-						      strerror(z->err));
-			else if (de != PM_UNKNOWN)
-				pm_out_printf(o, "  %s: %.2f W\n", z->name,
-					      (double)de / 1e6 / r->dt);
-		}
-	}
-	cs_human_anoms(o, &d->an);
+	if (r->opt->wakeups && d->have_irq)
+		human_wakeups(r);
+	if (r->opt->power)
+		human_power(r);
+	cs_human_anoms(r->o, &d->an);
 	r->header_done = true;
 }
 
