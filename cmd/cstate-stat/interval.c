@@ -615,14 +615,13 @@ static void prom_cputime(struct report *r)
 	}
 }
 
-static void prom_report(struct report *r)
+/* pm_cpu_busy_percent: /proc/stat's busy share per CPU. */
+static void prom_busy(struct report *r)
 {
-	struct pm_out *o = r->o;
 	const struct pm_delta *d = r->d;
 	char cpu[16];
 
-	cs_prom_hypervisor(o, &r->opt->hv);
-	pm_out_prom_meta(o, "pm_cpu_busy_percent", "gauge",
+	pm_out_prom_meta(r->o, "pm_cpu_busy_percent", "gauge",
 			 "Share of the last interval the CPU was not idle "
 			 "(/proc/stat).");
 	for (int c = 0; c < r->s->ncpu; c++) {
@@ -631,125 +630,161 @@ static void prom_report(struct report *r)
 		if (!isfinite(d->cpu[c].ct.pct[PM_CT_BUSY]))
 			continue;
 		snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
-		pm_out_prom_sample(o, "pm_cpu_busy_percent", l,
+		pm_out_prom_sample(r->o, "pm_cpu_busy_percent", l,
 				   d->cpu[c].ct.pct[PM_CT_BUSY]);
 	}
-	prom_cputime(r);
-	prom_s390(r);
-	if (r->opt->cstates) {
-		pm_out_prom_meta(o, "pm_cpuidle_state_residency_percent",
-				 "gauge",
-				 "Share of the last interval in the idle "
-				 "state.");
-		for (int c = 0; c < r->s->ncpu; c++)
-			for (int i = 0; i < d->cpu[c].nstates; i++) {
-				const char *l[] = {
-					"cpu", cpu, "state",
-					cpu_state_name(r->s, c, i),
-					NULL
-				};
+}
 
-				if (!isfinite(d->cpu[c].res_pct[i]))
-					continue;
-				snprintf(cpu, sizeof(cpu), "%u",
-					 d->cpu[c].cpu);
-				pm_out_prom_sample(
-					o, "pm_cpuidle_state_residency_percent",
-					l, d->cpu[c].res_pct[i]);
-			}
-		pm_out_prom_meta(o, "pm_cpuidle_state_time_seconds_total",
-				 "counter",
-				 "Time spent in the cpuidle state since boot.");
-		for (int c = 0; c < r->s->ncpu; c++) {
-			const struct pm_scpu *sc = &r->s->cpu[c];
+/* The cpuidle states' counters since boot: time and usage. */
+static void prom_cstate_totals(struct report *r)
+{
+	struct pm_out *o = r->o;
+	char cpu[16];
 
-			for (int i = 0; sc->online && i < sc->nstates; i++) {
-				const char *l[] = { "cpu", cpu, "state",
-						    sc->names[i], NULL };
+	pm_out_prom_meta(o, "pm_cpuidle_state_time_seconds_total", "counter",
+			 "Time spent in the cpuidle state since boot.");
+	for (int c = 0; c < r->s->ncpu; c++) {
+		const struct pm_scpu *sc = &r->s->cpu[c];
 
-				if (sc->time_us[i] == PM_UNKNOWN)
-					continue;
-				snprintf(cpu, sizeof(cpu), "%u", sc->cpu);
-				pm_out_prom_sample(
-					o, "pm_cpuidle_state_time_seconds_total",
-					l, (double)sc->time_us[i] / 1e6);
-			}
-		}
-		pm_out_prom_meta(o, "pm_cpuidle_state_usage_total", "counter",
-				 "Entries into the cpuidle state since boot.");
-		for (int c = 0; c < r->s->ncpu; c++) {
-			const struct pm_scpu *sc = &r->s->cpu[c];
-
-			for (int i = 0; sc->online && i < sc->nstates; i++) {
-				const char *l[] = { "cpu", cpu, "state",
-						    sc->names[i], NULL };
-
-				if (sc->usage[i] == PM_UNKNOWN)
-					continue;
-				snprintf(cpu, sizeof(cpu), "%u", sc->cpu);
-				pm_out_prom_sample_u64(
-					o, "pm_cpuidle_state_usage_total", l,
-					sc->usage[i]);
-			}
-		}
-	}
-	if (r->opt->pstates) {
-		pm_out_prom_meta(o, "pm_cpufreq_average_hertz", "gauge",
-				 "Average frequency over the last interval "
-				 "(cpufreq stats).");
-		for (int c = 0; c < r->s->ncpu; c++) {
-			const char *l[] = { "cpu", cpu, NULL };
-
-			if (!isfinite(d->cpu[c].avg_khz))
-				continue;
-			snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
-			pm_out_prom_sample(o, "pm_cpufreq_average_hertz", l,
-					   d->cpu[c].avg_khz * 1000.0);
-		}
-	}
-	if (r->opt->wakeups) {
-		pm_out_prom_meta(o, "pm_cpu_wakeups_per_second", "gauge",
-				 "Interrupts per second on the CPU over the "
-				 "last interval.");
-		for (int c = 0; c < r->s->ncpu; c++) {
-			const char *l[] = { "cpu", cpu, NULL };
-
-			if (!isfinite(d->cpu[c].wakeups_per_s))
-				continue;
-			snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
-			pm_out_prom_sample(o, "pm_cpu_wakeups_per_second", l,
-					   d->cpu[c].wakeups_per_s);
-		}
-		pm_out_prom_meta(o, "pm_interrupts_per_second", "gauge",
-				 "The sources that raised the most interrupts "
-				 "on the selected CPUs over the last interval.");
-		for (int i = 0; i < r->ntop; i++) {
-			const struct pm_irq_row *row =
-				&r->b->irq.rows[r->top[i]];
-			const char *l[] = { "irq", row->label, "name",
-					    row->desc, NULL };
-
-			pm_out_prom_sample(o, "pm_interrupts_per_second", l,
-					   (double)d->row[r->top[i]] / r->dt);
-		}
-	}
-	if (r->opt->power) {
-		pm_out_prom_meta(o, "pm_rapl_power_watts", "gauge",
-				 "Power of the RAPL zone over the last "
-				 "interval.");
-		for (int i = 0; i < r->s->nrapl; i++) {
-			const struct pm_rapl_zone *z = &r->s->rapl[i];
-			uint64_t de = d->energy_uj[i];
-			const char *l[] = { "zone", rapl_id(z), "name", z->name,
+		for (int i = 0; sc->online && i < sc->nstates; i++) {
+			const char *l[] = { "cpu", cpu, "state", sc->names[i],
 					    NULL };
 
-			if (de == PM_UNKNOWN)
+			if (sc->time_us[i] == PM_UNKNOWN)
 				continue;
-			pm_out_prom_sample(o, "pm_rapl_power_watts", l,
-					   (double)de / 1e6 / r->dt);
+			snprintf(cpu, sizeof(cpu), "%u", sc->cpu);
+			pm_out_prom_sample(
+				o, "pm_cpuidle_state_time_seconds_total", l,
+				(double)sc->time_us[i] / 1e6);
 		}
 	}
-	cs_prom_anoms(o, &d->an);
+	pm_out_prom_meta(o, "pm_cpuidle_state_usage_total", "counter",
+			 "Entries into the cpuidle state since boot.");
+	for (int c = 0; c < r->s->ncpu; c++) {
+		const struct pm_scpu *sc = &r->s->cpu[c];
+
+		for (int i = 0; sc->online && i < sc->nstates; i++) {
+			const char *l[] = { "cpu", cpu, "state", sc->names[i],
+					    NULL };
+
+			if (sc->usage[i] == PM_UNKNOWN)
+				continue;
+			snprintf(cpu, sizeof(cpu), "%u", sc->cpu);
+			pm_out_prom_sample_u64(
+				o, "pm_cpuidle_state_usage_total", l,
+				sc->usage[i]);
+		}
+	}
+}
+
+/* cpuidle: the residency over the interval, then the totals. */
+static void prom_cstates(struct report *r)
+{
+	const struct pm_delta *d = r->d;
+	char cpu[16];
+
+	pm_out_prom_meta(r->o, "pm_cpuidle_state_residency_percent", "gauge",
+			 "Share of the last interval in the idle state.");
+	for (int c = 0; c < r->s->ncpu; c++)
+		for (int i = 0; i < d->cpu[c].nstates; i++) {
+			const char *l[] = { "cpu", cpu, "state",
+					    cpu_state_name(r->s, c, i), NULL };
+
+			if (!isfinite(d->cpu[c].res_pct[i]))
+				continue;
+			snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
+			pm_out_prom_sample(r->o,
+					   "pm_cpuidle_state_residency_percent",
+					   l, d->cpu[c].res_pct[i]);
+		}
+	prom_cstate_totals(r);
+}
+
+/* cpufreq: the average frequency over the interval. */
+static void prom_pstates(struct report *r)
+{
+	const struct pm_delta *d = r->d;
+	char cpu[16];
+
+	pm_out_prom_meta(r->o, "pm_cpufreq_average_hertz", "gauge",
+			 "Average frequency over the last interval "
+			 "(cpufreq stats).");
+	for (int c = 0; c < r->s->ncpu; c++) {
+		const char *l[] = { "cpu", cpu, NULL };
+
+		if (!isfinite(d->cpu[c].avg_khz))
+			continue;
+		snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
+		pm_out_prom_sample(r->o, "pm_cpufreq_average_hertz", l,
+				   d->cpu[c].avg_khz * 1000.0);
+	}
+}
+
+/* /proc/interrupts: wakeups per CPU, and the top sources. */
+static void prom_wakeups(struct report *r)
+{
+	const struct pm_delta *d = r->d;
+	char cpu[16];
+
+	pm_out_prom_meta(r->o, "pm_cpu_wakeups_per_second", "gauge",
+			 "Interrupts per second on the CPU over the "
+			 "last interval.");
+	for (int c = 0; c < r->s->ncpu; c++) {
+		const char *l[] = { "cpu", cpu, NULL };
+
+		if (!isfinite(d->cpu[c].wakeups_per_s))
+			continue;
+		snprintf(cpu, sizeof(cpu), "%u", d->cpu[c].cpu);
+		pm_out_prom_sample(r->o, "pm_cpu_wakeups_per_second", l,
+				   d->cpu[c].wakeups_per_s);
+	}
+	pm_out_prom_meta(r->o, "pm_interrupts_per_second", "gauge",
+			 "The sources that raised the most interrupts "
+			 "on the selected CPUs over the last interval.");
+	for (int i = 0; i < r->ntop; i++) {
+		const struct pm_irq_row *row = &r->b->irq.rows[r->top[i]];
+		const char *l[] = { "irq", row->label, "name", row->desc,
+				    NULL };
+
+		pm_out_prom_sample(r->o, "pm_interrupts_per_second", l,
+				   (double)d->row[r->top[i]] / r->dt);
+	}
+}
+
+/* RAPL: each zone's watts over the interval. */
+static void prom_power(struct report *r)
+{
+	pm_out_prom_meta(r->o, "pm_rapl_power_watts", "gauge",
+			 "Power of the RAPL zone over the last "
+			 "interval.");
+	for (int i = 0; i < r->s->nrapl; i++) {
+		const struct pm_rapl_zone *z = &r->s->rapl[i];
+		uint64_t de = r->d->energy_uj[i];
+		const char *l[] = { "zone", rapl_id(z), "name", z->name,
+				    NULL };
+
+		if (de == PM_UNKNOWN)
+			continue;
+		pm_out_prom_sample(r->o, "pm_rapl_power_watts", l,
+				   (double)de / 1e6 / r->dt);
+	}
+}
+
+static void prom_report(struct report *r)
+{
+	cs_prom_hypervisor(r->o, &r->opt->hv);
+	prom_busy(r);
+	prom_cputime(r);
+	prom_s390(r);
+	if (r->opt->cstates)
+		prom_cstates(r);
+	if (r->opt->pstates)
+		prom_pstates(r);
+	if (r->opt->wakeups)
+		prom_wakeups(r);
+	if (r->opt->power)
+		prom_power(r);
+	cs_prom_anoms(r->o, &r->d->an);
 }
 
 /* One report of the deltas the run has just computed. */
