@@ -455,18 +455,21 @@ static bool below_devices(const char *cur)
 	       (cur[DEVICES_LEN] == '\0' || cur[DEVICES_LEN] == '/');
 }
 
-int pm_device_resolve(struct pm_ctx *ctx, const char *path, char *out,
-		      size_t size)
-{
-	/* rest: what is left to walk; cur: the real folders so far. */
-	char rest[PM_PATH_MAX * 2], tmp[PM_PATH_MAX * 2], cur[PM_PATH_MAX];
-	char target[PM_PATH_MAX], link[PM_PATH_MAX];
-	size_t clen = 0;
-	int links = 0;
-	char *p;
+/* One resolution: the path still to walk and the real folders so far. */
+struct resolve {
+	const char *path;		/* as the user gave it */
+	char rest[PM_PATH_MAX * 2];	/* what is left to walk */
+	char *p;			/* the next name, in rest */
+	char cur[PM_PATH_MAX];		/* the real folders so far */
+	size_t clen;
+	char target[PM_PATH_MAX];	/* the last link's text ... */
+	char link[PM_PATH_MAX];		/* ... and where it was */
+	int links;
+};
 
-	if (size)
-		out[0] = '\0';
+/* What the user gave: absolute, no "..", not too long. */
+static int resolve_check(struct pm_ctx *ctx, const char *path)
+{
 	if (path[0] != '/')
 		return pm_err_set(ctx, "resolve", path, NULL, EINVAL,
 				  "a device path must start with /");
@@ -476,111 +479,146 @@ int pm_device_resolve(struct pm_ctx *ctx, const char *path, char *out,
 	if (strlen(path) >= PM_PATH_MAX)
 		return pm_err_set(ctx, "resolve", path, NULL, ENAMETOOLONG,
 				  "the path is too long");
-	snprintf(rest, sizeof(rest), "%s", path);
-	cur[0] = link[0] = target[0] = '\0';
-	p = rest;
+	return 0;
+}
+
+/* "..", from a link's target only (the user's are refused): drop the
+ * last real folder. */
+static int resolve_up(struct pm_ctx *ctx, struct resolve *r)
+{
+	if (!r->clen && !ctx->real_root)
+		return pm_err_set(ctx, "resolve", r->path, NULL, EXDEV,
+				  "the link %s -> %s leads out of the system "
+				  "root",
+				  r->link, r->target);
+	while (r->clen && r->cur[r->clen - 1] != '/')
+		r->clen--;
+	if (r->clen)
+		r->clen--;
+	r->cur[r->clen] = '\0';
+	return 0;
+}
+
+/* cur names a link: the path to walk becomes its target, then e (what
+ * followed the link's name). */
+static int resolve_link(struct pm_ctx *ctx, struct resolve *r, const char *e)
+{
+	char tmp[PM_PATH_MAX * 2];
+	ssize_t tl;
+
+	if (++r->links > PM_MAX_LINKS)
+		return pm_err_set(ctx, "resolve", r->path, NULL, ELOOP,
+				  "more than %d symbolic links", PM_MAX_LINKS);
+	tl = readlinkat(ctx->rootfd, r->cur + 1, r->target,
+			sizeof(r->target) - 1);
+	if (tl < 0 || (size_t)tl >= sizeof(r->target) - 1)
+		return pm_err_set(ctx, "resolve", r->path, NULL,
+				  tl < 0 ? errno : ENAMETOOLONG,
+				  "cannot read the link %s", r->cur);
+	r->target[tl] = '\0';
+	snprintf(r->link, sizeof(r->link), "%s", r->cur);
+	if (r->target[0] == '/' && !ctx->real_root)
+		/* It names the host's file, not the tree's. */
+		return pm_err_set(ctx, "resolve", r->path, NULL, EXDEV,
+				  "the link %s -> %s leads out of the system "
+				  "root",
+				  r->cur, r->target);
+	if (r->target[0] == '/')
+		r->clen = 0;
+	r->cur[r->clen] = '\0';
+	if ((size_t)tl + strlen(e) + 1 >= sizeof(tmp))
+		return pm_err_set(ctx, "resolve", r->path, NULL, ENAMETOOLONG,
+				  "the path is too long");
+	snprintf(tmp, sizeof(tmp), "%s%s", r->target, e);
+	memcpy(r->rest, tmp, strlen(tmp) + 1);
+	r->p = r->rest;
+	return 0;
+}
+
+/* The next name, n bytes at r->p, e after it: a folder is added to cur,
+ * a link followed; anything else ends the walk. */
+static int resolve_name(struct pm_ctx *ctx, struct resolve *r, size_t n,
+			char *e)
+{
+	struct stat st;
+
+	if (n > NAME_MAX || r->clen + 1 + n >= sizeof(r->cur))
+		return pm_err_set(ctx, "resolve", r->path, NULL, ENAMETOOLONG,
+				  "the path is too long");
+	r->cur[r->clen] = '/';
+	memcpy(r->cur + r->clen + 1, r->p, n);
+	r->cur[r->clen + 1 + n] = '\0';
+	/* cur holds real folders only: this follows no link. */
+	if (fstatat(ctx->rootfd, r->cur + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		int err = errno;
+
+		return pm_err_set(ctx, "resolve", r->path, NULL, err,
+				  err == ENOENT ? "%s does not exist" : "%s",
+				  err == ENOENT ? r->cur : strerror(err));
+	}
+	if (S_ISLNK(st.st_mode))
+		return resolve_link(ctx, r, e);
+	r->clen += 1 + n;
+	if (!S_ISDIR(st.st_mode) && e[strspn(e, "/")])
+		return pm_err_set(ctx, "resolve", r->path, NULL, ENOTDIR,
+				  "%s is not a folder", r->cur);
+	if (!S_ISDIR(st.st_mode))
+		return pm_err_set(ctx, "resolve", r->path, NULL, ENOTDIR,
+				  "%s is a file, not a device folder", r->cur);
+	r->p = e;
+	return 0;
+}
+
+int pm_device_resolve(struct pm_ctx *ctx, const char *path, char *out,
+		      size_t size)
+{
+	struct resolve one, *r = &one;
+	int err;
+
+	if (size)
+		out[0] = '\0';
+	err = resolve_check(ctx, path);
+	if (err)
+		return err;
+	r->path = path;
+	snprintf(r->rest, sizeof(r->rest), "%s", path);
+	r->cur[0] = r->link[0] = r->target[0] = '\0';
+	r->clen = 0;
+	r->links = 0;
+	r->p = r->rest;
 	for (;;) {
-		struct stat st;
 		size_t n;
 		char *e;
 
-		while (*p == '/')
-			p++;
-		if (!*p)
+		while (*r->p == '/')
+			r->p++;
+		if (!*r->p)
 			break;
-		n = strcspn(p, "/");
-		e = p + n;
-		if (n == 1 && p[0] == '.') {
-			p = e;
+		n = strcspn(r->p, "/");
+		e = r->p + n;
+		if (n == 1 && r->p[0] == '.') {
+			r->p = e;
 			continue;
 		}
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			/* Only from a link's target: the user's are refused. */
-			if (!clen && !ctx->real_root)
-				return pm_err_set(ctx, "resolve", path, NULL,
-						  EXDEV,
-						  "the link %s -> %s leads out "
-						  "of the system root",
-						  link, target);
-			while (clen && cur[clen - 1] != '/')
-				clen--;
-			if (clen)
-				clen--;
-			cur[clen] = '\0';
-			p = e;
-			continue;
+		if (n == 2 && r->p[0] == '.' && r->p[1] == '.') {
+			err = resolve_up(ctx, r);
+			r->p = e;
+		} else {
+			/* Moves p on itself: a link restarts it. */
+			err = resolve_name(ctx, r, n, e);
 		}
-		if (n > NAME_MAX || clen + 1 + n >= sizeof(cur))
-			return pm_err_set(ctx, "resolve", path, NULL,
-					  ENAMETOOLONG, "the path is too long");
-		cur[clen] = '/';
-		memcpy(cur + clen + 1, p, n);
-		cur[clen + 1 + n] = '\0';
-		/* cur holds real folders only: this follows no link. */
-		if (fstatat(ctx->rootfd, cur + 1, &st, AT_SYMLINK_NOFOLLOW) <
-		    0) {
-			int err = errno;
-
-			return pm_err_set(ctx, "resolve", path, NULL, err,
-					  err == ENOENT ? "%s does not exist" :
-							  "%s",
-					  err == ENOENT ? cur : strerror(err));
-		}
-		if (S_ISLNK(st.st_mode)) {
-			ssize_t tl;
-
-			if (++links > PM_MAX_LINKS)
-				return pm_err_set(ctx, "resolve", path, NULL,
-						  ELOOP,
-						  "more than %d symbolic links",
-						  PM_MAX_LINKS);
-			tl = readlinkat(ctx->rootfd, cur + 1, target,
-					sizeof(target) - 1);
-			if (tl < 0 || (size_t)tl >= sizeof(target) - 1)
-				return pm_err_set(ctx, "resolve", path, NULL,
-						  tl < 0 ? errno : ENAMETOOLONG,
-						  "cannot read the link %s",
-						  cur);
-			target[tl] = '\0';
-			snprintf(link, sizeof(link), "%s", cur);
-			if (target[0] == '/' && !ctx->real_root)
-				/* It names the host's file, not the tree's. */
-				return pm_err_set(ctx, "resolve", path, NULL,
-						  EXDEV,
-						  "the link %s -> %s leads out "
-						  "of the system root",
-						  cur, target);
-			if (target[0] == '/')
-				clen = 0;
-			cur[clen] = '\0';
-			if ((size_t)tl + strlen(e) + 1 >= sizeof(tmp))
-				return pm_err_set(ctx, "resolve", path, NULL,
-						  ENAMETOOLONG,
-						  "the path is too long");
-			snprintf(tmp, sizeof(tmp), "%s%s", target, e);
-			memcpy(rest, tmp, strlen(tmp) + 1);
-			p = rest;
-			continue;
-		}
-		clen += 1 + n;
-		if (!S_ISDIR(st.st_mode) && e[strspn(e, "/")])
-			return pm_err_set(ctx, "resolve", path, NULL, ENOTDIR,
-					  "%s is not a folder", cur);
-		if (!S_ISDIR(st.st_mode))
-			return pm_err_set(ctx, "resolve", path, NULL, ENOTDIR,
-					  "%s is a file, not a device folder",
-					  cur);
-		p = e;
+		if (err)
+			return err;
 	}
-	if (!clen)
-		snprintf(cur, sizeof(cur), "/");
-	if (strlen(cur) >= size)
+	if (!r->clen)
+		snprintf(r->cur, sizeof(r->cur), "/");
+	if (strlen(r->cur) >= size)
 		return pm_err_set(ctx, "resolve", path, NULL, ENAMETOOLONG,
 				  "the path is too long");
-	memcpy(out, cur, strlen(cur) + 1);
-	if (!below_devices(cur))
+	memcpy(out, r->cur, strlen(r->cur) + 1);
+	if (!below_devices(r->cur))
 		return pm_err_set(ctx, "resolve", path, NULL, EXDEV,
-				  "it is %s, outside /sys/devices", cur);
+				  "it is %s, outside /sys/devices", r->cur);
 	return 0;
 }
 
