@@ -88,11 +88,62 @@ int pm_proc_stat_parse(const char *text, struct pm_cpu_ticks *ticks,
 	return n;
 }
 
+/*
+ * A row's description, q after its counts, into desc.  Device rows:
+ * chip, hwirq and trigger, then the action names after a run of spaces
+ * ("IR-PCI-MSI 32-edge      xhci_hcd"): the action names are kept.  Arch
+ * rows are one phrase ("Local timer interrupts").
+ */
+static void irq_desc(const char *q, const char *eol, char *desc, size_t size)
+{
+	size_t dl;
+
+	q = skip_sp(q);
+	dl = eol ? (size_t)(eol - q) : strlen(q);
+	for (const char *a = q + dl; a > q + 1; a--) {
+		if (a[-1] == ' ' && a[-2] == ' ') {
+			dl -= (size_t)(a - q);
+			q = a;
+			break;
+		}
+	}
+	if (dl >= size)
+		dl = size - 1;
+	snprintf(desc, size, "%.*s", (int)dl, q);
+}
+
+/*
+ * The header names the online CPUs' columns: "CPU0 CPU1 CPU4 ...".  Each
+ * goes to col (*ncol of them), and a selected CPU's count starts at 0;
+ * *pp is left at the end of the header line.
+ */
+static int interrupts_head(const char **pp, const struct pm_cpuset *sel,
+			   unsigned *col, int *ncol, uint64_t *percpu,
+			   unsigned npercpu)
+{
+	const char *p;
+
+	for (p = skip_sp(*pp); *p && *p != '\n'; p = skip_sp(p)) {
+		uint64_t c;
+
+		if (strncmp(p, "CPU", 3))
+			return -EINVAL;
+		p += 3;
+		if (num(&p, &c) < 0 || c >= PM_MAX_CPUS)
+			return -EINVAL;
+		if (*ncol < PM_MAX_CPUS)
+			col[(*ncol)++] = (unsigned)c;
+		if (c < npercpu && pm_cpuset_isset(sel, (unsigned)c))
+			percpu[c] = 0;
+	}
+	*pp = p;
+	return 0;
+}
+
 int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 			     uint64_t *percpu, unsigned npercpu,
 			     struct pm_irq_row *rows, int maxrows)
 {
-	/* The header names the online CPUs' columns: "CPU0 CPU1 CPU4 ...". */
 	unsigned col[PM_MAX_CPUS];
 	uint64_t val[PM_MAX_CPUS];
 	int ncol = 0, nrows = 0;
@@ -101,31 +152,17 @@ int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 	/* A CPU without a column (offline) has no count, not 0. */
 	for (unsigned i = 0; i < npercpu; i++)
 		percpu[i] = PM_UNKNOWN;
-	if (!p || !*p)
+	if (!p || !*p || interrupts_head(&p, sel, col, &ncol, percpu,
+					 npercpu) < 0)
 		return -EINVAL;
-	for (p = skip_sp(p); *p && *p != '\n'; p = skip_sp(p)) {
-		uint64_t c;
-
-		if (strncmp(p, "CPU", 3))
-			return -EINVAL;
-		p += 3;
-		if (num(&p, &c) < 0 || c >= PM_MAX_CPUS)
-			return -EINVAL;
-		if (ncol < PM_MAX_CPUS)
-			col[ncol++] = (unsigned)c;
-		if (c < npercpu && pm_cpuset_isset(sel, (unsigned)c))
-			percpu[c] = 0;
-	}
 	for (p = next_line(p); p && *p; p = next_line(p)) {
 		const char *q = skip_sp(p), *colon = strchr(q, ':');
 		const char *eol = strchr(q, '\n');
-		uint64_t total = 0;
+		struct pm_irq_row row;
 		int k;
 
 		if (!colon || (eol && colon > eol))
 			continue;
-		struct pm_irq_row row;
-
 		memset(&row, 0, sizeof(row));
 		snprintf(row.label, sizeof(row.label), "%.*s",
 			 (int)(colon - q), q);
@@ -144,29 +181,11 @@ int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 		for (k = 0; k < ncol; k++) {
 			if (!pm_cpuset_isset(sel, col[k]))
 				continue;
-			total += val[k];
+			row.total += val[k];
 			if (col[k] < npercpu)
 				percpu[col[k]] += val[k];
 		}
-		q = skip_sp(q);
-		size_t dl = eol ? (size_t)(eol - q) : strlen(q);
-
-		/*
-		 * Device rows: chip, hwirq and trigger, then the action names
-		 * after a run of spaces ("IR-PCI-MSI 32-edge      xhci_hcd").
-		 * Arch rows are one phrase ("Local timer interrupts").
-		 */
-		for (const char *a = q + dl; a > q + 1; a--) {
-			if (a[-1] == ' ' && a[-2] == ' ') {
-				dl -= (size_t)(a - q);
-				q = a;
-				break;
-			}
-		}
-		if (dl >= sizeof(row.desc))
-			dl = sizeof(row.desc) - 1;
-		snprintf(row.desc, sizeof(row.desc), "%.*s", (int)dl, q);
-		row.total = total;
+		irq_desc(q, eol, row.desc, sizeof(row.desc));
 		if (nrows < maxrows)
 			rows[nrows++] = row;
 	}
@@ -257,13 +276,90 @@ static int table_room(struct pm_irq_table *t, int rows, int ncol)
 	return 0;
 }
 
+/*
+ * The header names the online CPUs' columns: "CPU0 CPU1 CPU4 ...", in
+ * ascending order as the kernel lists them.  keep[k]: header column k's
+ * place among the kept (selected) ones, or -1; *nhead columns in all.
+ */
+static int table_head(const char **pp, const struct pm_cpuset *sel,
+		      struct pm_irq_table *t, int *keep, int *nhead)
+{
+	int64_t last = -1;
+	const char *p;
+
+	for (p = skip_sp(*pp); *p && *p != '\n'; p = skip_sp(p)) {
+		uint64_t c;
+
+		if (strncmp(p, "CPU", 3) || *nhead >= PM_MAX_CPUS)
+			return -EINVAL;
+		p += 3;
+		/* One column per CPU. */
+		if (num(&p, &c) < 0 || c >= PM_MAX_CPUS || (int64_t)c <= last)
+			return -EINVAL;
+		last = (int64_t)c;
+		keep[*nhead] = -1;
+		if (pm_cpuset_isset(sel, (unsigned)c)) {
+			keep[*nhead] = t->ncol;
+			t->col[t->ncol++] = (unsigned)c;
+		}
+		(*nhead)++;
+	}
+	*pp = p;
+	return 0;
+}
+
+/* One line of the table, p at its start: a row of counts, or skipped
+ * (no label, or one count for the machine); -ENOMEM. */
+static int table_row(struct pm_irq_table *t, const char *p, const int *keep,
+		     int nhead)
+{
+	const char *q = skip_sp(p), *colon = strchr(q, ':');
+	const char *eol = strchr(q, '\n');
+	struct pm_irq_row *row;
+	uint64_t *cell;
+	int k, r;
+
+	if (!colon || (eol && colon > eol))
+		return 0;
+	if (t->nrows >= PM_IRQ_TABLE_ROWS) {
+		t->cut++;
+		return 0;
+	}
+	r = table_room(t, t->nrows + 1, t->ncol);
+	if (r < 0)
+		return r;
+	row = &t->rows[t->nrows];
+	cell = &t->cells[(size_t)t->nrows * (size_t)t->ncol];
+	memset(row, 0, sizeof(*row));
+	snprintf(row->label, sizeof(row->label), "%.*s", (int)(colon - q), q);
+	q = colon + 1;
+	for (k = 0; k < nhead; k++) {
+		const char *save = q;
+		uint64_t v;
+
+		if (num(&q, &v) < 0) {
+			q = save;
+			break;
+		}
+		if (keep[k] >= 0) {
+			cell[keep[k]] = v;
+			row->total += v;
+		}
+	}
+	/* ERR: and MIS: have one count for the machine: not a CPU's. */
+	if (k < nhead)
+		return 0;
+	irq_desc(q, eol, row->desc, sizeof(row->desc));
+	t->nrows++;
+	return 0;
+}
+
 int pm_irq_table_parse(const char *text, const struct pm_cpuset *sel,
 		       struct pm_irq_table *t)
 {
 	/* Per header column: its place among the kept ones, or -1. */
 	int *keep = malloc(PM_MAX_CPUS * sizeof(*keep));
-	int ncol = 0, nhead = 0, r = 0;
-	int64_t last = -1;
+	int nhead = 0, r = 0;
 	const char *p = text;
 
 	if (!keep)
@@ -276,90 +372,14 @@ int pm_irq_table_parse(const char *text, const struct pm_cpuset *sel,
 	r = table_room(t, 1, 1);
 	if (r < 0)
 		goto out;
-	/* The header names the online CPUs' columns: "CPU0 CPU1 CPU4 ...". */
-	for (p = skip_sp(p); *p && *p != '\n'; p = skip_sp(p)) {
-		uint64_t c;
-
-		if (strncmp(p, "CPU", 3) || nhead >= PM_MAX_CPUS) {
-			r = -EINVAL;
-			goto out;
-		}
-		p += 3;
-		/* Ascending, as the kernel lists them: one column per CPU. */
-		if (num(&p, &c) < 0 || c >= PM_MAX_CPUS ||
-		    (int64_t)c <= last) {
-			r = -EINVAL;
-			goto out;
-		}
-		last = (int64_t)c;
-		keep[nhead] = -1;
-		if (pm_cpuset_isset(sel, (unsigned)c)) {
-			keep[nhead] = ncol;
-			t->col[ncol++] = (unsigned)c;
-		}
-		nhead++;
-	}
-	t->ncol = ncol;
-	for (p = next_line(p); p && *p; p = next_line(p)) {
-		const char *q = skip_sp(p), *colon = strchr(q, ':');
-		const char *eol = strchr(q, '\n');
-		struct pm_irq_row *row;
-		uint64_t *cell;
-		int k;
-
-		if (!colon || (eol && colon > eol))
-			continue;
-		if (t->nrows >= PM_IRQ_TABLE_ROWS) {
-			t->cut++;
-			continue;
-		}
-		r = table_room(t, t->nrows + 1, ncol);
-		if (r < 0)
-			goto out;
-		row = &t->rows[t->nrows];
-		cell = &t->cells[(size_t)t->nrows * (size_t)ncol];
-		memset(row, 0, sizeof(*row));
-		snprintf(row->label, sizeof(row->label), "%.*s",
-			 (int)(colon - q), q);
-		q = colon + 1;
-		for (k = 0; k < nhead; k++) {
-			const char *save = q;
-			uint64_t v;
-
-			if (num(&q, &v) < 0) {
-				q = save;
-				break;
-			}
-			if (keep[k] >= 0) {
-				cell[keep[k]] = v;
-				row->total += v;
-			}
-		}
-		/* ERR: and MIS: have one count for the machine: not a CPU's. */
-		if (k < nhead)
-			continue;
-		q = skip_sp(q);
-		size_t dl = eol ? (size_t)(eol - q) : strlen(q);
-
-		/* As pm_proc_interrupts_parse: the action names. */
-		for (const char *a = q + dl; a > q + 1; a--) {
-			if (a[-1] == ' ' && a[-2] == ' ') {
-				dl -= (size_t)(a - q);
-				q = a;
-				break;
-			}
-		}
-		if (dl >= sizeof(row->desc))
-			dl = sizeof(row->desc) - 1;
-		snprintf(row->desc, sizeof(row->desc), "%.*s", (int)dl, q);
-		t->nrows++;
-	}
-	r = 0;
+	r = table_head(&p, sel, t, keep, &nhead);
+	for (p = next_line(p); r >= 0 && p && *p; p = next_line(p))
+		r = table_row(t, p, keep, nhead);
 out:
 	free(keep);
 	if (r < 0)
 		t->nrows = t->ncol = 0;
-	return r;
+	return r < 0 ? r : 0;
 }
 
 int pm_irq_table_copy(struct pm_irq_table *dst, const struct pm_irq_table *src)
