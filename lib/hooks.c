@@ -436,36 +436,19 @@ static void child(int hookfd, const char *exe, char *const argv[],
 	_exit(126);
 }
 
-int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
-		 const char *a1, const char *a2, const struct pm_hook_env *e,
-		 struct pm_hook_run *r)
+/*
+ * Fork the child that runs the hook: its pid, with fds[0] the read end
+ * of the pipe on which a failed exec sends its errno; or -errno.  hookfd
+ * and env are released either way.
+ */
+static pid_t hook_spawn(int hookfd, const char *exe, char **argv, char **env,
+			int logfd, int *fds)
 {
-	char file[2 * PM_PATH_MAX], exe[PM_PATH_MAX];
-	char *argv[] = { file, (char *)a1, (char *)a2, NULL };
-	char **env;
-	int fds[2], st = 0, pfd, ee = 0, hookfd;
-	double t0 = mono_s(), deadline;
-	ssize_t got;
 	pid_t pid;
+	int err;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(file, sizeof(file), "%s%s",
-		 ctx->real_root ? "" : ctx->root, h->path);
-	hookfd = open_checked(ctx, h, exe, sizeof(exe));
-	if (hookfd < 0) {
-		/* Changed since it was listed: not run. */
-		r->exec_err = -hookfd;
-		r->status = hookfd == -ENOENT ? 127 : 126;
-		return 0;
-	}
-	env = hook_env(ctx, e);
-	if (!env) {
-		close(hookfd);
-		return -ENOMEM;
-	}
 	if (pipe2(fds, O_CLOEXEC) < 0) {
-		int err = errno;
-
+		err = errno;
 		close(hookfd);
 		free_env(env);
 		return -err;
@@ -473,8 +456,7 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 	(void)fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		int err = errno;
-
+		err = errno;
 		close(hookfd);
 		close(fds[0]);
 		close(fds[1]);
@@ -482,14 +464,21 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 		return -err;
 	}
 	if (pid == 0)
-		child(hookfd, exe, argv, env, e->logfd, fds[1]);
+		child(hookfd, exe, argv, env, logfd, fds[1]);
 	close(hookfd);
 	close(fds[1]);
 	free_env(env);
 	/* Its own group even before the child gets there: kill reaches it. */
 	setpgid(pid, pid);
-	deadline = t0 + (e->timeout_s > 0 ? e->timeout_s : 1e9);
-	pfd = pidfd_open_(pid);
+	return pid;
+}
+
+/* Wait for the hook until the deadline, then kill its group: its wait
+ * status, or -1 when waitpid failed. */
+static int hook_wait(pid_t pid, double deadline, struct pm_hook_run *r)
+{
+	int st = 0, pfd = pidfd_open_(pid);
+
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 		double left = deadline - mono_s();
@@ -519,11 +508,20 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 	}
 	if (pfd >= 0)
 		close(pfd);
+	return st;
+}
+
+/* The hook's status as a shell gives it: 126/127 for an exec that
+ * failed (the errno read from fd), 128+N for signal N. */
+static void hook_status(int fd, int st, struct pm_hook_run *r)
+{
+	ssize_t got;
+	int ee = 0;
+
 	do
-		got = read(fds[0], &ee, sizeof(ee));
+		got = read(fd, &ee, sizeof(ee));
 	while (got < 0 && errno == EINTR);
-	close(fds[0]);
-	r->seconds = mono_s() - t0;
+	close(fd);
 	if (got == (ssize_t)sizeof(ee)) {
 		r->exec_err = ee;
 		r->status = ee == ENOENT ? 127 : 126;
@@ -536,6 +534,40 @@ int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
 	} else {
 		r->status = 1;
 	}
+}
+
+int pm_hook_exec(const struct pm_ctx *ctx, const struct pm_hook *h,
+		 const char *a1, const char *a2, const struct pm_hook_env *e,
+		 struct pm_hook_run *r)
+{
+	char file[2 * PM_PATH_MAX], exe[PM_PATH_MAX];
+	char *argv[] = { file, (char *)a1, (char *)a2, NULL };
+	char **env;
+	int fds[2], st, hookfd;
+	double t0 = mono_s();
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(file, sizeof(file), "%s%s",
+		 ctx->real_root ? "" : ctx->root, h->path);
+	hookfd = open_checked(ctx, h, exe, sizeof(exe));
+	if (hookfd < 0) {
+		/* Changed since it was listed: not run. */
+		r->exec_err = -hookfd;
+		r->status = hookfd == -ENOENT ? 127 : 126;
+		return 0;
+	}
+	env = hook_env(ctx, e);
+	if (!env) {
+		close(hookfd);
+		return -ENOMEM;
+	}
+	pid = hook_spawn(hookfd, exe, argv, env, e->logfd, fds);
+	if (pid < 0)
+		return (int)pid;
+	st = hook_wait(pid, t0 + (e->timeout_s > 0 ? e->timeout_s : 1e9), r);
+	hook_status(fds[0], st, r);
+	r->seconds = mono_s() - t0;
 	return 0;
 }
 
