@@ -56,12 +56,72 @@ static char *unquote(char *v)
 	return v;
 }
 
+/* No control character but a tab in a line. */
+static int conf_chars(struct pm_conf *c, const char *line, unsigned lineno)
+{
+	for (const char *q = line; *q; q++)
+		if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f)
+			return fail(c, lineno, EINVAL,
+				    "control character 0x%02x",
+				    (unsigned char)*q);
+	return 0;
+}
+
+/* "[name]": *section becomes name, cut in place. */
+static int conf_section(struct pm_conf *c, char *line, unsigned lineno,
+			char **section)
+{
+	char *close = strrchr(line, ']');
+
+	if (!close || close[1])
+		return fail(c, lineno, EINVAL,
+			    "a section header must end with ']'");
+	*close = '\0';
+	*section = trim(line + 1);
+	if (!**section)
+		return fail(c, lineno, EINVAL, "empty section name");
+	return 0;
+}
+
+/* "key = value", added to the lines (*cap of them room). */
+static int conf_pair(struct pm_conf *c, char *line, unsigned lineno,
+		     char *section, int *cap)
+{
+	char *eq = strchr(line, '=');
+
+	/* Never the line itself: -f may name a file of secrets. */
+	if (!eq)
+		return fail(c, lineno, EINVAL,
+			    "expected 'key = value' or a [section]");
+	*eq = '\0';
+	char *key = trim(line), *value = unquote(trim(eq + 1));
+
+	if (!*key)
+		return fail(c, lineno, EINVAL, "a key is missing before '='");
+	if (c->n == *cap) {
+		int ncap = *cap ? *cap * 2 : 32;
+		struct pm_conf_line *nl =
+			realloc(c->lines, (size_t)ncap * sizeof(*nl));
+
+		if (!nl)
+			return fail(c, lineno, ENOMEM, "out of memory");
+		c->lines = nl;
+		*cap = ncap;
+	}
+	c->lines[c->n].lineno = lineno;
+	c->lines[c->n].section = section;
+	c->lines[c->n].key = key;
+	c->lines[c->n].value = value;
+	c->n++;
+	return 0;
+}
+
 int pm_conf_parse(const char *name, char *text, size_t len,
 		  struct pm_conf *c)
 {
 	char *section = (char *)"";
 	unsigned lineno = 0;
-	int cap = 0;
+	int cap = 0, r;
 	char *p, *end;
 
 	memset(c, 0, sizeof(*c));
@@ -99,56 +159,15 @@ int pm_conf_parse(const char *name, char *text, size_t len,
 		*eol = '\0';
 		line = trim(p);
 		p = eol + 1;
-		for (const char *q = line; *q; q++)
-			if (((unsigned char)*q < 0x20 && *q != '\t') ||
-			    *q == 0x7f)
-				return fail(c, lineno, EINVAL,
-					    "control character 0x%02x",
-					    (unsigned char)*q);
+		r = conf_chars(c, line, lineno);
+		if (r)
+			return r;
 		if (!*line || *line == '#' || *line == ';')
 			continue;
-		if (*line == '[') {
-			char *close = strrchr(line, ']');
-
-			if (!close || close[1])
-				return fail(c, lineno, EINVAL,
-					    "a section header must end with "
-					    "']'");
-			*close = '\0';
-			section = trim(line + 1);
-			if (!*section)
-				return fail(c, lineno, EINVAL,
-					    "empty section name");
-			continue;
-		}
-		char *eq = strchr(line, '=');
-
-		/* Never the line itself: -f may name a file of secrets. */
-		if (!eq)
-			return fail(c, lineno, EINVAL,
-				    "expected 'key = value' or a [section]");
-		*eq = '\0';
-		char *key = trim(line), *value = unquote(trim(eq + 1));
-
-		if (!*key)
-			return fail(c, lineno, EINVAL, "a key is missing "
-						       "before '='");
-		if (c->n == cap) {
-			int ncap = cap ? cap * 2 : 32;
-			struct pm_conf_line *nl =
-				realloc(c->lines, (size_t)ncap * sizeof(*nl));
-
-			if (!nl)
-				return fail(c, lineno, ENOMEM,
-					    "out of memory");
-			c->lines = nl;
-			cap = ncap;
-		}
-		c->lines[c->n].lineno = lineno;
-		c->lines[c->n].section = section;
-		c->lines[c->n].key = key;
-		c->lines[c->n].value = value;
-		c->n++;
+		r = *line == '[' ? conf_section(c, line, lineno, &section) :
+				   conf_pair(c, line, lineno, section, &cap);
+		if (r)
+			return r;
 	}
 	return 0;
 }
