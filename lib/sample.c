@@ -327,6 +327,69 @@ static void open_rapl(struct pm_sampler *s)
 	pm_err_clear(s->ctx);
 }
 
+/* A file kept open for the whole run, counted; or -1. */
+static int open_counted(struct pm_sampler *s, const char *path)
+{
+	int fd = pm_open(s->ctx, path, O_RDONLY);
+
+	if (fd >= 0)
+		s->fds_open++;
+	return fd;
+}
+
+/* A selected CPU: nothing known, nothing open yet, then its files. */
+static void add_cpu(struct pm_sampler *s, unsigned cpu)
+{
+	struct pm_scpu *sc = &s->cpu[s->ncpu++];
+
+	sc->cpu = cpu;
+	sc->policy = -1;
+	for (int i = 0; i < PM_MAX_IDLE_STATES; i++)
+		sc->fd_usage[i] = sc->fd_time[i] = sc->fd_disable[i] = -1;
+	sc->fd_s390_count = sc->fd_s390_time = -1;
+	unknown_cpu(sc);
+	sc->ticks.total = sc->ticks.idle = PM_UNKNOWN;
+	sc->online = true;
+	open_cpu(s, sc);
+}
+
+/* The cpufreq policies over the selected CPUs: time_in_state and
+ * scaling_cur_freq kept open, and each CPU told its policy. */
+static void open_policies(struct pm_sampler *s, const struct pm_cpuset *sel)
+{
+	unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
+	int n = ids ? pm_policies_list(s->ctx, ids, PM_MAX_CPUS) : -ENOMEM;
+
+	if (n > 0)
+		s->pol = calloc((size_t)n, sizeof(*s->pol));
+	for (int i = 0; i < n && s->pol; i++) {
+		struct pm_policy p;
+		struct pm_spol *sp = &s->pol[s->npol];
+		int dfd;
+
+		if (pm_policy_read(s->ctx, ids[i], &p) < 0 ||
+		    !pm_cpuset_intersects(&p.related, sel))
+			continue;
+		sp->id = p.id;
+		sp->cpus = p.related;
+		snprintf(sp->path, sizeof(sp->path), "%s", p.path);
+		dfd = pm_open_dir(s->ctx, p.path);
+		sp->fd_tis = sp->fd_cur = -1;
+		if (dfd >= 0) {
+			sp->fd_tis = keep_open(s, dfd, "stats/time_in_state");
+			sp->fd_cur = keep_open(s, dfd, "scaling_cur_freq");
+			close(dfd);
+		}
+		sp->cur_khz = PM_UNKNOWN;
+		s->npol++;
+	}
+	free(ids);
+	for (int c = 0; c < s->ncpu; c++)
+		for (int i = 0; i < s->npol; i++)
+			if (pm_cpuset_isset(&s->pol[i].cpus, s->cpu[c].cpu))
+				s->cpu[c].policy = i;
+}
+
 int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 		    const struct pm_cpuset *sel, unsigned flags)
 {
@@ -350,73 +413,16 @@ int pm_sampler_open(struct pm_ctx *ctx, struct pm_sampler *s,
 		return -ENOMEM;
 	}
 	s->s390 = pm_s390_idle_present(ctx, sel);
-	s->fd_uptime = pm_open(ctx, "/proc/uptime", O_RDONLY);
-	if (s->fd_uptime >= 0)
-		s->fds_open++;
-	s->fd_online = pm_open(ctx, CPU_DIR "/online", O_RDONLY);
-	if (s->fd_online >= 0)
-		s->fds_open++;
+	s->fd_uptime = open_counted(s, "/proc/uptime");
+	s->fd_online = open_counted(s, CPU_DIR "/online");
 	pm_cpuset_foreach(c, sel)
-	{
-		struct pm_scpu *sc = &s->cpu[s->ncpu++];
-
-		sc->cpu = (unsigned)c;
-		sc->policy = -1;
-		for (int i = 0; i < PM_MAX_IDLE_STATES; i++)
-			sc->fd_usage[i] = sc->fd_time[i] = sc->fd_disable[i] =
-				-1;
-		sc->fd_s390_count = sc->fd_s390_time = -1;
-		unknown_cpu(sc);
-		sc->ticks.total = sc->ticks.idle = PM_UNKNOWN;
-		sc->online = true;
-		open_cpu(s, sc);
-	}
-	if (flags & PM_SAMPLE_BUSY) {
-		s->fd_stat = pm_open(ctx, "/proc/stat", O_RDONLY);
-		if (s->fd_stat >= 0)
-			s->fds_open++;
-	}
-	if (flags & PM_SAMPLE_WAKEUPS) {
-		s->fd_irq = pm_open(ctx, "/proc/interrupts", O_RDONLY);
-		if (s->fd_irq >= 0)
-			s->fds_open++;
-	}
-	if (flags & PM_SAMPLE_PSTATES) {
-		unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
-		int n = ids ? pm_policies_list(ctx, ids, PM_MAX_CPUS) : -ENOMEM;
-
-		if (n > 0)
-			s->pol = calloc((size_t)n, sizeof(*s->pol));
-		for (int i = 0; i < n && s->pol; i++) {
-			struct pm_policy p;
-			struct pm_spol *sp = &s->pol[s->npol];
-			int dfd;
-
-			if (pm_policy_read(ctx, ids[i], &p) < 0 ||
-			    !pm_cpuset_intersects(&p.related, sel))
-				continue;
-			sp->id = p.id;
-			sp->cpus = p.related;
-			snprintf(sp->path, sizeof(sp->path), "%s", p.path);
-			dfd = pm_open_dir(ctx, p.path);
-			sp->fd_tis = sp->fd_cur = -1;
-			if (dfd >= 0) {
-				sp->fd_tis = keep_open(s, dfd,
-						       "stats/time_in_state");
-				sp->fd_cur = keep_open(s, dfd,
-						       "scaling_cur_freq");
-				close(dfd);
-			}
-			sp->cur_khz = PM_UNKNOWN;
-			s->npol++;
-		}
-		free(ids);
-		for (int c = 0; c < s->ncpu; c++)
-			for (int i = 0; i < s->npol; i++)
-				if (pm_cpuset_isset(&s->pol[i].cpus,
-						    s->cpu[c].cpu))
-					s->cpu[c].policy = i;
-	}
+		add_cpu(s, (unsigned)c);
+	if (flags & PM_SAMPLE_BUSY)
+		s->fd_stat = open_counted(s, "/proc/stat");
+	if (flags & PM_SAMPLE_WAKEUPS)
+		s->fd_irq = open_counted(s, "/proc/interrupts");
+	if (flags & PM_SAMPLE_PSTATES)
+		open_policies(s, sel);
 	if (flags & PM_SAMPLE_POWER)
 		open_rapl(s);
 	pm_err_clear(ctx);
