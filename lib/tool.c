@@ -244,6 +244,79 @@ static void twice(const struct pm_tool *t, const char *opt, const char *old,
 			       opt, old, arg);
 }
 
+/* -J and -F: one format, however many times it is named. */
+static void tool_format(struct pm_tool *t, int c, const char *arg)
+{
+	enum pm_fmt f = PM_FMT_JSON;
+
+	if (c == 'J' && t->fmt_set && t->fmt != PM_FMT_JSON)
+		pm_usage_error(t, "--json conflicts with --format %s",
+			       pm_fmt_name(t->fmt));
+	if (c == 'F' && pm_fmt_parse(arg, &f) < 0)
+		pm_usage_error(t, "unknown format '%s' (choose human, json, "
+				  "kv, csv or prom)",
+			       arg);
+	if (c == 'F' && t->fmt_set && t->fmt != f)
+		pm_usage_error(t, "--format %s conflicts with --%s", arg,
+			       t->fmt == PM_FMT_JSON ? "json" :
+						       pm_fmt_name(t->fmt));
+	t->fmt = f;
+	t->fmt_set = true;
+	t->seen |= PM_SEEN_FORMAT;
+}
+
+/* The options that take a value: --sysroot, --output, --cpu, --wait. */
+static void tool_value(struct pm_tool *t, int c, const char *arg)
+{
+	uint64_t us;
+
+	switch (c) {
+	case PM_OPT_SYSROOT:
+		if (!*arg)
+			pm_usage_error(t, "--sysroot needs a folder");
+		twice(t, "--sysroot", t->sysroot, arg);
+		t->sysroot = arg;
+		break;
+	case 'o':
+		if (!*arg)
+			pm_usage_error(t, "--output needs a file name");
+		twice(t, "--output", t->output, arg);
+		t->output = arg;
+		t->seen |= PM_SEEN_OUTPUT;
+		break;
+	case 'c':
+		if (!*arg)
+			pm_usage_error(t, "--cpu needs a CPU list");
+		twice(t, "--cpu", t->cpu, arg);
+		t->cpu = arg;
+		t->seen |= PM_SEEN_CPU;
+		break;
+	case PM_OPT_WAIT:
+		t->seen |= PM_SEEN_WAIT;
+		t->wait_s = 0;
+		if (!arg)
+			break;
+		if (pm_parse_duration_us(arg, &us) < 0 || us == 0)
+			pm_usage_error(t, "--wait: invalid duration '%s'", arg);
+		t->wait_s = (double)us / 1e6;
+		break;
+	}
+}
+
+/* getopt's own complaints: a missing value, an unknown option. */
+static void tool_bad_opt(struct pm_tool *t, int c, char **argv)
+	__attribute__((noreturn));
+
+static void tool_bad_opt(struct pm_tool *t, int c, char **argv)
+{
+	if (c == ':')
+		pm_usage_error(t, "option '%s' needs a value",
+			       argv[optind - 1]);
+	if (optopt && optopt < 0x100)
+		pm_usage_error(t, "invalid option -- '%c'", optopt);
+	pm_usage_error(t, "unrecognized option '%s'", argv[optind - 1]);
+}
+
 bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 {
 	switch (c) {
@@ -253,64 +326,15 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 	case 'V':
 		printf("%s (pmtools) %s\n", t->name, PM_VERSION);
 		exit(PM_EXIT_OK);
-	case PM_OPT_SYSROOT:
-		if (!*arg)
-			pm_usage_error(t, "--sysroot needs a folder");
-		twice(t, "--sysroot", t->sysroot, arg);
-		t->sysroot = arg;
-		return true;
 	case 'J':
-		if (t->fmt_set && t->fmt != PM_FMT_JSON)
-			pm_usage_error(t, "--json conflicts with --format %s",
-				       pm_fmt_name(t->fmt));
-		t->fmt = PM_FMT_JSON;
-		t->fmt_set = true;
-		t->seen |= PM_SEEN_FORMAT;
+	case 'F':
+		tool_format(t, c, arg);
 		return true;
-	case 'F': {
-		enum pm_fmt f;
-
-		if (pm_fmt_parse(arg, &f) < 0)
-			pm_usage_error(t, "unknown format '%s' (choose human, "
-					  "json, kv, csv or prom)",
-				       arg);
-		if (t->fmt_set && t->fmt != f)
-			pm_usage_error(t, "--format %s conflicts with --%s",
-				       arg, t->fmt == PM_FMT_JSON ?
-						    "json" :
-						    pm_fmt_name(t->fmt));
-		t->fmt = f;
-		t->fmt_set = true;
-		t->seen |= PM_SEEN_FORMAT;
-		return true;
-	}
+	case PM_OPT_SYSROOT:
 	case 'o':
-		if (!*arg)
-			pm_usage_error(t, "--output needs a file name");
-		twice(t, "--output", t->output, arg);
-		t->output = arg;
-		t->seen |= PM_SEEN_OUTPUT;
-		return true;
 	case 'c':
-		if (!*arg)
-			pm_usage_error(t, "--cpu needs a CPU list");
-		twice(t, "--cpu", t->cpu, arg);
-		t->cpu = arg;
-		t->seen |= PM_SEEN_CPU;
-		return true;
 	case PM_OPT_WAIT:
-		t->seen |= PM_SEEN_WAIT;
-		if (!arg) {
-			t->wait_s = 0;
-		} else {
-			uint64_t us;
-
-			if (pm_parse_duration_us(arg, &us) < 0 || us == 0)
-				pm_usage_error(t, "--wait: invalid duration "
-						  "'%s'",
-					       arg);
-			t->wait_s = (double)us / 1e6;
-		}
+		tool_value(t, c, arg);
 		return true;
 	case 'n':
 		if (!t->dry_run_opt)
@@ -327,13 +351,8 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv)
 		t->verbose++;
 		return true;
 	case ':':
-		pm_usage_error(t, "option '%s' needs a value",
-			       argv[optind - 1]);
 	case '?':
-		if (optopt && optopt < 0x100)
-			pm_usage_error(t, "invalid option -- '%c'", optopt);
-		pm_usage_error(t, "unrecognized option '%s'",
-			       argv[optind - 1]);
+		tool_bad_opt(t, c, argv);
 	default:
 		return false;
 	}
