@@ -1095,6 +1095,86 @@ static uint64_t ct_time_us(const struct pm_cpu_ticks *t, enum pm_ct k)
 	return v == PM_UNKNOWN ? v : (uint64_t)((double)v * 1e6 / pm_user_hz());
 }
 
+/* One CSV row's cells, refilled for each row (row[] points at them). */
+struct csv_row {
+	char t[24], cpu[16], id[24], us[24], tm[24], sh[24], lat[24], res[24];
+	char dis[8];
+	const char *row[11];
+};
+
+/* A CPU's idle states: a row each, with latency, residency, disabled. */
+static void csv_cstates(struct pm_out *o, struct csv_row *r,
+			const struct cpu_snap *cs)
+{
+	for (int i = 0; i < cs->nstates; i++) {
+		const struct pm_idle_state *st = &cs->st[i];
+		double v = cs->share[i];
+
+		r->row[2] = "cstate";
+		r->row[4] = st->name;
+		snprintf(r->id, sizeof(r->id), "%u", st->index);
+		NUM(r->us, st->usage);
+		NUM(r->tm, st->time_us);
+		PCT(r->sh, v);
+		NUM(r->lat, st->latency_us);
+		NUM(r->res, st->residency_us);
+		snprintf(r->dis, sizeof(r->dis), "%s",
+			 st->disabled < 0 ? "" :
+			 st->disabled	  ? "1" :
+					    "0");
+		pm_out_csv_row(o, 11, r->row);
+	}
+}
+
+/* s390's idle count, /proc/stat's CPU time and the wakeups of a CPU. */
+static void csv_counters(struct pm_out *o, struct csv_row *r,
+			 const struct snap *s, const struct cpu_snap *cs)
+{
+	if (cs->s390_time_us != PM_UNKNOWN) {
+		r->row[2] = "s390_idle";
+		r->row[4] = "idle";
+		r->id[0] = '\0';
+		NUM(r->us, cs->s390_count);
+		NUM(r->tm, cs->s390_time_us);
+		PCT(r->sh, cs->s390_share);
+		pm_out_csv_row(o, 11, r->row);
+	}
+	for (int k = 0; cs->online && s->have_stat && k < PM_CT_KINDS; k++) {
+		r->row[2] = "cputime";
+		r->row[4] = pm_ct_name(k);
+		snprintf(r->id, sizeof(r->id), "%s", pm_ct_name(k));
+		r->us[0] = '\0';
+		NUM(r->tm, ct_time_us(&cs->ticks, k));
+		PCT(r->sh, cs->ct.pct[k]);
+		pm_out_csv_row(o, 11, r->row);
+	}
+	if (opt->wakeups && cs->irqs != PM_UNKNOWN) {
+		r->row[2] = "wakeups";
+		r->row[4] = "interrupts";
+		r->id[0] = r->tm[0] = r->sh[0] = '\0';
+		NUM(r->us, cs->irqs);
+		pm_out_csv_row(o, 11, r->row);
+	}
+}
+
+/* The frequencies of the CPU's policy: a row each (time_in_state). */
+static void csv_pstates(struct pm_out *o, struct csv_row *r,
+			const struct pm_policy *p)
+{
+	for (int i = 0; i < p->n_tis; i++) {
+		double v = tis_share(p->tis, p->n_tis, i);
+
+		r->row[2] = "pstate";
+		snprintf(r->id, sizeof(r->id), "%llu",
+			 (unsigned long long)p->tis[i].khz);
+		r->row[4] = r->id;
+		r->us[0] = '\0';
+		NUM(r->tm, p->tis[i].ticks * TICK_MS * 1000);
+		PCT(r->sh, v);
+		pm_out_csv_row(o, 11, r->row);
+	}
+}
+
 static void out_csv(struct pm_out *o, struct snap *s)
 {
 	static const char *const head[] = {
@@ -1102,78 +1182,21 @@ static void out_csv(struct pm_out *o, struct snap *s)
 		"name",	 "usage",     "time_us",    "share_pct",
 		"latency_us", "residency_us", "disabled",
 	};
-	char t[24], cpu[16], id[24], us[24], tm[24], sh[24], lat[24],
-		res[24], dis[8];
-	const char *row[11] = { t, cpu, NULL, id, NULL, us, tm, sh, lat,
-				res, dis };
+	struct csv_row r = { .row = { r.t, r.cpu, NULL, r.id, NULL, r.us, r.tm,
+				      r.sh, r.lat, r.res, r.dis } };
 
 	pm_out_csv_row(o, 11, head);
-	snprintf(t, sizeof(t), "%lld", (long long)s->now);
+	snprintf(r.t, sizeof(r.t), "%lld", (long long)s->now);
 	for (int c = 0; c < s->ncpu; c++) {
 		const struct cpu_snap *cs = &s->cpu[c];
 
-		snprintf(cpu, sizeof(cpu), "%u", cs->cpu);
-		for (int i = 0; opt->cstates && i < cs->nstates; i++) {
-			const struct pm_idle_state *st = &cs->st[i];
-			double v = cs->share[i];
-
-			row[2] = "cstate";
-			row[4] = st->name;
-			snprintf(id, sizeof(id), "%u", st->index);
-			NUM(us, st->usage);
-			NUM(tm, st->time_us);
-			PCT(sh, v);
-			NUM(lat, st->latency_us);
-			NUM(res, st->residency_us);
-			snprintf(dis, sizeof(dis), "%s",
-				 st->disabled < 0 ? "" :
-				 st->disabled	  ? "1" :
-						    "0");
-			pm_out_csv_row(o, 11, row);
-		}
-		lat[0] = res[0] = dis[0] = '\0';
-		if (cs->s390_time_us != PM_UNKNOWN) {
-			row[2] = "s390_idle";
-			row[4] = "idle";
-			id[0] = '\0';
-			NUM(us, cs->s390_count);
-			NUM(tm, cs->s390_time_us);
-			PCT(sh, cs->s390_share);
-			pm_out_csv_row(o, 11, row);
-		}
-		for (int k = 0; cs->online && s->have_stat && k < PM_CT_KINDS;
-		     k++) {
-			row[2] = "cputime";
-			row[4] = pm_ct_name(k);
-			snprintf(id, sizeof(id), "%s", pm_ct_name(k));
-			us[0] = '\0';
-			NUM(tm, ct_time_us(&cs->ticks, k));
-			PCT(sh, cs->ct.pct[k]);
-			pm_out_csv_row(o, 11, row);
-		}
-		if (opt->wakeups && cs->irqs != PM_UNKNOWN) {
-			row[2] = "wakeups";
-			row[4] = "interrupts";
-			id[0] = tm[0] = sh[0] = '\0';
-			NUM(us, cs->irqs);
-			pm_out_csv_row(o, 11, row);
-		}
-		if (!opt->pstates || cs->policy < 0)
-			continue;
-		const struct pm_policy *p = &s->pol[cs->policy];
-
-		for (int i = 0; i < p->n_tis; i++) {
-			double v = tis_share(p->tis, p->n_tis, i);
-
-			row[2] = "pstate";
-			snprintf(id, sizeof(id), "%llu",
-				 (unsigned long long)p->tis[i].khz);
-			row[4] = id;
-			us[0] = '\0';
-			NUM(tm, p->tis[i].ticks * TICK_MS * 1000);
-			PCT(sh, v);
-			pm_out_csv_row(o, 11, row);
-		}
+		snprintf(r.cpu, sizeof(r.cpu), "%u", cs->cpu);
+		if (opt->cstates)
+			csv_cstates(o, &r, cs);
+		r.lat[0] = r.res[0] = r.dis[0] = '\0';
+		csv_counters(o, &r, s, cs);
+		if (opt->pstates && cs->policy >= 0)
+			csv_pstates(o, &r, &s->pol[cs->policy]);
 	}
 }
 
