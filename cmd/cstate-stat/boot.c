@@ -155,24 +155,15 @@ static void read_s390(struct pm_ctx *ctx, const struct pm_cpuset *sel,
 	pm_err_clear(ctx);
 }
 
-static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
-			  const struct pm_cpus *cpus,
-			  const struct pm_cpuset *sel, bool trans_table,
-			  struct snap *s)
+/* The cpufreq policies, their transition tables with --trans-table,
+ * and an anomaly for each malformed time_in_state. */
+static void snap_policies(struct pm_tool *t, struct pm_ctx *ctx,
+			  bool trans_table, struct snap *s)
 {
-	struct pm_cpuset cut;
-	unsigned *ids;
+	unsigned *ids = calloc(PM_MAX_CPUS, sizeof(*ids));
 	int n;
 
-	memset(s, 0, sizeof(*s));
-	pm_cpuset_zero(&cut);
-	s->now = time(NULL);
-	if (pm_uptime_read(ctx, &s->uptime_s) < 0)
-		s->uptime_s = NAN;
-	s->have_idle = pm_cpuidle_read(ctx, &s->idle) == 0;
-	s->cpu = calloc(pm_cpuset_count(sel) + 1, sizeof(*s->cpu));
-	ids = calloc(PM_MAX_CPUS, sizeof(*ids));
-	if (!s->cpu || !ids)
+	if (!ids)
 		pm_die(t, PM_EXIT_FAIL, "out of memory");
 	if (opt->pstates) {
 		n = pm_policies_list(ctx, ids, PM_MAX_CPUS);
@@ -202,41 +193,64 @@ static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
 			pm_anom(&s->an, PM_ANOM_MALFORMED,
 				"%s/stats/time_in_state: line %d is malformed",
 				s->pol[i].path, s->pol[i].tis_bad_line);
-	pm_cpuset_foreach(c, sel)
-	{
-		struct cpu_snap *cs = &s->cpu[s->ncpu++];
+}
 
-		cs->cpu = (unsigned)c;
-		cs->online = pm_cpuset_isset(&cpus->online, (unsigned)c);
-		cs->policy = -1;
-		cs->irqs = PM_UNKNOWN;
-		cs->s390_count = cs->s390_time_us = PM_UNKNOWN;
-		for (int k = 0; k < PM_CT_KINDS; k++)
-			cs->ct.pct[k] = NAN;
-		for (int k = 0; k < PM_ST_FIELDS; k++)
-			cs->ticks.f[k] = PM_UNKNOWN;
-		if (opt->cstates)
-			cs->nstates = pm_idle_states_read_fields(
-				ctx, (unsigned)c, cs->st, PM_MAX_IDLE_STATES,
-				PM_IDLE_NAMES | PM_IDLE_COUNTERS |
-					PM_IDLE_DISABLE);
-		cs_states_cut_add(ctx, (unsigned)c, cs->nstates, &cut);
-		/* The kernel's (u32)-1: it does not know. */
-		for (int i = 0; i < cs->nstates; i++) {
-			cs->st[i].latency_us = pm_known_u32(cs->st[i].latency_us);
-			cs->st[i].residency_us =
-				pm_known_u32(cs->st[i].residency_us);
-		}
-		for (int i = 0; i < cs->nstates; i++) {
-			struct pm_ctr_id id = { c, i, "time" };
+/* One selected CPU: its idle states and their shares since boot, and
+ * its policy; cut gets it when it has more states than kept. */
+static void snap_cpu(struct pm_ctx *ctx, const struct pm_cpus *cpus,
+		     unsigned c, struct snap *s, struct pm_cpuset *cut)
+{
+	struct cpu_snap *cs = &s->cpu[s->ncpu++];
 
-			cs->share[i] = pm_share_boot(&s->an, cs->st[i].time_us,
-						     s->uptime_s, 1, &id);
-		}
-		for (int i = 0; i < s->npol; i++)
-			if (pm_cpuset_isset(&s->pol[i].related, (unsigned)c))
-				cs->policy = i;
+	cs->cpu = c;
+	cs->online = pm_cpuset_isset(&cpus->online, c);
+	cs->policy = -1;
+	cs->irqs = PM_UNKNOWN;
+	cs->s390_count = cs->s390_time_us = PM_UNKNOWN;
+	for (int k = 0; k < PM_CT_KINDS; k++)
+		cs->ct.pct[k] = NAN;
+	for (int k = 0; k < PM_ST_FIELDS; k++)
+		cs->ticks.f[k] = PM_UNKNOWN;
+	if (opt->cstates)
+		cs->nstates = pm_idle_states_read_fields(
+			ctx, c, cs->st, PM_MAX_IDLE_STATES,
+			PM_IDLE_NAMES | PM_IDLE_COUNTERS | PM_IDLE_DISABLE);
+	cs_states_cut_add(ctx, c, cs->nstates, cut);
+	/* The kernel's (u32)-1: it does not know. */
+	for (int i = 0; i < cs->nstates; i++) {
+		cs->st[i].latency_us = pm_known_u32(cs->st[i].latency_us);
+		cs->st[i].residency_us = pm_known_u32(cs->st[i].residency_us);
 	}
+	for (int i = 0; i < cs->nstates; i++) {
+		struct pm_ctr_id id = { (int)c, i, "time" };
+
+		cs->share[i] = pm_share_boot(&s->an, cs->st[i].time_us,
+					     s->uptime_s, 1, &id);
+	}
+	for (int i = 0; i < s->npol; i++)
+		if (pm_cpuset_isset(&s->pol[i].related, c))
+			cs->policy = i;
+}
+
+static void take_snapshot(struct pm_tool *t, struct pm_ctx *ctx,
+			  const struct pm_cpus *cpus,
+			  const struct pm_cpuset *sel, bool trans_table,
+			  struct snap *s)
+{
+	struct pm_cpuset cut;
+
+	memset(s, 0, sizeof(*s));
+	pm_cpuset_zero(&cut);
+	s->now = time(NULL);
+	if (pm_uptime_read(ctx, &s->uptime_s) < 0)
+		s->uptime_s = NAN;
+	s->have_idle = pm_cpuidle_read(ctx, &s->idle) == 0;
+	s->cpu = calloc(pm_cpuset_count(sel) + 1, sizeof(*s->cpu));
+	if (!s->cpu)
+		pm_die(t, PM_EXIT_FAIL, "out of memory");
+	snap_policies(t, ctx, trans_table, s);
+	pm_cpuset_foreach(c, sel)
+		snap_cpu(ctx, cpus, (unsigned)c, s, &cut);
 	cs_states_cut_say(t, &cut);
 	read_cputime(ctx, s);
 	read_s390(ctx, sel, s);
