@@ -68,38 +68,17 @@ static bool epp_is_raw(const char *s)
 	return s[0] >= '0' && s[0] <= '9';
 }
 
-void pm_fset_check(struct pm_tool *t, const struct pm_fset *f,
-		   const struct pm_policy *pol, char *gov, size_t govsize)
+/*
+ * The EPP asked for, on a policy named name whose governor will be eff
+ * (gov: the one being set, "" unchanged): offered by the driver, allowed
+ * under that governor, a raw number only where the driver takes one.
+ */
+static void check_epp(struct pm_tool *t, const struct pm_fset *f,
+		      const struct pm_policy *pol, const char *name,
+		      const char *eff, const char *gov)
 {
-	char name[300], o[32], h[64];
-	const char *eff;
+	char o[32], h[64];
 
-	pm_policy_name(pol, name, sizeof(name));
-	gov[0] = '\0';
-	if (f->governor && !pm_word_find(pol->available_governors,
-					 f->governor, gov, govsize))
-		pm_die(t, PM_EXIT_UNSUPPORTED,
-		       "%scannot set governor '%s' on %s: not available "
-		       "(available: %s)",
-		       where(f), f->governor, name,
-		       pol->available_governors[0] ? pol->available_governors :
-						     "none");
-	eff = gov[0] ? gov : pol->governor;
-	if (f->has_min)
-		check_range(t, f, pol, "min", f->min);
-	if (f->has_max)
-		check_range(t, f, pol, "max", f->max);
-	if (f->has_speed) {
-		if (strcmp(eff, "userspace"))
-			pm_die(t, PM_EXIT_USAGE,
-			       "%s%s needs the userspace governor: %s runs %s "
-			       "(add %s)",
-			       where(f), opt(f, "speed", o, sizeof(o)), name,
-			       eff, ask_gov(f, "userspace", h, sizeof(h)));
-		check_range(t, f, pol, "speed", f->speed);
-	}
-	if (!f->epp)
-		return;
 	/*
 	 * No EPP but a list of them: the file is there and its read failed.
 	 * The plan reads it again and fails naming it and the errno (exit
@@ -149,6 +128,40 @@ void pm_fset_check(struct pm_tool *t, const struct pm_fset *f,
 		       "(available: %s)",
 		       where(f), f->epp, name,
 		       pol->epp_available[0] ? pol->epp_available : "none");
+}
+
+void pm_fset_check(struct pm_tool *t, const struct pm_fset *f,
+		   const struct pm_policy *pol, char *gov, size_t govsize)
+{
+	char name[300], o[32], h[64];
+	const char *eff;
+
+	pm_policy_name(pol, name, sizeof(name));
+	gov[0] = '\0';
+	if (f->governor && !pm_word_find(pol->available_governors,
+					 f->governor, gov, govsize))
+		pm_die(t, PM_EXIT_UNSUPPORTED,
+		       "%scannot set governor '%s' on %s: not available "
+		       "(available: %s)",
+		       where(f), f->governor, name,
+		       pol->available_governors[0] ? pol->available_governors :
+						     "none");
+	eff = gov[0] ? gov : pol->governor;
+	if (f->has_min)
+		check_range(t, f, pol, "min", f->min);
+	if (f->has_max)
+		check_range(t, f, pol, "max", f->max);
+	if (f->has_speed) {
+		if (strcmp(eff, "userspace"))
+			pm_die(t, PM_EXIT_USAGE,
+			       "%s%s needs the userspace governor: %s runs %s "
+			       "(add %s)",
+			       where(f), opt(f, "speed", o, sizeof(o)), name,
+			       eff, ask_gov(f, "userspace", h, sizeof(h)));
+		check_range(t, f, pol, "speed", f->speed);
+	}
+	if (f->epp)
+		check_epp(t, f, pol, name, eff, gov);
 }
 
 /* A value the model could not read ("") is not known: NULL. */
