@@ -384,6 +384,36 @@ void pm_tool_only(struct pm_tool *t, unsigned allowed, const char *what)
 				       names[i].name, what);
 }
 
+/* Does given break rule r? */
+static bool rule_broken(const struct pm_opt_rule *r, unsigned given)
+{
+	unsigned a = given & r->a;
+
+	switch (r->kind) {
+	case PM_RULE_CONFLICT:
+		return a && (given & r->b);
+	case PM_RULE_ONE_OF:
+		return a & (a - 1);
+	case PM_RULE_NEEDS:
+		return a && !(given & r->b);
+	case PM_RULE_ANY_OF:
+		return !a;
+	}
+	return false;
+}
+
+void pm_tool_rules(const struct pm_tool *t, unsigned given,
+		   const struct pm_opt_rule *rules, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!rule_broken(&rules[i], given))
+			continue;
+		if (what)
+			pm_usage_error(t, rules[i].msg, what);
+		pm_usage_error(t, "%s", rules[i].msg);
+	}
+}
+
 void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx)
 {
 	char msg[PM_PATH_MAX + 600];

@@ -82,6 +82,31 @@ bool pm_tool_opt(struct pm_tool *t, int c, const char *arg, char **argv);
 void pm_tool_formats(struct pm_tool *t, unsigned mask);
 /* Refuse the shared options (PM_SEEN_*) outside allowed: exit 2. */
 void pm_tool_only(struct pm_tool *t, unsigned allowed, const char *what);
+/*
+ * The options that do not go together, or that need another: one table
+ * per tool, checked in one place.  Each bit is one of the tool's options,
+ * or a word of its command line (a mode, a command), numbered by the
+ * tool; given holds the bits of those on the command line.
+ */
+enum pm_rule_kind {
+	PM_RULE_CONFLICT,	/* any of a with any of b */
+	PM_RULE_ONE_OF,		/* two or more of a */
+	PM_RULE_NEEDS,		/* any of a without any of b */
+	PM_RULE_ANY_OF,		/* none of a */
+};
+
+struct pm_opt_rule {
+	enum pm_rule_kind kind;
+	unsigned a, b;
+	/* The usage error; with what (pm_tool_rules), a format whose one
+	 * %s is what. */
+	const char *msg;
+};
+
+/* The first rule that given breaks, in table order, is a usage error
+ * (exit 2) with its message. */
+void pm_tool_rules(const struct pm_tool *t, unsigned given,
+		   const struct pm_opt_rule *rules, size_t n, const char *what);
 /* Open the context for --sysroot; exit 2 when the root is unusable. */
 void pm_tool_ctx(struct pm_tool *t, struct pm_ctx *ctx);
 /* Open the output for --format/--output; exit 1 on failure. */

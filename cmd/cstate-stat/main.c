@@ -222,23 +222,45 @@ static void parse_args(struct pm_tool *t, int argc, char **argv)
 	}
 }
 
+/* The options of the rules below, and -- COMMAND. */
+enum {
+	X_SUMMARY = 1 << 0,
+	X_PERCPU = 1 << 1,
+	X_INTERVAL = 1 << 2,
+	X_CMD = 1 << 3,
+	X_TRANS = 1 << 4,
+	X_CSTATES = 1 << 5,
+	X_COUNT = 1 << 6,
+	X_POWER = 1 << 7,
+};
+
 /* The options that do not go together, or need another. */
 static void check_combos(struct pm_tool *t)
 {
-	if (opt.percpu && opt.summary_set)
-		pm_usage_error(t, "--summary conflicts with --per-cpu");
+	static const struct pm_opt_rule rules[] = {
+		{ PM_RULE_CONFLICT, X_SUMMARY, X_PERCPU,
+		  "--summary conflicts with --per-cpu" },
+		{ PM_RULE_CONFLICT, X_CMD, X_INTERVAL,
+		  "--interval conflicts with -- COMMAND" },
+		{ PM_RULE_CONFLICT, X_TRANS, X_INTERVAL | X_CMD,
+		  "--trans-table is for the since-boot report" },
+		{ PM_RULE_CONFLICT, X_TRANS, X_CSTATES,
+		  "--trans-table conflicts with --cstates" },
+		{ PM_RULE_NEEDS, X_COUNT, X_INTERVAL,
+		  "--count needs --interval" },
+		{ PM_RULE_NEEDS, X_POWER, X_INTERVAL | X_CMD,
+		  "--power needs --interval or -- COMMAND" },
+	};
+	unsigned given = (opt.summary_set ? X_SUMMARY : 0) |
+			 (opt.percpu ? X_PERCPU : 0) |
+			 (opt.interval_us ? X_INTERVAL : 0) |
+			 (opt.cmd ? X_CMD : 0) | (trans_table ? X_TRANS : 0) |
+			 (cstates_only ? X_CSTATES : 0) |
+			 (opt.count ? X_COUNT : 0) | (opt.power ? X_POWER : 0);
+
 	pm_tool_only(t, PM_SEEN_CPU | PM_SEEN_OUTPUT | PM_SEEN_FORMAT,
 		     "cstate-stat");
-	if (opt.cmd && opt.interval_us)
-		pm_usage_error(t, "--interval conflicts with -- COMMAND");
-	if (trans_table && (opt.interval_us || opt.cmd))
-		pm_usage_error(t, "--trans-table is for the since-boot report");
-	if (trans_table && cstates_only)
-		pm_usage_error(t, "--trans-table conflicts with --cstates");
-	if (opt.count && !opt.interval_us)
-		pm_usage_error(t, "--count needs --interval");
-	if (opt.power && !opt.interval_us && !opt.cmd)
-		pm_usage_error(t, "--power needs --interval or -- COMMAND");
+	pm_tool_rules(t, given, rules, sizeof(rules) / sizeof(rules[0]), NULL);
 }
 
 /* The CPUs to report, and the summary row by default above 16. */
