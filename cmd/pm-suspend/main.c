@@ -537,29 +537,64 @@ static void parse_mode(struct ps *p, struct args *a, int argc, char **argv)
 			       a->mode_arg);
 }
 
+/* The options of the rules below, and the mode asked for. */
+enum {
+	X_WAKE_AFTER = 1 << 0,
+	X_WAKE_AT = 1 << 1,
+	X_WAKE = X_WAKE_AFTER | X_WAKE_AT,
+	X_TEST = 1 << 2,
+	X_DIAGNOSE = 1 << 3,
+	X_PM_TEST = X_TEST | X_DIAGNOSE,
+	X_CHECK = 1 << 4,
+	X_DRY_RUN = 1 << 5,
+	X_NO_HOOKS = 1 << 6,
+	X_STH = 1 << 7,		/* suspend-then-hibernate */
+	X_JSON = 1 << 8,
+	X_OUTPUT = 1 << 9,
+};
+
 /* The options that do not go together, each pair with its reason. */
+static const struct pm_opt_rule combos[] = {
+	{ PM_RULE_CONFLICT, X_WAKE_AFTER, X_WAKE_AT,
+	  "--wake-after and --wake-at: choose one" },
+	{ PM_RULE_CONFLICT, X_STH, X_WAKE,
+	  "suspend-then-hibernate sets its own alarm: use --hibernate-delay" },
+	{ PM_RULE_CONFLICT, X_TEST, X_DIAGNOSE,
+	  "--test and --diagnose: choose one" },
+	{ PM_RULE_CONFLICT, X_PM_TEST, X_STH,
+	  "--test and --diagnose take one sleep mode, not "
+	  "suspend-then-hibernate" },
+	{ PM_RULE_CONFLICT, X_PM_TEST, X_WAKE,
+	  "a pm_test run does not sleep: --wake-after and --wake-at do not "
+	  "apply" },
+	{ PM_RULE_CONFLICT, X_CHECK,
+	  X_DRY_RUN | X_PM_TEST | X_WAKE | X_NO_HOOKS,
+	  "--check only answers whether MODE can be entered: it takes no "
+	  "other action" },
+};
+
+/* Those of the report, once the format is known to be offered. */
+static const struct pm_opt_rule out_combos[] = {
+	{ PM_RULE_CONFLICT, X_DRY_RUN, X_JSON,
+	  "--dry-run prints the writes and hooks, not a report: drop --json" },
+	{ PM_RULE_NEEDS, X_OUTPUT, X_JSON,
+	  "-o/--output writes the JSON report: add --json" },
+};
+
 static void check_combos(struct ps *p)
 {
-	bool wake = p->wake_after_s || p->wake_at;
-	bool test = p->test_level || p->diagnose;
+	unsigned given =
+		(p->wake_after_s ? X_WAKE_AFTER : 0) |
+		(p->wake_at ? X_WAKE_AT : 0) | (p->test_level ? X_TEST : 0) |
+		(p->diagnose ? X_DIAGNOSE : 0) | (p->check ? X_CHECK : 0) |
+		(p->t.dry_run ? X_DRY_RUN : 0) |
+		(p->no_hooks ? X_NO_HOOKS : 0) |
+		(p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE ? X_STH : 0) |
+		(p->t.fmt == PM_FMT_JSON ? X_JSON : 0) |
+		(p->t.output ? X_OUTPUT : 0);
 
-	if (p->wake_after_s && p->wake_at)
-		pm_usage_error(&p->t, "--wake-after and --wake-at: choose one");
-	if (p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE && wake)
-		pm_usage_error(&p->t, "suspend-then-hibernate sets its own "
-				      "alarm: use --hibernate-delay");
-	if (p->test_level && p->diagnose)
-		pm_usage_error(&p->t, "--test and --diagnose: choose one");
-	if (test && p->mode >= PM_MODE_SUSPEND_THEN_HIBERNATE)
-		pm_usage_error(&p->t, "--test and --diagnose take one sleep "
-				      "mode, not suspend-then-hibernate");
-	if (test && wake)
-		pm_usage_error(&p->t, "a pm_test run does not sleep: "
-				      "--wake-after and --wake-at do not "
-				      "apply");
-	if (p->check && (p->t.dry_run || test || wake || p->no_hooks))
-		pm_usage_error(&p->t, "--check only answers whether MODE can "
-				      "be entered: it takes no other action");
+	pm_tool_rules(&p->t, given, combos, sizeof(combos) / sizeof(combos[0]),
+		      NULL);
 	if (p->check) {
 		pm_tool_only(&p->t, PM_SEEN_FORMAT, "pm-suspend --check");
 		pm_tool_formats(&p->t, 1u << PM_FMT_HUMAN);
@@ -569,12 +604,8 @@ static void check_combos(struct ps *p)
 			     PM_SEEN_DRY_RUN,
 		     p->name);
 	pm_tool_formats(&p->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
-	if (p->t.dry_run && p->t.fmt == PM_FMT_JSON)
-		pm_usage_error(&p->t, "--dry-run prints the writes and hooks, "
-				      "not a report: drop --json");
-	if (p->t.output && p->t.fmt != PM_FMT_JSON)
-		pm_usage_error(&p->t, "-o/--output writes the JSON report: add "
-				      "--json");
+	pm_tool_rules(&p->t, given, out_combos,
+		      sizeof(out_combos) / sizeof(out_combos[0]), NULL);
 }
 
 /* The report is written after the resume: a --output that cannot be made
