@@ -375,6 +375,50 @@ static bool own_opt(struct opp *op, struct args *a, int c, const char *arg)
 	return false;
 }
 
+/* The modes, and a point's three sources (NAME, -f, -s). */
+enum {
+	X_NAME = 1 << 0,
+	X_FILE = 1 << 1,
+	X_SETS = 1 << 2,
+	X_POINT = 1 << 3,	/* any of the three */
+	X_LIST = 1 << 4,
+	X_SHOW = 1 << 5,
+	X_DIFF = 1 << 6,
+	X_CURRENT = 1 << 7,
+	X_SAVE = 1 << 8,
+	X_AUTO = 1 << 9,
+	X_REAPPLY = 1 << 10,
+	X_MODES = X_POINT | X_LIST | X_SHOW | X_DIFF | X_CURRENT | X_SAVE |
+		  X_AUTO | X_REAPPLY,
+};
+
+/* One mode per run; a point from one source, -s alone. */
+static void check_modes(struct opp *op, const struct args *a)
+{
+	static const char one_mode[] = "give one of NAME, -f FILE, -s, --list, "
+				       "--show, --diff, --current, --save, "
+				       "--auto and --reapply";
+	static const struct pm_opt_rule rules[] = {
+		{ PM_RULE_ANY_OF, X_MODES, 0,
+		  "name a point (opp-set --list shows them), or give -f FILE "
+		  "or -s SETTING" },
+		{ PM_RULE_ONE_OF, X_MODES, 0, one_mode },
+		{ PM_RULE_CONFLICT, X_NAME, X_FILE, one_mode },
+		{ PM_RULE_CONFLICT, X_NAME | X_FILE, X_SETS,
+		  "-s settings are a point of their own: not with NAME or -f" },
+	};
+	unsigned given = (a->name ? X_NAME : 0) | (a->file ? X_FILE : 0) |
+			 (a->nsets ? X_SETS : 0) |
+			 (a->name || a->file || a->nsets ? X_POINT : 0) |
+			 (a->list ? X_LIST : 0) | (a->show ? X_SHOW : 0) |
+			 (a->diff ? X_DIFF : 0) | (a->current ? X_CURRENT : 0) |
+			 (a->save ? X_SAVE : 0) | (a->autom ? X_AUTO : 0) |
+			 (a->reapply ? X_REAPPLY : 0);
+
+	pm_tool_rules(&op->t, given, rules, sizeof(rules) / sizeof(rules[0]),
+		      NULL);
+}
+
 static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -391,7 +435,7 @@ static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 		{ "reapply", optional_argument, NULL, OPT_REAPPLY },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, modes;
+	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:nf:s:" PM_SHARED_SHORTOPTS,
@@ -406,20 +450,9 @@ static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 		pm_usage_error(&op->t, "unexpected argument '%s' (one point "
 				       "at a time)",
 			       argv[optind]);
-	modes = a->list + !!a->show + !!a->diff + a->current + !!a->save +
-		a->autom + a->reapply + !!(a->name || a->file || a->nsets);
-	if (modes == 0)
-		pm_usage_error(&op->t, "name a point (opp-set --list shows "
-				       "them), or give -f FILE or -s SETTING");
-	if (modes > 1 || (a->name && a->file))
-		pm_usage_error(&op->t, "give one of NAME, -f FILE, -s, --list, "
-				       "--show, --diff, --current, --save, "
-				       "--auto and --reapply");
+	check_modes(op, a);
 	if (a->save && !*a->save)
 		pm_usage_error(&op->t, "--save: the file name is empty");
-	if ((a->name || a->file) && a->nsets)
-		pm_usage_error(&op->t, "-s settings are a point of their own: "
-				       "not with NAME or -f");
 	pm_tool_formats(&op->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
 					1u << PM_FMT_KV);
 }
