@@ -359,6 +359,19 @@ static int parse_args(struct pmctl *p, int argc, char **argv, char **args,
 	return nargs;
 }
 
+/* The options given before a command is chosen, and the command. */
+enum {
+	X_REDACT = 1 << 0,
+	X_NOT_DUMP = 1 << 1,	/* a command other than dump */
+};
+
+/* What the command words decide for the options (each command checks
+ * its own: pmctl_opts_only, pm_tool_only). */
+static const struct pm_opt_rule rules[] = {
+	{ PM_RULE_CONFLICT, X_REDACT, X_NOT_DUMP,
+	  "--redact does not apply to pmctl %s" },
+};
+
 int main(int argc, char **argv)
 {
 	static struct pmctl p;
@@ -378,9 +391,10 @@ int main(int argc, char **argv)
 	if (help && !nargs)
 		pm_tool_opt(&p.t, 'h', NULL, argv);
 	p.redact = p.opt[PMCTL_O_REDACT] != NULL;
-	if (p.redact && strcmp(name, "dump"))
-		pm_usage_error(&p.t, "--redact does not apply to pmctl %s",
-			       name);
+	pm_tool_rules(&p.t,
+		      (p.redact ? X_REDACT : 0) |
+			      (strcmp(name, "dump") ? X_NOT_DUMP : 0),
+		      rules, sizeof(rules) / sizeof(rules[0]), name);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(name, commands[i].name))
 			continue;
