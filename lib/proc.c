@@ -232,6 +232,45 @@ int pm_uptime_read(struct pm_ctx *ctx, double *s)
 		       0;
 }
 
+/* ---------------------------------------------------------------- files */
+
+int pm_proc_stat_read(struct pm_ctx *ctx, struct pm_cpu_ticks *ticks,
+		      unsigned nticks)
+{
+	char *text = NULL;
+	ssize_t n = pm_file_read(ctx, PM_PROC_STAT, &text);
+	int r;
+
+	if (n < 0)
+		return (int)n;
+	r = pm_proc_stat_parse(text, ticks, nticks);
+	free(text);
+	return r;
+}
+
+int pm_irq_table_read(struct pm_ctx *ctx, const struct pm_cpuset *sel,
+		      struct pm_irq_table *t)
+{
+	char *text = NULL;
+	ssize_t n = pm_file_read(ctx, PM_PROC_INTERRUPTS, &text);
+	int r;
+
+	if (n < 0)
+		return (int)n;
+	r = pm_irq_table_parse(text, sel, t);
+	free(text);
+	return r;
+}
+
+int pm_proc_interrupts_check(struct pm_ctx *ctx)
+{
+	char *text = NULL;
+	ssize_t n = pm_file_read(ctx, PM_PROC_INTERRUPTS, &text);
+
+	free(text);
+	return n < 0 ? (int)n : 0;
+}
+
 /* ---------------------------------------------------------------- table */
 
 void pm_irq_table_free(struct pm_irq_table *t)

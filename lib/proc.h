@@ -85,4 +85,20 @@ int pm_proc_interrupts_parse(const char *text, const struct pm_cpuset *sel,
 			     uint64_t *percpu, unsigned npercpu,
 			     struct pm_irq_row *rows, int maxrows);
 
+/*
+ * The readers of the files themselves, for a tool that reads them once
+ * (cstate-stat's report since boot): the parsers' results, or -errno of
+ * the read with the error record naming the file.
+ */
+#define PM_PROC_STAT "/proc/stat"
+#define PM_PROC_INTERRUPTS "/proc/interrupts"
+/* /proc/stat into ticks[cpu] (pm_proc_stat_parse): the CPUs found. */
+int pm_proc_stat_read(struct pm_ctx *ctx, struct pm_cpu_ticks *ticks,
+		      unsigned nticks);
+/* /proc/interrupts into t (pm_irq_table_parse). */
+int pm_irq_table_read(struct pm_ctx *ctx, const struct pm_cpuset *sel,
+		      struct pm_irq_table *t);
+/* Can /proc/interrupts be read?  0 or -errno. */
+int pm_proc_interrupts_check(struct pm_ctx *ctx);
+
 #endif /* PM_PROC_H */

@@ -92,12 +92,10 @@ static void group_cpus(struct snap *s)
 static void read_cputime(struct pm_ctx *ctx, struct snap *s)
 {
 	struct pm_cpu_ticks *ticks = calloc(PM_MAX_CPUS, sizeof(*ticks));
-	char *text = NULL;
 
 	if (!ticks)
 		return;
-	if (pm_file_read(ctx, "/proc/stat", &text) >= 0 &&
-	    pm_proc_stat_parse(text, ticks, PM_MAX_CPUS) >= 0) {
+	if (pm_proc_stat_read(ctx, ticks, PM_MAX_CPUS) >= 0) {
 		for (int c = 0; c < s->ncpu; c++) {
 			struct cpu_snap *cs = &s->cpu[c];
 
@@ -109,23 +107,18 @@ static void read_cputime(struct pm_ctx *ctx, struct snap *s)
 			}
 		}
 	}
-	free(text);
 	free(ticks);
 }
 
 static void read_irqs(struct pm_ctx *ctx, const struct pm_cpuset *sel,
 		      struct snap *s)
 {
-	char *text = NULL;
-
-	if (pm_file_read(ctx, "/proc/interrupts", &text) >= 0 &&
-	    pm_irq_table_parse(text, sel, &s->irq) == 0) {
+	if (pm_irq_table_read(ctx, sel, &s->irq) == 0) {
 		s->have_irq = true;
 		for (int c = 0; c < s->ncpu; c++)
 			s->cpu[c].irqs = pm_irq_table_cpu(&s->irq,
 							  s->cpu[c].cpu);
 	}
-	free(text);
 }
 
 static void read_s390(struct pm_ctx *ctx, const struct pm_cpuset *sel,

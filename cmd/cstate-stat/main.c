@@ -90,7 +90,6 @@ static void find_avail(struct pm_ctx *ctx, const struct pm_cpuset *sel,
 {
 	struct pm_cpuidle ci;
 	struct pm_cpu_ticks *ticks;
-	char *text = NULL;
 	unsigned one;
 
 	memset(a, 0, sizeof(*a));
@@ -98,14 +97,11 @@ static void find_avail(struct pm_ctx *ctx, const struct pm_cpuset *sel,
 	a->freq = pm_policies_list(ctx, &one, 1) > 0;
 	a->s390 = pm_s390_idle_present(ctx, sel);
 	ticks = calloc(PM_MAX_CPUS, sizeof(*ticks));
-	if (ticks && pm_file_read(ctx, "/proc/stat", &text) >= 0)
-		a->stat = pm_proc_stat_parse(text, ticks, PM_MAX_CPUS) > 0;
-	free(text);
+	if (ticks)
+		a->stat = pm_proc_stat_read(ctx, ticks, PM_MAX_CPUS) > 0;
 	free(ticks);
-	text = NULL;
-	if (opt.wakeups && pm_file_read(ctx, "/proc/interrupts", &text) >= 0)
+	if (opt.wakeups && pm_proc_interrupts_check(ctx) == 0)
 		a->irq = true;
-	free(text);
 	pm_err_clear(ctx);
 }
 
