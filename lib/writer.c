@@ -231,6 +231,22 @@ int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
 	return i;
 }
 
+int pm_writer_replan(struct pm_writer *w, const char *path,
+		     const char *value)
+{
+	for (int i = 0; i < w->txn.n; i++) {
+		struct pm_write *x = &w->txn.w[i];
+
+		if (strcmp(x->path, path) || (x->flags & PM_W_RESTORE))
+			continue;
+		snprintf(x->val, sizeof(x->val), "%s", value);
+		x->skip = !(x->flags & (PM_W_FORCE | PM_W_NOREAD)) &&
+			  !strcmp(x->old, x->val);
+		return i;
+	}
+	return -1;
+}
+
 static void report_json(struct pm_writer *w)
 {
 	struct pm_txn *t = &w->txn;

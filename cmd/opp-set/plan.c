@@ -1047,155 +1047,40 @@ static void plan_profile(const struct opp_point *pt, struct pm_writer *w)
 	pm_profile_plan(w, s->value, where);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void plan_runtime(struct opp *op, const struct opp_point *pt,
-			 struct pm_writer *w)
+/* [runtime_pm]: a device by its path, or every device of a bus. */
+static void plan_runtime(const struct opp_point *pt, struct pm_writer *w)
 {
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i];
-		char where[PM_PATH_MAX + 16], path[PM_PATH_MAX + 64];
-		char dev[PM_PATH_MAX], what[PM_PATH_MAX + 16];
-		int k = 0;
+		char where[2 * PM_PATH_MAX + 64];
+		struct pm_devreq r = { 0 };
 
 		if (strcmp(s->section, "runtime_pm"))
 			continue;
 		opp_where(s, where, sizeof(where));
-		snprintf(what, sizeof(what), "[runtime_pm] %s", s->key);
-		if (s->key[0] == '/') {
-			int r = pm_device_resolve(&op->ctx, s->key, dev,
-						  sizeof(dev));
-
-			if (r == -ENOENT)
-				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-				       "%s[runtime_pm] %s: no such device",
-				       where, s->key);
-			if (r < 0)
-				pm_die(&op->t, PM_EXIT_USAGE,
-				       "%s[runtime_pm] %s: not a device "
-				       "inside /sys/devices",
-				       where, s->key);
-			snprintf(path, sizeof(path), "%s/power/control", dev);
-			if (pm_attr_read(&op->ctx, path, dev, sizeof(dev)) < 0) {
-				if (op->ctx.err.err != ENOENT)
-					unreadable(op, where, what,
-						   path, op->ctx.err.err);
-				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-				       "%s[runtime_pm] %s: the device has no "
-				       "runtime PM (no power/control)",
-				       where, s->key);
-			}
-			plan(op, w, path, dev, s->value, 0);
-			continue;
-		}
-		{
-			char bus[PM_PATH_MAX];
-			DIR *dir;
-			int fd;
-			struct dirent *e;
-			char **names = NULL;
-			int nn = 0;
-
-			snprintf(bus, sizeof(bus), "/sys/bus/%.31s/devices",
-				 s->key);
-			fd = pm_open_dir(&op->ctx, bus);
-			if (fd < 0 || !(dir = fdopendir(fd))) {
-				if (fd >= 0)
-					close(fd);
-				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-				       "%s[runtime_pm] %s: no such bus here "
-				       "(no %s)",
-				       where, s->key, bus);
-			}
-			while ((e = readdir(dir))) {
-				char **nv;
-
-				if (e->d_name[0] == '.')
-					continue;
-				nv = realloc(names, (size_t)(nn + 1) *
-							    sizeof(*names));
-				if (!nv || !(nv[nn] = strdup(e->d_name)))
-					pm_die(&op->t, PM_EXIT_FAIL,
-					       "out of memory");
-				names = nv;
-				nn++;
-			}
-			closedir(dir);
-			if (nn)
-				qsort(names, (size_t)nn, sizeof(*names),
-				      name_cmp);
-			for (int j = 0; j < nn; j++) {
-				char cur[32];
-
-				/* By the device's own path, the one a
-				 * [runtime_pm] path line names. */
-				snprintf(path, sizeof(path), "%.64s/%.255s", bus,
-					 names[j]);
-				if (pm_device_resolve(&op->ctx, path, dev,
-						      sizeof(dev)) < 0) {
-					free(names[j]);
-					continue;
-				}
-				snprintf(path, sizeof(path), "%s/power/control",
-					 dev);
-				if (pm_attr_read(&op->ctx, path, cur,
-						 sizeof(cur)) >= 0) {
-					plan(op, w, path, cur, s->value, 0);
-					k++;
-				} else if (op->ctx.err.err != ENOENT) {
-					unreadable(op, where, what,
-						   path, op->ctx.err.err);
-				}
-				free(names[j]);
-			}
-			free(names);
-		}
-		if (!k)
-			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-			       "%s[runtime_pm] %s: no device of the bus has "
-			       "runtime PM", where, s->key);
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 "[runtime_pm] %s: ", s->key);
+		r.name = s->key;
+		r.bus = s->key[0] != '/';
+		r.control = s->value;
+		r.where = where;
+		pm_device_plan(w, &r);
 	}
 }
 
-static void plan_sysfs(struct opp *op, const struct opp_point *pt,
-		       struct pm_writer *w)
+/* [sysfs]: raw attributes below /sys. */
+static void plan_sysfs(const struct opp_point *pt, struct pm_writer *w)
 {
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i];
-		char where[PM_PATH_MAX + 16], cur[PM_ATTR_MAX],
-			real[PM_PATH_MAX];
-		int fd, r;
+		char where[PM_PATH_MAX + 40];
 
 		if (strcmp(s->section, "sysfs"))
 			continue;
 		opp_where(s, where, sizeof(where));
-		/* Resolved inside the root: a link may not leave /sys. */
-		fd = pm_open(&op->ctx, s->key, O_RDONLY);
-		if (fd < 0)
-			pm_die(&op->t, fd == -ENOENT ? PM_EXIT_UNSUPPORTED :
-						       PM_EXIT_FAIL,
-			       "%s[sysfs] %s: cannot read it: %s (%s)", where,
-			       s->key, strerror(-fd), pm_errno_name(-fd));
-		/* ... nor to a file outside /sys through a link. */
-		r = pm_fd_path(&op->ctx, fd, real, sizeof(real));
-		close(fd);
-		if (r < 0 || strncmp(real, "/sys/", 5))
-			pm_die(&op->t, PM_EXIT_USAGE,
-			       "%s[sysfs] %s: leads outside /sys (to %s)",
-			       where, s->key, r < 0 ? "outside the root" : real);
-		if (pm_attr_read(&op->ctx, s->key, cur, sizeof(cur)) < 0)
-			pm_die(&op->t, PM_EXIT_FAIL,
-			       "%s[sysfs] %s: cannot read it: %s (%s)", where,
-			       s->key, strerror(op->ctx.err.err),
-			       pm_errno_name(op->ctx.err.err));
-		/* "[s2idle] deep": the old value is the bracketed one. */
-		if (!replan(w, s->key, s->value))
-			pm_writer_plan(w, s->key, NULL, s->value,
-				       strchr(cur, '[') ? PM_W_CHOICE : 0,
-				       NULL);
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 "[sysfs] ");
+		pm_attr_plan(w, s->key, s->value, where);
 	}
 }
 
@@ -1293,9 +1178,9 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 	plan_cpuidle(op, pt, st, w);
 	plan_devfreq(op, pt, w);
 	plan_profile(pt, w);
-	plan_runtime(op, pt, w);
+	plan_runtime(pt, w);
 	opp_plan_supply(pt, w);
-	plan_sysfs(op, pt, w);
+	plan_sysfs(pt, w);
 	plan_cpus(op, w, &st->down, "0");
 }
 

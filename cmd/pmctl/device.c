@@ -41,31 +41,6 @@ static void *xrealloc(struct pmctl *p, void *v, size_t n)
 	return r;
 }
 
-/*
- * Resolve a device path named on the command line, or exit: 3 when it
- * does not exist, 2 when it is not a device inside the system root.
- */
-static void resolve(struct pmctl *p, const char *path, char *out, size_t size)
-{
-	const struct pm_err *e = &p->ctx.err;
-
-	if (pm_device_resolve(&p->ctx, path, out, size) == 0)
-		return;
-	if (e->err == ENOENT) {
-		/* The hint names the missing part when it is not path. */
-		size_t l = strlen(path);
-
-		if (!strncmp(e->hint, path, l) && e->hint[l] == ' ')
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED, "%s: no such device",
-			       path);
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED, "%s: no such device (%s)",
-		       path, e->hint);
-	}
-	if (e->err == EXDEV && out[0])
-		pm_usage_error(&p->t, "%s: not a device: %s", path, e->hint);
-	pm_usage_error(&p->t, "%s: %s", path, e->hint);
-}
-
 /* A subsystem or class name: what the kernel names them with. */
 static bool name_ok(const char *s)
 {
@@ -148,18 +123,19 @@ static int cmp_path(const void *a, const void *b)
 static void filter_parse(struct pmctl *p, struct filter *f, int argc,
 			 char **argv)
 {
-	char res[PM_PATH_MAX];
+	struct pm_devreq d = { 0 };
 
 	memset(f, 0, sizeof(*f));
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (a[0] == '/') {
-			resolve(p, a, res, sizeof(res));
+			d.name = a;
+			pm_devreq_resolve(&p->t, &p->ctx, &d);
 			f->prefixes = xrealloc(p, f->prefixes,
 					       (size_t)(f->nprefix + 1) *
 						       sizeof(*f->prefixes));
-			f->prefixes[f->nprefix] = strdup(res);
+			f->prefixes[f->nprefix] = strdup(d.path);
 			if (!f->prefixes[f->nprefix++])
 				pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 		} else if (a[0] == '-') {
@@ -403,62 +379,13 @@ static int device_show(struct pmctl *p, int argc, char **argv)
 	return PM_EXIT_OK;
 }
 
-/* One device of `set`: as named and as resolved. */
-struct target {
-	const char *arg;
-	char path[PM_PATH_MAX];
-	bool dup; /* named before */
-};
-
-/*
- * Exit 3 unless t has power/NAME (a wakeup file must not read empty:
- * the device is not wakeup-capable then).  Before the lock, so that a
- * refusal leaves no trace; pm_writer_plan reads the value again under it.
- */
-static void check(struct pmctl *p, const struct target *t, const char *name,
-		  const char *old)
-{
-	char file[PM_PATH_MAX + 16], buf[PM_W_VAL];
-	bool wakeup = !strcmp(name, "wakeup");
-
-	snprintf(file, sizeof(file), "%s/power/%s", t->path, name);
-	if (!old && !pm_exists(&p->ctx, file)) {
-		if (!wakeup)
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "%s has no runtime PM (no power/control)",
-			       t->arg);
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "%s cannot wake the system (no power/wakeup)", t->arg);
-	}
-	if (!wakeup)
-		return;
-	if (!old && pm_attr_read(&p->ctx, file, buf, sizeof(buf)) >= 0)
-		old = buf;
-	/* Read as "\n" while the device is not wakeup-capable. */
-	if (old && !old[0])
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "%s cannot wake the system (power/wakeup is empty)",
-		       t->arg);
-}
-
-static void plan(struct pmctl *p, struct pm_writer *w, struct target *t,
-		 const char *name, const char *value)
-{
-	char file[PM_PATH_MAX + 16];
-	int i;
-
-	snprintf(file, sizeof(file), "%s/power/%s", t->path, name);
-	i = pm_writer_plan(w, file, NULL, value, 0, t);
-	check(p, t, name, w->txn.w[i].old);
-}
-
 #define RUNTIME_CHOICES "auto on"
 #define WAKEUP_CHOICES "enabled disabled, or on off, yes no, 1 0"
 
-/* What `device set` is asked: the values to write and the devices. */
+/* What `device set` is asked: a request per device. */
 struct set_args {
 	const char *runtime, *wakeup; /* the words to write, NULL: none */
-	struct target *t;
+	struct pm_devreq *d;
 	int n;
 };
 
@@ -482,8 +409,11 @@ static void parse_set(struct pmctl *p, int argc, char **argv,
 			       "(choices: " WAKEUP_CHOICES ")",
 			       wk);
 	for (int i = 0; i < argc; i++) {
-		a->t = xrealloc(p, a->t, (size_t)(a->n + 1) * sizeof(*a->t));
-		a->t[a->n++].arg = argv[i];
+		a->d = xrealloc(p, a->d, (size_t)(a->n + 1) * sizeof(*a->d));
+		memset(&a->d[a->n], 0, sizeof(a->d[a->n]));
+		a->d[a->n].name = argv[i];
+		a->d[a->n].control = a->runtime;
+		a->d[a->n++].wakeup = a->wakeup;
 	}
 	if (!a->runtime && !a->wakeup)
 		pm_usage_error(&p->t,
@@ -504,33 +434,13 @@ static int device_set(struct pmctl *p, int argc, char **argv)
 			     PM_SEEN_WAIT,
 		     "pmctl device set");
 	parse_set(p, argc, argv, &a);
-	/* Every refusal before the lock, bad paths (2) before absent files. */
-	for (int i = 0; i < a.n; i++) {
-		struct target *t = &a.t[i];
-
-		resolve(p, t->arg, t->path, sizeof(t->path));
-		/* The same device named twice is written once. */
-		t->dup = false;
-		for (int j = 0; j < i && !t->dup; j++)
-			t->dup = !strcmp(t->path, a.t[j].path);
-	}
-	for (int i = 0; i < a.n; i++) {
-		if (a.runtime)
-			check(p, &a.t[i], "control", NULL);
-		if (a.wakeup)
-			check(p, &a.t[i], "wakeup", NULL);
-	}
+	/* Every refusal before the lock. */
+	pm_devices_check(&p->t, &p->ctx, a.d, a.n);
 	pmctl_write_begin(p, &w);
-	for (int i = 0; i < a.n; i++) {
-		if (a.t[i].dup)
-			continue;
-		if (a.runtime)
-			plan(p, &w, &a.t[i], "control", a.runtime);
-		if (a.wakeup)
-			plan(p, &w, &a.t[i], "wakeup", a.wakeup);
-	}
+	for (int i = 0; i < a.n; i++)
+		pm_device_plan(&w, &a.d[i]);
 	code = pm_writer_commit(&w);
-	free(a.t);
+	free(a.d);
 	return code;
 }
 

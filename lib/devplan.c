@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The device planners, shared by pmctl and opp-set: a device's runtime
+ * PM and wakeup settings (power/control, power/wakeup), one device named
+ * by its path or every device of a bus; and a raw attribute below /sys
+ * (an opp-set point's [sysfs] line).  What is asked is checked against
+ * what the machine offers before anything is written (exit 2 or 3), then
+ * planned; a file planned twice is written once, with the later value.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "core.h"
+#include "device.h"
+#include "tool.h"
+#include "txn.h"
+#include "writer.h"
+
+/* A bus's devices: the kernel's names are short. */
+#define BUS_NAME_MAX 31
+
+/* pmctl's words for a device: "ARG ..."; a point's: "WHERE...". */
+static bool pmctl_words(const struct pm_devreq *r)
+{
+	return r->where == NULL;
+}
+
+/* A file of the device's power/ folder. */
+static void power_file(const char *dev, const char *name, char *out,
+		       size_t size)
+{
+	snprintf(out, size, "%s/power/%s", dev, name);
+}
+
+void pm_devreq_resolve(struct pm_tool *t, struct pm_ctx *ctx,
+		       struct pm_devreq *r)
+{
+	const struct pm_err *e = &ctx->err;
+	const char *n = r->name;
+	int err = pm_device_resolve(ctx, n, r->path, sizeof(r->path));
+
+	if (err == 0)
+		return;
+	if (!pmctl_words(r)) {
+		if (err == -ENOENT)
+			pm_die(t, PM_EXIT_UNSUPPORTED, "%sno such device",
+			       r->where);
+		pm_die(t, PM_EXIT_USAGE,
+		       "%snot a device inside /sys/devices", r->where);
+	}
+	if (e->err == ENOENT) {
+		/* The hint names the missing part when it is not the path. */
+		size_t l = strlen(n);
+
+		if (!strncmp(e->hint, n, l) && e->hint[l] == ' ')
+			pm_die(t, PM_EXIT_UNSUPPORTED, "%s: no such device",
+			       n);
+		pm_die(t, PM_EXIT_UNSUPPORTED, "%s: no such device (%s)", n,
+		       e->hint);
+	}
+	if (e->err == EXDEV && r->path[0])
+		pm_usage_error(t, "%s: not a device: %s", n, e->hint);
+	pm_usage_error(t, "%s: %s", n, e->hint);
+}
+
+/* Exit 3 unless the device has power/control (pmctl's words). */
+static void check_control(struct pm_tool *t, struct pm_ctx *ctx,
+			  const struct pm_devreq *r)
+{
+	char file[PM_PATH_MAX + 16];
+
+	power_file(r->path, "control", file, sizeof(file));
+	if (pm_exists(ctx, file))
+		return;
+	pm_die(t, PM_EXIT_UNSUPPORTED, "%s has no runtime PM (no power/control)",
+	       r->name);
+}
+
+/* Exit 3 unless the device can wake the system: a power/wakeup that
+ * reads empty ("\n") is a device that is not wakeup-capable.  old: the
+ * value read already, NULL to read it (one that cannot be read is left
+ * to the plan's read). */
+static void check_wakeup(struct pm_tool *t, struct pm_ctx *ctx,
+			 const struct pm_devreq *r, const char *old)
+{
+	char file[PM_PATH_MAX + 16], buf[PM_W_VAL];
+
+	power_file(r->path, "wakeup", file, sizeof(file));
+	if (!old && !pm_exists(ctx, file))
+		pm_die(t, PM_EXIT_UNSUPPORTED,
+		       "%s cannot wake the system (no power/wakeup)", r->name);
+	if (!old && pm_attr_read(ctx, file, buf, sizeof(buf)) >= 0)
+		old = buf;
+	if (old && !old[0])
+		pm_die(t, PM_EXIT_UNSUPPORTED,
+		       "%s cannot wake the system (power/wakeup is empty)",
+		       r->name);
+}
+
+void pm_devices_check(struct pm_tool *t, struct pm_ctx *ctx,
+		      struct pm_devreq *v, int n)
+{
+	/* Bad paths (2) before absent files (3). */
+	for (int i = 0; i < n; i++)
+		pm_devreq_resolve(t, ctx, &v[i]);
+	for (int i = 0; i < n; i++) {
+		if (v[i].control)
+			check_control(t, ctx, &v[i]);
+		if (v[i].wakeup)
+			check_wakeup(t, ctx, &v[i], NULL);
+	}
+	pm_err_clear(ctx);
+}
+
+/* A file of the plan takes value, or is planned: the later one wins. */
+static int plan_once(struct pm_writer *w, const char *path, const char *old,
+		     const char *value, unsigned flags)
+{
+	int i = pm_writer_replan(w, path, value);
+
+	return i >= 0 ? i : pm_writer_plan(w, path, old, value, flags, NULL);
+}
+
+/* A file there that cannot be read: exit 1 naming it and the errno. */
+static void unreadable(struct pm_writer *w, const char *where,
+		       const char *path, int err)
+{
+	pm_die(w->t, PM_EXIT_FAIL, "%scannot read %s: %s (%s)", where, path,
+	       strerror(err), pm_errno_name(err));
+}
+
+/*
+ * power/control of the device at dev: planned and true, false when it
+ * has none (ENOENT); exit 1 when it cannot be read.
+ */
+static bool plan_control(struct pm_writer *w, const struct pm_devreq *r,
+			 const char *dev)
+{
+	char file[PM_PATH_MAX + 16], cur[PM_W_VAL];
+
+	power_file(dev, "control", file, sizeof(file));
+	if (pm_attr_read(w->ctx, file, cur, sizeof(cur)) < 0) {
+		int e = w->ctx->err.err;
+
+		if (e != ENOENT)
+			unreadable(w, r->where, file, e);
+		pm_err_clear(w->ctx);
+		return false;
+	}
+	plan_once(w, file, cur, r->control, 0);
+	return true;
+}
+
+/* Every device of the bus r names, in the order of their names; those
+ * without runtime PM are left alone, but one at least has it (exit 3). */
+static void plan_bus(struct pm_writer *w, const struct pm_devreq *r)
+{
+	char bus[PM_PATH_MAX], path[PM_PATH_MAX], dev[PM_PATH_MAX];
+	char **names;
+	int n, k = 0;
+
+	snprintf(bus, sizeof(bus), "/sys/bus/%.*s/devices", BUS_NAME_MAX,
+		 r->name);
+	n = pm_list_dir(w->ctx, bus, &names);
+	if (n == -ENOMEM)
+		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
+	if (n < 0)
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%sno such bus here (no %s)", r->where, bus);
+	for (int i = 0; i < n; i++) {
+		if (names[i][0] == '.')
+			continue;
+		/* By the device's own path, the one a path line names. */
+		snprintf(path, sizeof(path), "%.64s/%.255s", bus, names[i]);
+		if (pm_device_resolve(w->ctx, path, dev, sizeof(dev)) < 0)
+			continue;
+		k += plan_control(w, r, dev);
+	}
+	pm_list_free(names, n);
+	pm_err_clear(w->ctx);
+	if (!k)
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%sno device of the bus has runtime PM", r->where);
+}
+
+void pm_device_plan(struct pm_writer *w, struct pm_devreq *r)
+{
+	char file[PM_PATH_MAX + 16];
+	int i;
+
+	if (!pmctl_words(r)) {
+		/* A point's line: checked here, in the point's order. */
+		if (r->bus) {
+			plan_bus(w, r);
+			return;
+		}
+		pm_devreq_resolve(w->t, w->ctx, r);
+		if (r->control && !plan_control(w, r, r->path))
+			pm_die(w->t, PM_EXIT_UNSUPPORTED,
+			       "%sthe device has no runtime PM (no "
+			       "power/control)",
+			       r->where);
+		return;
+	}
+	if (r->control) {
+		power_file(r->path, "control", file, sizeof(file));
+		plan_once(w, file, NULL, r->control, 0);
+	}
+	if (r->wakeup) {
+		power_file(r->path, "wakeup", file, sizeof(file));
+		i = plan_once(w, file, NULL, r->wakeup, 0);
+		/* Read again under the lock. */
+		check_wakeup(w->t, w->ctx, r, w->txn.w[i].old);
+	}
+}
+
+/* ---------------------------------------------------------------- sysfs */
+
+void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
+		  const char *where)
+{
+	char cur[PM_ATTR_MAX], real[PM_PATH_MAX];
+	int fd, r, e;
+
+	/* Resolved inside the root: a link may not leave /sys. */
+	fd = pm_open(w->ctx, path, O_RDONLY);
+	if (fd < 0)
+		pm_die(w->t, fd == -ENOENT ? PM_EXIT_UNSUPPORTED : PM_EXIT_FAIL,
+		       "%s%s: cannot read it: %s (%s)", where, path,
+		       strerror(-fd), pm_errno_name(-fd));
+	/* ... nor to a file outside /sys through a link. */
+	r = pm_fd_path(w->ctx, fd, real, sizeof(real));
+	close(fd);
+	if (r < 0 || strncmp(real, "/sys/", 5))
+		pm_die(w->t, PM_EXIT_USAGE, "%s%s: leads outside /sys (to %s)",
+		       where, path, r < 0 ? "outside the root" : real);
+	if (pm_attr_read(w->ctx, path, cur, sizeof(cur)) < 0) {
+		e = w->ctx->err.err;
+		pm_die(w->t, PM_EXIT_FAIL, "%s%s: cannot read it: %s (%s)",
+		       where, path, strerror(e), pm_errno_name(e));
+	}
+	/* "[s2idle] deep": the old value is the bracketed one. */
+	plan_once(w, path, NULL, value, strchr(cur, '[') ? PM_W_CHOICE : 0);
+}
