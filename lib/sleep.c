@@ -506,6 +506,151 @@ int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r)
 	return 0;
 }
 
+bool pm_rtc_alarm_path(const char *name, char *buf, size_t size)
+{
+	if (!pm_fset_name_ok(name, sizeof(((struct pm_rtc *)0)->name)))
+		return false;
+	snprintf(buf, size, "/sys/class/rtc/%s/wakealarm", name);
+	return true;
+}
+
+int pm_rtc_alarm_clear(struct pm_ctx *ctx, const char *rtc)
+{
+	char path[PM_PATH_MAX];
+	struct pm_rtc r;
+
+	if (!pm_rtc_alarm_path(rtc, path, sizeof(path)))
+		return pm_err_set(ctx, "write", rtc, "0", ENOENT,
+				  "not an RTC name");
+	/* The kernel disables an alarm that fired; one still set is ours. */
+	if (!ctx->dry_run && pm_rtc_read(ctx, rtc, &r) == 0 && r.alarm == 0)
+		return 0;
+	return pm_attr_write(ctx, path, "0");
+}
+
+/* ---------------------------------------------------------------- writes */
+
+int pm_wakeup_count_write(struct pm_ctx *ctx, uint64_t count)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)count);
+	return pm_attr_write(ctx, "/sys/power/wakeup_count", v);
+}
+
+int pm_sleep_enter(struct pm_ctx *ctx, const char *state)
+{
+	return pm_attr_write(ctx, "/sys/power/state", state);
+}
+
+int pm_sleep_state_writable(struct pm_ctx *ctx)
+{
+	int r = pm_write_allowed(ctx, "/sys/power/state");
+
+	if (r < 0)
+		return r;
+	return pm_writable(ctx, "/sys/power/state") ? 0 : -EACCES;
+}
+
+int pm_wakeup_irq_read(struct pm_ctx *ctx, uint64_t *irq)
+{
+	return pm_attr_read_u64(ctx, "/sys/power/pm_wakeup_irq", irq);
+}
+
+bool pm_sleep_syncs(struct pm_ctx *ctx)
+{
+	uint64_t v;
+	bool yes = pm_attr_read_u64(ctx, "/sys/power/sync_on_suspend",
+				    &v) == 0 && v == 1;
+
+	pm_err_clear(ctx);
+	return yes;
+}
+
+void pm_sleep_txn_init(struct pm_sleep_txn *s, struct pm_ctx *ctx)
+{
+	pm_txn_init(&s->txn, ctx);
+	s->mismatch = -1;
+}
+
+void pm_sleep_txn_free(struct pm_sleep_txn *s)
+{
+	pm_txn_free(&s->txn);
+}
+
+int pm_sleep_plan_choice(struct pm_sleep_txn *s, const char *name,
+			 const char *value)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/sys/power/%s", name);
+	i = pm_txn_add(&s->txn, path, value, PM_W_CHOICE | PM_W_SELECTED);
+	if (i < 0)
+		return i;
+	/* Nothing selected to go back to: left as written. */
+	if (!s->txn.w[i].old[0])
+		s->txn.w[i].flags |= PM_W_NOUNDO;
+	return 0;
+}
+
+int pm_sleep_plan_alarm(struct pm_sleep_txn *s, const char *rtc,
+			uint64_t when, bool replace)
+{
+	char path[PM_PATH_MAX], v[32];
+	int i;
+
+	if (!pm_rtc_alarm_path(rtc, path, sizeof(path)))
+		return pm_err_set(s->txn.ctx, "write", rtc, NULL, ENOENT,
+				  "not an RTC name");
+	/* Cleared, the file reads empty: nothing to read back. */
+	if (replace) {
+		i = pm_txn_add_known(&s->txn, path, "", "0",
+				     PM_W_FORCE | PM_W_NOREAD | PM_W_NOUNDO);
+		if (i < 0)
+			return i;
+	}
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)when);
+	i = pm_txn_add_known(&s->txn, path, "0", v, PM_W_FORCE | PM_W_NOUNDO);
+	return i < 0 ? i : 0;
+}
+
+int pm_sleep_apply(struct pm_sleep_txn *s)
+{
+	struct pm_txn *t = &s->txn;
+	int from = t->next, r = pm_txn_apply(t);
+
+	if (r < 0)
+		return r;
+	for (int i = from; i < t->n; i++) {
+		const struct pm_write *w = &t->w[i];
+
+		if (!w->done || !w->got[0] || !strcmp(w->got, w->val))
+			continue;
+		s->mismatch = i;
+		pm_txn_undo(t);
+		return pm_err_set(t->ctx, "write", w->path, w->val, EIO,
+				  "the kernel did not keep it: it reads '%s'",
+				  w->got);
+	}
+	return 0;
+}
+
+int pm_sleep_undo(struct pm_sleep_txn *s)
+{
+	struct pm_txn *t = &s->txn;
+
+	if (!t->ctx->dry_run) {
+		pm_txn_undo(t);
+		return t->not_restored;
+	}
+	/* A dry run shows the writes that would put the files back. */
+	for (int i = t->next - 1; i >= 0; i--)
+		if (t->w[i].done && !(t->w[i].flags & PM_W_NOUNDO))
+			(void)pm_attr_write(t->ctx, t->w[i].path, t->w[i].old);
+	return 0;
+}
+
 bool pm_rtc_local(struct pm_ctx *ctx)
 {
 	char *text = NULL, *line, *save = NULL;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "txn.h"
 
 #define PM_MAX_CHOICES 16
 
@@ -93,6 +94,64 @@ struct pm_rtc {
 int pm_rtc_read(struct pm_ctx *ctx, const char *name, struct pm_rtc *r);
 /* Does /etc/adjtime say the RTC keeps local time (third line LOCAL)? */
 bool pm_rtc_local(struct pm_ctx *ctx);
+
+/*
+ * The files pm-suspend changes around a sleep (/sys/power's pm_test,
+ * disk and mem_sleep, the RTC's alarm) in one transaction (txn.h): each
+ * read when planned, written, read back.  A write the kernel refuses or
+ * does not keep (it reads back otherwise) undoes every write made before
+ * it, and pm_sleep_undo puts them all back after the sleep.  The
+ * wakeup_count handshake and the state write are not in it: neither can
+ * be read back (the state write is the sleep itself).
+ */
+struct pm_sleep_txn {
+	struct pm_txn txn;
+	int mismatch;		/* the write read back otherwise, -1 */
+};
+
+void pm_sleep_txn_init(struct pm_sleep_txn *s, struct pm_ctx *ctx);
+void pm_sleep_txn_free(struct pm_sleep_txn *s);
+/* Plan /sys/power/NAME (a choice list) = value: not written when it is
+ * selected already.  0, or -errno with the error record. */
+int pm_sleep_plan_choice(struct pm_sleep_txn *s, const char *name,
+			 const char *value);
+/*
+ * Plan the RTC's alarm at when (RTC seconds), cleared first when replace
+ * (the kernel refuses a second alarm).  Not undone by pm_sleep_undo:
+ * pm_rtc_alarm_clear clears it after the sleep.  0 or -errno.
+ */
+int pm_sleep_plan_alarm(struct pm_sleep_txn *s, const char *rtc,
+			uint64_t when, bool replace);
+/*
+ * Apply what is planned since the last apply (ctx->dry_run: the write
+ * hook only).  0, or -errno after every write made is undone: the error
+ * record names the failed write; a value read back otherwise is -EIO,
+ * with s->mismatch its index and the record saying what it read.
+ */
+int pm_sleep_apply(struct pm_sleep_txn *s);
+/* Put back every write made, in reverse order, each read back; returns
+ * how many could not be (each with its undo_err, txn.h). */
+int pm_sleep_undo(struct pm_sleep_txn *s);
+/* The handshake (kernel-abi.md): the count read before the sleep
+ * written back; EINVAL when a wakeup event came in between. */
+int pm_wakeup_count_write(struct pm_ctx *ctx, uint64_t count);
+/* The sleep itself: state written to /sys/power/state, returning once
+ * the machine is back (or the kernel refused: -errno). */
+int pm_sleep_enter(struct pm_ctx *ctx, const char *state);
+/* Could /sys/power/state be written (the guard, then the right)?  0,
+ * -EPERM with the record when the guard refuses, -EACCES. */
+int pm_sleep_state_writable(struct pm_ctx *ctx);
+/* The IRQ that woke the machine (pm_wakeup_irq): 0 or -errno. */
+int pm_wakeup_irq_read(struct pm_ctx *ctx, uint64_t *irq);
+/* Does the kernel sync filesystems on entry (sync_on_suspend is 1)? */
+bool pm_sleep_syncs(struct pm_ctx *ctx);
+/* The RTC's alarm file into buf: false when name is not an RTC name. */
+bool pm_rtc_alarm_path(const char *name, char *buf, size_t size);
+/*
+ * After the sleep: clear the alarm pm_sleep_plan_alarm set, unless the
+ * kernel did (an alarm that fired is disabled).  0 or -errno.
+ */
+int pm_rtc_alarm_clear(struct pm_ctx *ctx, const char *rtc);
 
 /* The wakeup sources of /sys/class/wakeup, for what moved over a sleep. */
 struct pm_wsrc {

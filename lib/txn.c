@@ -28,6 +28,16 @@
 #include "journal.h"
 #include "parse.h"
 
+/* The value a PM_W_CHOICE file holds: the bracketed word of its list. */
+static void choice_of(unsigned flags, const char *list, char *out,
+		      size_t size)
+{
+	pm_choice_current(list, out, size);
+	if ((flags & PM_W_SELECTED) && !out[0] && list[0] &&
+	    !strpbrk(list, " \t[]"))
+		snprintf(out, size, "%s", list);
+}
+
 void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx)
 {
 	memset(t, 0, sizeof(*t));
@@ -102,7 +112,7 @@ int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 		if (n < 0)
 			return (int)n;
 		if (flags & PM_W_CHOICE)
-			pm_choice_current(list, old, sizeof(old));
+			choice_of(flags, list, old, sizeof(old));
 		else if (copy(old, sizeof(old), list) < 0)
 			return pm_err_set(t->ctx, "plan", path, value,
 					  ENAMETOOLONG,
@@ -147,7 +157,7 @@ static void read_back(struct pm_txn *t, struct pm_write *w, char *buf,
 	}
 	if (pm_attr_read_near(t->ctx, w->path, list, sizeof(list)) < 0)
 		list[0] = '\0';
-	pm_choice_current(list, buf, size);
+	choice_of(w->flags, list, buf, size);
 }
 
 /*
@@ -173,7 +183,7 @@ static int write_verified(struct pm_txn *t, struct pm_write *w,
 		return pm_attr_write_back(t->ctx, w->path, value, got, size);
 	r = pm_attr_write_back(t->ctx, w->path, value, list, sizeof(list));
 	if (r == 0)
-		pm_choice_current(list, got, size);
+		choice_of(w->flags, list, got, size);
 	return r;
 }
 
@@ -269,7 +279,7 @@ static void restore_failed(struct pm_txn *t, struct pm_write *w)
 
 		if (pm_attr_read_near(t->ctx, w->path, list, sizeof(list)) < 0)
 			goto out; /* unreadable: nothing known, nothing done */
-		pm_choice_current(list, now, sizeof(now));
+		choice_of(w->flags, list, now, sizeof(now));
 	} else if (pm_attr_read_near(t->ctx, w->path, now, sizeof(now)) < 0) {
 		goto out;
 	}

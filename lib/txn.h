@@ -35,6 +35,10 @@ enum {
 	/* The write removes and recreates folders (CPU hotplug, a driver's
 	 * status): cached folder fds are dropped after it and its undo. */
 	PM_W_RESHAPE = 1 << 6,
+	/* With PM_W_CHOICE: a file that reads one word, no brackets, reads
+	 * as that word (a kernel that offers one choice, or a plain file
+	 * standing for the list: the sleep files of pm-suspend). */
+	PM_W_SELECTED = 1 << 7,
 };
 
 #define PM_W_PATH PM_PATH_MAX	/* a USB device behind hubs and docks */

@@ -258,14 +258,11 @@ static void post_hooks(struct ps *p, const struct ps_leg *l, int ran,
 			 l);
 }
 
-/* A write the cycle makes; under --dry-run only printed. */
-static int put(struct ps *p, const char *path, const char *value)
+/* Under --dry-run, every write of the cycle is shown, not made. */
+static void show_write(void *arg, const char *path, const char *value)
 {
-	if (p->t.dry_run) {
-		pm_fprintf(stdout, "%s = %s\n", path, value);
-		return 0;
-	}
-	return pm_attr_write(&p->ctx, path, value);
+	(void)arg;
+	pm_fprintf(stdout, "%s = %s\n", path, value);
 }
 
 static void fail_write(struct ps *p, struct ps_result *r)
@@ -277,94 +274,58 @@ static void fail_write(struct ps *p, struct ps_result *r)
 		 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
 }
 
-/* Write path = value, remembering the old choice to restore. */
-static int set_choice(struct ps *p, struct ps_result *r, const char *path,
-		      const char *value)
+/* A file the sleep changed that could not be put back: named, logged. */
+static void not_restored(struct ps *p, const struct pm_write *x)
 {
-	char list[256], cur[64];
-	struct ps_restore *x;
+	char why[PM_PATH_MAX + 300];
 
-	if (pm_attr_read(&p->ctx, path, list, sizeof(list)) < 0) {
-		fail_write(p, r);
-		return -1;
-	}
-	pm_choice_selected(list, cur, sizeof(cur));
-	if (!strcmp(cur, value))
-		return 0;
-	if (put(p, path, value) < 0) {
-		fail_write(p, r);
-		return -1;
-	}
-	x = &p->restore[p->nrestore++];
-	snprintf(x->path, sizeof(x->path), "%s", path);
-	snprintf(x->old, sizeof(x->old), "%s", cur);
-	return 0;
+	p->not_restored++;
+	if (x->undo_err > 0)
+		snprintf(why, sizeof(why), "cannot write '%s' to %s: %s (%s)",
+			 x->old, x->path, strerror(x->undo_err),
+			 pm_errno_name(x->undo_err));
+	else
+		snprintf(why, sizeof(why), "it reads '%s'", x->got);
+	pm_warn(&p->t, "could not restore %s to '%s': %s", x->path, x->old,
+		why);
+	ps_log(p, "could not restore %s to '%s'", x->path, x->old);
 }
 
+/* Every file changed put back (those a failed write put back already
+ * too), in reverse order; the ones left changed named. */
 static void restore_all(struct ps *p)
 {
-	while (p->nrestore > 0) {
-		struct ps_restore *x = &p->restore[--p->nrestore];
-		char buf[700];
+	const struct pm_txn *t = &p->sx.txn;
 
-		if (!x->old[0])
-			continue;
-		if (put(p, x->path, x->old) < 0) {
-			p->not_restored++;
-			pm_warn(&p->t, "could not restore %s to '%s': %s",
-				x->path, x->old,
-				pm_err_str(&p->ctx.err, buf, sizeof(buf)));
-			ps_log(p, "could not restore %s to '%s'", x->path,
-			       x->old);
-		}
-	}
-}
-
-static void alarm_path(const struct ps *p, char *buf, size_t size)
-{
-	snprintf(buf, size, "/sys/class/rtc/%s/wakealarm", p->rtc);
+	pm_sleep_undo(&p->sx);
+	for (int i = t->n - 1; i >= 0; i--)
+		if (t->w[i].undo_err && !(t->w[i].flags & PM_W_NOUNDO))
+			not_restored(p, &t->w[i]);
+	pm_sleep_txn_free(&p->sx);
+	pm_sleep_txn_init(&p->sx, &p->ctx);
 }
 
 static int set_alarm(struct ps *p, struct ps_result *r, uint64_t when)
 {
-	char path[96], v[32];
-
-	alarm_path(p, path, sizeof(path));
-	if (p->replaced_alarm && put(p, path, "0") < 0) {
-		fail_write(p, r);
-		return -1;
-	}
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)when);
-	if (put(p, path, v) < 0) {
+	if (pm_sleep_plan_alarm(&p->sx, p->rtc, when, p->replaced_alarm) <
+		    0 ||
+	    pm_sleep_apply(&p->sx) < 0) {
 		fail_write(p, r);
 		return -1;
 	}
 	r->alarm = when;
-	ps_log(p, "RTC %s alarm set for %s (RTC seconds)", p->rtc, v);
+	ps_log(p, "RTC %s alarm set for %llu (RTC seconds)", p->rtc,
+	       (unsigned long long)when);
 	return 0;
 }
 
 static void clear_alarm(struct ps *p, const struct ps_result *r)
 {
-	struct pm_rtc rtc;
-	char path[96];
+	char buf[700];
 
-	if (!r->alarm)
-		return;
-	alarm_path(p, path, sizeof(path));
-	if (p->t.dry_run) {
-		pm_fprintf(stdout, "%s = 0\n", path);
-		return;
-	}
-	/* The kernel disables an alarm that fired; one still set is ours. */
-	if (pm_rtc_read(&p->ctx, p->rtc, &rtc) == 0 && rtc.alarm == 0)
-		return;
-	if (pm_attr_write(&p->ctx, path, "0") < 0) {
-		char buf[700];
-
+	if (r->alarm && pm_rtc_alarm_clear(&p->ctx, p->rtc) < 0)
 		pm_warn(&p->t, "could not clear the RTC alarm: %s",
 			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
-	}
 }
 
 /* The reason suspend_stats gives for a failed transition. */
@@ -398,9 +359,7 @@ static void wake_reason(struct ps *p, struct ps_result *r)
 
 	r->wake_irq = -1;
 	r->wake_irq_name[0] = '\0';
-	if (pm_attr_read_u64(&p->ctx, "/sys/power/pm_wakeup_irq", &irq) ==
-		    0 &&
-	    irq < 1u << 30) {
+	if (pm_wakeup_irq_read(&p->ctx, &irq) == 0 && irq < 1u << 30) {
 		r->wake_irq = (int64_t)irq;
 		pm_irq_name(&p->ctx, (unsigned)irq, r->wake_irq_name,
 			    sizeof(r->wake_irq_name));
@@ -411,14 +370,7 @@ static void wake_reason(struct ps *p, struct ps_result *r)
 
 static bool kernel_syncs(struct ps *p, const struct ps_leg *l)
 {
-	uint64_t v;
-	bool yes = l->disk ||
-		   (pm_attr_read_u64(&p->ctx, "/sys/power/sync_on_suspend",
-				     &v) == 0 &&
-		    v == 1);
-
-	pm_err_clear(&p->ctx);
-	return yes;
+	return l->disk || pm_sleep_syncs(&p->ctx);
 }
 
 static const char *sig_name(int s)
@@ -540,11 +492,14 @@ static int leg_choices(struct ps *p, const struct ps_leg *l,
 	if (!p->t.dry_run && !kernel_syncs(p, l))
 		sync();
 	if ((p->test_level &&
-	     set_choice(p, r, "/sys/power/pm_test", p->test_level) < 0) ||
-	    (l->disk && set_choice(p, r, "/sys/power/disk", l->disk) < 0) ||
+	     pm_sleep_plan_choice(&p->sx, "pm_test", p->test_level) < 0) ||
+	    (l->disk && pm_sleep_plan_choice(&p->sx, "disk", l->disk) < 0) ||
 	    (l->mem_sleep &&
-	     set_choice(p, r, "/sys/power/mem_sleep", l->mem_sleep) < 0))
+	     pm_sleep_plan_choice(&p->sx, "mem_sleep", l->mem_sleep) < 0) ||
+	    pm_sleep_apply(&p->sx) < 0) {
+		fail_write(p, r);
 		return PM_EXIT_FAIL;
+	}
 	return ps_signal ? interrupted(r) : PM_EXIT_OK;
 }
 
@@ -552,18 +507,17 @@ static int leg_choices(struct ps *p, const struct ps_leg *l,
  * refuses it (EINVAL) when a wakeup event came in between. */
 static int leg_wakeup_count(struct ps *p, struct ps_result *r, uint64_t wc)
 {
-	char v[32], buf[700];
+	char buf[700];
 
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)wc);
-	if (put(p, "/sys/power/wakeup_count", v) == 0)
+	if (pm_wakeup_count_write(&p->ctx, wc) == 0)
 		return PM_EXIT_OK;
 	r->err = p->ctx.err.err;
 	if (r->err == EINVAL)
 		snprintf(r->error, sizeof(r->error),
 			 "wakeup event during preparation: the kernel refused "
-			 "the wakeup count %s (EINVAL), so the sleep was "
+			 "the wakeup count %llu (EINVAL), so the sleep was "
 			 "skipped",
-			 v);
+			 (unsigned long long)wc);
 	else
 		snprintf(r->error, sizeof(r->error), "%s",
 			 pm_err_str(&p->ctx.err, buf, sizeof(buf)));
@@ -583,7 +537,7 @@ static int leg_enter(struct ps *p, const struct ps_leg *l,
 	b0 = clock_s(CLOCK_BOOTTIME);
 	m0 = clock_s(CLOCK_MONOTONIC);
 	r->attempted = true;
-	if (put(p, "/sys/power/state", l->state) < 0) {
+	if (pm_sleep_enter(&p->ctx, l->state) < 0) {
 		fail_write(p, r);
 		status = PM_EXIT_FAIL;
 	} else {
@@ -797,6 +751,11 @@ int ps_run(struct ps *p)
 	struct pm_rtc rtc = { 0 };
 	int st;
 
+	if (p->t.dry_run) {
+		p->ctx.dry_run = true;
+		p->ctx.on_write = show_write;
+	}
+	pm_sleep_txn_init(&p->sx, &p->ctx);
 	if (!p->diagnose)
 		load_hooks(p);
 	if (p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE) {

@@ -629,6 +629,7 @@ static void probe_output(struct ps *p)
 static void preflight(struct ps *p)
 {
 	char reason[512];
+	int r;
 
 	if (pm_sleep_offered(&p->ctx, p->mode,
 			     p->hib_mode[0] ? p->hib_mode : NULL, reason,
@@ -640,14 +641,15 @@ static void preflight(struct ps *p)
 		check_test_level(p);
 	if (p->t.dry_run)
 		return;
-	if (pm_write_allowed(&p->ctx, "/sys/power/state") < 0)
+	r = pm_sleep_state_writable(&p->ctx);
+	if (r == -EACCES)
+		pm_die(&p->t, PM_EXIT_FAIL,
+		       "root is needed to write /sys/power/state");
+	if (r < 0)
 		pm_die(&p->t, PM_EXIT_USAGE, "%s",
 		       p->ctx.err.hint[0] ? p->ctx.err.hint :
 					    "PM_TEST_GUARD=1: refusing to "
 					    "write the real /sys");
-	if (!pm_writable(&p->ctx, "/sys/power/state"))
-		pm_die(&p->t, PM_EXIT_FAIL,
-		       "root is needed to write /sys/power/state");
 }
 
 static void take_lock(struct ps *p)
@@ -700,6 +702,7 @@ static void cleanup(struct ps *p)
 		free(p->res[i].src1);
 	}
 	free(p->rec);
+	pm_sleep_txn_free(&p->sx);
 	pm_ctx_close(&p->ctx);
 }
 

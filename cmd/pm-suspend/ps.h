@@ -16,7 +16,6 @@
 #define PS_WAKEUP_COUNT_TIMEOUT_S 10.0
 /* suspend-then-hibernate: a wake this close to the alarm is the alarm's. */
 #define PS_ALARM_SLACK_S 2
-#define PS_MAX_RESTORE 8
 
 /* One sleep: suspend-then-hibernate has two. */
 struct ps_leg {
@@ -39,11 +38,6 @@ struct ps_hookrec {
 	const char *result;
 	double seconds;
 	bool timed_out;
-};
-
-struct ps_restore {
-	char path[64];
-	char old[64];
 };
 
 /* What one leg did, for the report. */
@@ -89,8 +83,7 @@ struct ps {
 	struct pm_hooks hooks, sdhooks;
 	struct ps_hookrec *rec;
 	int nrec, caprec;
-	struct ps_restore restore[PS_MAX_RESTORE];
-	int nrestore;
+	struct pm_sleep_txn sx;		/* the files a leg changes */
 	struct ps_leg legs[2];
 	struct ps_result res[2];
 	int nres;
