@@ -136,6 +136,21 @@ void pm_txn_truncate(struct pm_txn *t, int n)
 		t->n = n;
 }
 
+int pm_txn_replace(struct pm_txn *t, const char *path, const char *value)
+{
+	for (int i = t->next; i < t->n; i++) {
+		struct pm_write *x = &t->w[i];
+
+		if (strcmp(x->path, path) || (x->flags & PM_W_RESTORE))
+			continue;
+		snprintf(x->val, sizeof(x->val), "%s", value);
+		x->skip = !(x->flags & (PM_W_FORCE | PM_W_NOREAD)) &&
+			  !strcmp(x->old, x->val);
+		return i;
+	}
+	return -1;
+}
+
 int pm_txn_changes(const struct pm_txn *t)
 {
 	int k = 0;

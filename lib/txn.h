@@ -105,6 +105,13 @@ int pm_txn_apply(struct pm_txn *t);
 void pm_txn_undo(struct pm_txn *t);
 /* Forget the writes planned from index n on (none applied yet). */
 void pm_txn_truncate(struct pm_txn *t, int n);
+/*
+ * A file planned already and not applied yet (a point that sets it twice):
+ * its value becomes value, written once, skipped when the file reads so.
+ * Returns the write's index, or -1 when path is not planned (a rollback's
+ * snapshot, PM_W_RESTORE, is not a planned value).
+ */
+int pm_txn_replace(struct pm_txn *t, const char *path, const char *value);
 /* Writes that change something (not skipped). */
 int pm_txn_changes(const struct pm_txn *t);
 

@@ -247,6 +247,14 @@ int pm_writer_replan(struct pm_writer *w, const char *path,
 	return -1;
 }
 
+int pm_writer_set(struct pm_writer *w, const char *path, const char *old,
+		  const char *value, unsigned flags, void *tag)
+{
+	int i = pm_txn_replace(&w->txn, path, value);
+
+	return i >= 0 ? i : pm_writer_plan(w, path, old, value, flags, tag);
+}
+
 static void report_json(struct pm_writer *w)
 {
 	struct pm_txn *t = &w->txn;

@@ -59,6 +59,10 @@ void pm_writer_begin(struct pm_writer *w, struct pm_tool *t,
 /* old NULL: read the file now. Returns the write's index. */
 int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
 		   const char *value, unsigned flags, void *tag);
+/* The same, but a file planned already and not applied yet gets the new
+ * value instead (a point that sets a file twice: the later one wins). */
+int pm_writer_set(struct pm_writer *w, const char *path, const char *old,
+		  const char *value, unsigned flags, void *tag);
 /*
  * A file planned already takes value instead (a point that sets it
  * twice: the later setting wins, written once).  Returns the write's

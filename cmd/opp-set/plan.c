@@ -33,29 +33,11 @@ static const struct opp_setting *get(const struct opp_point *pt,
 	return NULL;
 }
 
-/* A file a point sets twice ([runtime_pm] pci and one PCI device, or a
- * [sysfs] line): the later setting wins, written once. */
-static bool replan(struct pm_writer *w, const char *path, const char *value)
-{
-	for (int i = 0; i < w->txn.n; i++) {
-		struct pm_write *x = &w->txn.w[i];
-
-		if (strcmp(x->path, path) || (x->flags & PM_W_RESTORE))
-			continue;
-		snprintf(x->val, sizeof(x->val), "%s", value);
-		x->skip = !(x->flags & (PM_W_FORCE | PM_W_NOREAD)) &&
-			  !strcmp(x->old, x->val);
-		return true;
-	}
-	return false;
-}
-
 static void plan(struct opp *op, struct pm_writer *w, const char *path,
 		 const char *old, const char *value, unsigned flags)
 {
 	(void)op;
-	if (!replan(w, path, value))
-		pm_writer_plan(w, path, old, value, flags, NULL);
+	pm_writer_set(w, path, old, value, flags, NULL);
 }
 
 static bool onoff(const char *v)

@@ -101,6 +101,31 @@ static void test_plan(struct pm_ctx *ctx)
 	pm_txn_free(&t);
 }
 
+static void test_replace(struct pm_ctx *ctx)
+{
+	struct pm_txn t;
+
+	reset();
+	pm_txn_init(&t, ctx);
+	pm_txn_add_known(&t, "/a", "1", "1", PM_W_RESTORE);
+	pm_txn_add(&t, "/a", "10", 0);
+	pm_txn_add(&t, "/b", "20", 0);
+	is_int(pm_txn_replace(&t, "/c", "5"), -1, "replace: not planned, -1");
+	is_int(pm_txn_replace(&t, "/a", "11"), 1,
+	       "replace: the planned write, not the rollback's snapshot");
+	is_str(t.w[1].val, "11", "its value is the new one");
+	is_str(t.w[0].val, "1", "the snapshot keeps its own");
+	is_int(pm_txn_replace(&t, "/b", "2"), 2, "replace b");
+	ok(t.w[2].skip, "a value the file holds already is skipped");
+	is_int(t.n, 3, "nothing added");
+	is_int(pm_txn_apply(&t), 0, "apply: 0");
+	is_str(get("a"), "11\n", "a is written once, with the later value");
+	is_str(get("b"), "2\n", "b is untouched");
+	is_int(pm_txn_replace(&t, "/a", "12"), -1,
+	       "an applied write is not replaced: planned anew");
+	pm_txn_free(&t);
+}
+
 static void test_apply(struct pm_ctx *ctx)
 {
 	struct pm_txn t;
@@ -267,6 +292,7 @@ int main(void)
 	if (pm_ctx_open(&ctx, root) < 0)
 		return 99;
 	test_plan(&ctx);
+	test_replace(&ctx);
 	test_apply(&ctx);
 	test_rollback(&ctx);
 	test_restore_fails(&ctx);
