@@ -77,8 +77,8 @@ static void check_control(struct pm_tool *t, struct pm_ctx *ctx,
 	power_file(r->path, "control", file, sizeof(file));
 	if (pm_exists(ctx, file))
 		return;
-	pm_die(t, PM_EXIT_UNSUPPORTED, "%s has no runtime PM (no power/control)",
-	       r->name);
+	pm_die(t, PM_EXIT_UNSUPPORTED,
+	       "%s has no runtime PM (no power/control)", r->name);
 }
 
 /* Exit 3 unless the device can wake the system: a power/wakeup that
@@ -117,15 +117,6 @@ void pm_devices_check(struct pm_tool *t, struct pm_ctx *ctx,
 	pm_err_clear(ctx);
 }
 
-/* A file of the plan takes value, or is planned: the later one wins. */
-static int plan_once(struct pm_writer *w, const char *path, const char *old,
-		     const char *value, unsigned flags)
-{
-	int i = pm_writer_replan(w, path, value);
-
-	return i >= 0 ? i : pm_writer_plan(w, path, old, value, flags, NULL);
-}
-
 /* A file there that cannot be read: exit 1 naming it and the errno. */
 static void unreadable(struct pm_writer *w, const char *where,
 		       const char *path, int err)
@@ -152,7 +143,7 @@ static bool plan_control(struct pm_writer *w, const struct pm_devreq *r,
 		pm_err_clear(w->ctx);
 		return false;
 	}
-	plan_once(w, file, cur, r->control, 0);
+	pm_writer_set(w, file, cur, r->control, 0, NULL);
 	return true;
 }
 
@@ -209,11 +200,11 @@ void pm_device_plan(struct pm_writer *w, struct pm_devreq *r)
 	}
 	if (r->control) {
 		power_file(r->path, "control", file, sizeof(file));
-		plan_once(w, file, NULL, r->control, 0);
+		pm_writer_set(w, file, NULL, r->control, 0, NULL);
 	}
 	if (r->wakeup) {
 		power_file(r->path, "wakeup", file, sizeof(file));
-		i = plan_once(w, file, NULL, r->wakeup, 0);
+		i = pm_writer_set(w, file, NULL, r->wakeup, 0, NULL);
 		/* Read again under the lock. */
 		check_wakeup(w->t, w->ctx, r, w->txn.w[i].old);
 	}
@@ -245,5 +236,6 @@ void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
 		       where, path, strerror(e), pm_errno_name(e));
 	}
 	/* "[s2idle] deep": the old value is the bracketed one. */
-	plan_once(w, path, NULL, value, strchr(cur, '[') ? PM_W_CHOICE : 0);
+	pm_writer_set(w, path, NULL, value, strchr(cur, '[') ? PM_W_CHOICE : 0,
+		      NULL);
 }

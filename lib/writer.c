@@ -231,22 +231,6 @@ int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
 	return i;
 }
 
-int pm_writer_replan(struct pm_writer *w, const char *path,
-		     const char *value)
-{
-	for (int i = 0; i < w->txn.n; i++) {
-		struct pm_write *x = &w->txn.w[i];
-
-		if (strcmp(x->path, path) || (x->flags & PM_W_RESTORE))
-			continue;
-		snprintf(x->val, sizeof(x->val), "%s", value);
-		x->skip = !(x->flags & (PM_W_FORCE | PM_W_NOREAD)) &&
-			  !strcmp(x->old, x->val);
-		return i;
-	}
-	return -1;
-}
-
 int pm_writer_set(struct pm_writer *w, const char *path, const char *old,
 		  const char *value, unsigned flags, void *tag)
 {

@@ -64,13 +64,6 @@ int pm_writer_plan(struct pm_writer *w, const char *path, const char *old,
 int pm_writer_set(struct pm_writer *w, const char *path, const char *old,
 		  const char *value, unsigned flags, void *tag);
 /*
- * A file planned already takes value instead (a point that sets it
- * twice: the later setting wins, written once).  Returns the write's
- * index, or -1 when path is not planned yet.
- */
-int pm_writer_replan(struct pm_writer *w, const char *path,
-		     const char *value);
-/*
  * Apply what is planned so far, before planning more on what it made (a
  * driver's status, CPUs brought online).  Returns 0, or the exit status
  * of a failed write after the rollback (then commit only reports).
