@@ -614,6 +614,22 @@ EOF
 	[ "$n" -eq 49 ]
 }
 
+@test "a value the kernel does not keep (read back otherwise) skips the sleep, puts back the earlier files, exit 1" {
+	fault_so
+	fx=$(sleepfx)
+	hook "$fx" /etc/pm/sleep.d 10a
+	# The kernel keeps s2idle whatever is written: played after the write.
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/mem_sleep" \
+		PM_FAULT_AFTER_CMD='[ "$PM_FAULT_VALUE" != deep ] || echo s2idle >"$PM_FAULT_PATH"' \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --test core deep
+	assert_failure 1
+	[ "${stderr_lines[0]}" = "pm-suspend: cannot write 'deep' to /sys/power/mem_sleep: Input/output error (EIO); the kernel did not keep it: it reads 's2idle'" ] || fail "$stderr"
+	[ "$(cat "$fx/sys/power/pm_test")" = none ]
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	[ "$(cat "$fx/sys/power/state")" = "$(cat "$(fixture hwp-laptop)/sys/power/state")" ]
+	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n10a resume suspend deep' ]
+}
+
 @test "a value that cannot be restored after the sleep is named, exit 1" {
 	fault_so
 	fx=$(sleepfx)
