@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * System sleep as /sys/power offers it: states, mem_sleep variants,
- * hibernation modes, pm_test levels and the suspend statistics.
+ * hibernation modes, pm_test levels and the suspend statistics; and the
+ * writes around a sleep (the files pm-suspend changes, in a transaction
+ * read back; the wakeup_count handshake; the state write).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <linux/fiemap.h>
 
 #include "sleep.h"
+#include "txn.h"
 #include "core.h"
 #include "parse.h"
 #include "cpuset.h"
@@ -535,32 +538,32 @@ int pm_wakeup_count_write(struct pm_ctx *ctx, uint64_t count)
 	char v[32];
 
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)count);
-	return pm_attr_write(ctx, "/sys/power/wakeup_count", v);
+	return pm_attr_write(ctx, POWER_DIR "/wakeup_count", v);
 }
 
 int pm_sleep_enter(struct pm_ctx *ctx, const char *state)
 {
-	return pm_attr_write(ctx, "/sys/power/state", state);
+	return pm_attr_write(ctx, POWER_DIR "/state", state);
 }
 
 int pm_sleep_state_writable(struct pm_ctx *ctx)
 {
-	int r = pm_write_allowed(ctx, "/sys/power/state");
+	int r = pm_write_allowed(ctx, POWER_DIR "/state");
 
 	if (r < 0)
 		return r;
-	return pm_writable(ctx, "/sys/power/state") ? 0 : -EACCES;
+	return pm_writable(ctx, POWER_DIR "/state") ? 0 : -EACCES;
 }
 
 int pm_wakeup_irq_read(struct pm_ctx *ctx, uint64_t *irq)
 {
-	return pm_attr_read_u64(ctx, "/sys/power/pm_wakeup_irq", irq);
+	return pm_attr_read_u64(ctx, POWER_DIR "/pm_wakeup_irq", irq);
 }
 
 bool pm_sleep_syncs(struct pm_ctx *ctx)
 {
 	uint64_t v;
-	bool yes = pm_attr_read_u64(ctx, "/sys/power/sync_on_suspend",
+	bool yes = pm_attr_read_u64(ctx, POWER_DIR "/sync_on_suspend",
 				    &v) == 0 && v == 1;
 
 	pm_err_clear(ctx);
@@ -584,7 +587,7 @@ int pm_sleep_plan_choice(struct pm_sleep_txn *s, const char *name,
 	char path[64];
 	int i;
 
-	snprintf(path, sizeof(path), "/sys/power/%s", name);
+	snprintf(path, sizeof(path), POWER_DIR "/%s", name);
 	i = pm_txn_add(&s->txn, path, value, PM_W_CHOICE | PM_W_SELECTED);
 	if (i < 0)
 		return i;
