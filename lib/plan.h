@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpuset.h"
+#include "cpu.h"
+#include "cpufreq.h"
+#include "cpuidle.h"
 #include "supply.h"
 #include "writer.h"
 
@@ -85,5 +89,114 @@ void pm_device_plan(struct pm_writer *w, struct pm_devreq *r);
  */
 void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
 		  const char *where);
+
+/*
+ * CPU planners (lib/cpuplan.c).  where: before every error, the point's
+ * "FILE:LINE: [section] key: " or NULL for pmctl.
+ */
+
+/* SMT "on" or "off" (smt/control): exit 3 when the machine has none or
+ * SMT was forced off at boot and "on" is asked. */
+void pm_smt_plan(struct pm_writer *w, const struct pm_cpus *cpus,
+		 const char *value, const char *where);
+
+/* CPUs to bring online and to take offline. */
+struct pm_hotplug {
+	struct pm_cpuset up, down;
+	const char *where;
+};
+
+/* Each CPU of up and down has an online file (exit 3), a CPU of up that
+ * the kernel failed to bring up is said so (exit 1), and a CPU stays
+ * online (exit 2). */
+void pm_hotplug_check(struct pm_writer *w, const struct pm_cpus *cpus,
+		      const struct pm_hotplug *h);
+/* The online file of each CPU of set, 1 or 0. */
+void pm_hotplug_plan(struct pm_writer *w, const struct pm_cpuset *set,
+		     bool on);
+/* The CPU of a path pm_hotplug_plan planned, for a message. */
+bool pm_hotplug_cpu(const char *path, unsigned *cpu);
+
+/* Boost: cpufreq/boost, else intel_pstate/no_turbo (inverted), else
+ * each policy's own boost file. */
+struct pm_boost {
+	bool on;		/* the global switch's value */
+	bool policies_only;	/* only the policies' own files (pmctl -c) */
+	const signed char *pol_on;	/* per policy: 1, 0, -1 left alone */
+	void *tag;		/* each write's tag, for the caller's messages */
+	const char *where;
+};
+
+/* Exit 3 when there is no control (or no selected online policy has
+ * one); exit 1 for a control there that cannot be read. */
+void pm_boost_plan(struct pm_writer *w, const struct pm_boost *b,
+		   const struct pm_policy *pol, int n);
+
+/* The cpuidle governor NAME: exit 3 without cpuidle, a writable
+ * current_governor (Linux 5.8) or that governor. */
+void pm_idle_governor_plan(struct pm_writer *w, const char *name,
+			   const char *where);
+/* One idle state's disable file of cpu, 1 or 0: false when the state
+ * has none (a kernel before 3.x), exit 1 when it cannot be read. */
+bool pm_idle_disable_plan(struct pm_writer *w, unsigned cpu,
+			  const struct pm_idle_state *st, bool disable,
+			  const char *where);
+
+/* Every idle state of the CPUs: disabled when the list names it (its
+ * name, any case, or its index) or its exit latency is above the limit,
+ * else enabled. */
+struct pm_idle_table {
+	struct pm_cpuset cpus;		/* online CPUs */
+	const char *disable;		/* "C6 C8,3", or NULL */
+	bool has_latency;
+	uint64_t latency_us;
+	const char *where_disable, *where_latency;
+};
+
+/* Exit 3 when no CPU has idle states, none has disable files, or a word
+ * of the list names no state of any CPU (a phone's clusters name their
+ * deep states each their own way). */
+void pm_idle_table_plan(struct pm_writer *w, const struct pm_idle_table *r);
+
+/* intel_pstate's global limits (%) and no_turbo (-1: unchanged). */
+struct pm_pstate {
+	bool has_min, has_max;
+	unsigned min, max;
+	int no_turbo;
+	const char *where;	/* of the first setting */
+	const char *where_min;	/* of min_perf_pct */
+};
+
+/* Exit 3 when intel_pstate does not run, 2 for min above max; planned
+ * so that neither clamps the other on the way. */
+void pm_pstate_plan(struct pm_writer *w, const struct pm_pstate *p);
+
+/* A pstate driver's status switch ("intel_pstate" or "amd_pstate"). */
+struct pm_status_switch {
+	const char *driver;
+	const char *value;
+	/* A policy's governor tunables, snapshot for a rollback (NULL:
+	 * none), called with arg. */
+	void (*snap_tunables)(struct pm_writer *w,
+			      const struct pm_policy *pol, void *arg);
+	void *arg;
+};
+
+/* The driver's status now into cur: exit 3 when it has none, 1 when it
+ * cannot be read. */
+void pm_pstate_status_read(struct pm_writer *w, const char *driver,
+			   const char *where, char *cur, size_t size);
+/* The switch from cur, with a snapshot of every policy and of
+ * intel_pstate's limits for a rollback (the switch resets them); false
+ * when the driver is in that status already. */
+bool pm_pstate_status_plan(struct pm_writer *w,
+			   const struct pm_status_switch *s, const char *cur);
+
+/* A governor's tunables folder is there, per policy or global. */
+bool pm_gov_folder(struct pm_ctx *ctx, const struct pm_policy *pol,
+		   const char *gov);
+/* Where governor tunables are here: 1 per policy, 2 global, 0 not known
+ * while no governor with tunables runs. */
+int pm_gov_layout(struct pm_ctx *ctx, const struct pm_policy *pol, int n);
 
 #endif /* PM_PLAN_H */

@@ -11,7 +11,6 @@
 
 #include "pmctl.h"
 
-#define CPU_DIR "/sys/devices/system/cpu"
 #define SET_OPTS                                                             \
 	(PMCTL_BIT(PMCTL_O_GOVERNOR) | PMCTL_BIT(PMCTL_O_MIN) |             \
 	 PMCTL_BIT(PMCTL_O_MAX) | PMCTL_BIT(PMCTL_O_SPEED) |                \
@@ -251,12 +250,11 @@ static const char *const boost_ctl_name[] = {
 };
 
 static enum boost_ctl boost_control(const struct pm_cpufreq_global *g,
-				    const struct pm_policy *pol, int n,
-				    bool per_policy)
+				    const struct pm_policy *pol, int n)
 {
-	if (!per_policy && g->boost >= 0)
+	if (g->boost >= 0)
 		return BOOST_GLOBAL;
-	if (!per_policy && g->intel_no_turbo >= 0)
+	if (g->intel_no_turbo >= 0)
 		return BOOST_NO_TURBO;
 	for (int i = 0; i < n; i++)
 		if (pol[i].boost >= 0)
@@ -268,7 +266,7 @@ static int boost_show(struct pmctl *p, const struct pm_cpufreq_global *g,
 		      const struct pm_policy *pol, int n,
 		      const struct pm_cpuset *sel)
 {
-	enum boost_ctl ctl = boost_control(g, pol, n, false);
+	enum boost_ctl ctl = boost_control(g, pol, n);
 	int on = ctl == BOOST_GLOBAL   ? g->boost :
 		 ctl == BOOST_NO_TURBO ? !g->intel_no_turbo :
 					 -1;
@@ -329,13 +327,37 @@ static void explain_boost_fail(struct pm_writer *w, const struct pm_write *x,
 			 x->tag ? "on" : "off", err);
 }
 
+/* Every selected policy goes on or off: the machine's switch, or with
+ * --cpu each policy's own. */
+static void plan_boost(struct pmctl *p, struct pm_writer *w, bool on,
+		       const struct pm_cpuset *sel, const struct pm_policy *pol,
+		       int n)
+{
+	struct pm_boost b = {
+		.on = on,
+		.policies_only = p->t.cpu != NULL,
+		/* The tag says which way, for the failure message. */
+		.tag = on ? (void *)p : NULL,
+	};
+	signed char *pol_on = calloc((size_t)n + 1, sizeof(*pol_on));
+
+	if (!pol_on)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++)
+		pol_on[i] = pm_cpuset_intersects(&pol[i].related, sel) ?
+				    (signed char)on :
+				    -1;
+	b.pol_on = pol_on;
+	pm_boost_plan(w, &b, pol, n);
+	free(pol_on);
+}
+
 int cmd_boost(struct pmctl *p, int argc, char **argv)
 {
 	struct pm_cpufreq_global g;
 	struct pm_policy *pol;
 	struct pm_cpuset sel;
 	struct pm_writer w;
-	enum boost_ctl ctl;
 	bool on = false;
 	int n, code;
 
@@ -364,45 +386,8 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 		     "pmctl boost on|off");
 	select_cpus(p, &sel);
 	pmctl_write_begin(p, &w);
-	pm_cpufreq_global_read(&p->ctx, &g);
 	n = pmctl_policies_fields(p, PM_POL_BOOST, &pol);
-	ctl = boost_control(&g, pol, n, p->t.cpu != NULL);
-	if (ctl == BOOST_NONE)
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       p->t.cpu ? "no per-policy boost on this machine "
-				  "(policyN/boost appeared in Linux 6.6)" :
-				  "no boost control on this machine (no "
-				  "cpufreq/boost, intel_pstate/no_turbo or "
-				  "per-policy boost)");
-	/* The tag says which way, for the failure message. */
-	void *tag = on ? (void *)&g : NULL;
-
-	if (ctl == BOOST_GLOBAL) {
-		pm_writer_plan(&w, CPU_DIR "/cpufreq/boost",
-			       g.boost ? "1" : "0", on ? "1" : "0", 0, tag);
-	} else if (ctl == BOOST_NO_TURBO) {
-		pm_writer_plan(&w, CPU_DIR "/intel_pstate/no_turbo",
-			       g.intel_no_turbo ? "1" : "0", on ? "0" : "1", 0,
-			       tag);
-	} else {
-		bool any = false;
-
-		for (int i = 0; i < n; i++) {
-			char path[PM_PATH_MAX];
-
-			if (pol[i].boost < 0 ||
-			    !pm_cpuset_intersects(&pol[i].related, &sel) ||
-			    pm_cpuset_empty(&pol[i].affected))
-				continue;
-			snprintf(path, sizeof(path), "%s/boost", pol[i].path);
-			pm_writer_plan(&w, path, pol[i].boost ? "1" : "0",
-				       on ? "1" : "0", 0, tag);
-			any = true;
-		}
-		if (!any)
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "no selected online policy has a boost file");
-	}
+	plan_boost(p, &w, on, &sel, pol, n);
 	w.perm_ok = true;
 	w.explain_fail = explain_boost_fail;
 	code = pm_writer_commit(&w);

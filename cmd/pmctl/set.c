@@ -12,7 +12,6 @@
 
 #include "pmctl.h"
 
-#define CPU_DIR "/sys/devices/system/cpu"
 #define WRITE_SEEN                                                           \
 	(PM_SEEN_FORMAT | PM_SEEN_OUTPUT | PM_SEEN_WAIT | PM_SEEN_DRY_RUN)
 /* The kernel's PM QoS ceiling for a latency (PM_QOS_CPU_LATENCY_DEFAULT). */
@@ -134,19 +133,6 @@ static int all_state_names(const struct idle_cpu *c, int n, char *buf,
 	return kinds;
 }
 
-static void plan_disable(struct pm_writer *w, const struct idle_cpu *c, int i,
-			 bool disable)
-{
-	char path[PM_PATH_MAX];
-	const char *old = c->st[i].disabled < 0 ? NULL :
-			  c->st[i].disabled     ? "1" :
-						  "0";
-
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpuidle/state%d/disable",
-		 c->cpu, i);
-	pm_writer_plan(w, path, old, disable ? "1" : "0", 0, NULL);
-}
-
 static void idle_cpus_free(struct idle_cpu *v, int n)
 {
 	for (int k = 0; v && k < n; k++)
@@ -266,7 +252,6 @@ static int idle_named(struct pmctl *p, const char *verb, char **argv,
 
 static int idle_governor(struct pmctl *p, int argc, char **argv)
 {
-	struct pm_cpuidle ci;
 	struct pm_writer w;
 
 	if (argc != 1)
@@ -276,24 +261,7 @@ static int idle_governor(struct pmctl *p, int argc, char **argv)
 			       argv[0]);
 	pm_tool_only(&p->t, WRITE_SEEN, "pmctl idle governor");
 	pmctl_write_begin(p, &w);
-	if (pm_cpuidle_read(&p->ctx, &ci) < 0)
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "no cpuidle on this machine "
-		       "(/sys/devices/system/cpu/cpuidle is missing)");
-	if (!ci.governor_writable)
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "this kernel does not let the cpuidle governor change "
-		       "(no cpuidle/current_governor: before Linux 5.8 it "
-		       "needs cpuidle_sysfs_switch on the command line)");
-	if (!pm_word_in(ci.available_governors, argv[0]))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "cannot set the cpuidle governor '%s': not available "
-		       "(available: %s)",
-		       argv[0],
-		       ci.available_governors[0] ? ci.available_governors :
-						   "none");
-	pm_writer_plan(&w, CPU_DIR "/cpuidle/current_governor", ci.governor,
-		       argv[0], 0, NULL);
+	pm_idle_governor_plan(&w, argv[0], NULL);
 	return pm_writer_commit(&w);
 }
 
@@ -375,7 +343,9 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < c[k].n; i++)
 			if (touch[k][i])
-				plan_disable(&w, &c[k], i, want[k][i]);
+				pm_idle_disable_plan(&w, c[k].cpu,
+						     &c[k].st[i], want[k][i],
+						     NULL);
 	code = pm_writer_commit(&w);
 	idle_marks_free(touch, want, n);
 	idle_cpus_free(c, n);
@@ -395,8 +365,7 @@ static void explain_hotplug(struct pm_writer *w, const struct pm_write *x,
 	unsigned cpu = 0;
 
 	pm_err_str(&p->ctx.err, err, sizeof(err));
-	/* The path pmctl_cpu_set planned: CPU_DIR "/cpuN/online". */
-	cpu = (unsigned)strtoul(x->path + strlen(CPU_DIR "/cpu"), NULL, 10);
+	pm_hotplug_cpu(x->path, &cpu);
 	if (x->err == EBUSY)
 		why = " (the last online CPU cannot go, and hotplug is off "
 		      "during a suspend)";
@@ -418,6 +387,7 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 {
 	bool on = !strcmp(argv[0], "online");
 	struct pm_cpuset want, left;
+	struct pm_hotplug h = { .where = NULL };
 	struct pm_writer w;
 	char list[256];
 	int r;
@@ -441,54 +411,14 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 					     "machine",
 		       argv[0], list);
 	}
-	pm_cpuset_foreach(cpu, &want)
-	{
-		if (!pm_cpu_hotpluggable(&p->ctx, (unsigned)cpu))
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "cpu%d cannot be hot-plugged (it has no "
-			       "online file)",
-			       cpu);
-	}
-	/*
-	 * A CPU that the kernel lists offline while its online file reads 1
-	 * failed to come up (at resume: "Error taking CPU1 up"): the device
-	 * still counts as online, so a write of 1 is taken and does nothing.
-	 * Say so, instead of "nothing to change" and exit 0.
-	 */
-	pm_cpuset_foreach(cpu, &want)
-	{
-		char path[PM_PATH_MAX], v[16];
-
-		if (!on || pm_cpuset_isset(&p->cpus.online, (unsigned)cpu))
-			continue;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
-		if (pm_attr_read(&p->ctx, path, v, sizeof(v)) > 0 &&
-		    !strcmp(v, "1"))
-			pm_die(&p->t, PM_EXIT_FAIL,
-			       "cpu%d is offline though %s reads 1: the kernel "
-			       "failed to bring it up (after a resume, dmesg "
-			       "says \"Error taking CPU%d up\"), and a write of "
-			       "1 does not retry; taking it offline, then online, "
-			       "does while another CPU stays online",
-			       cpu, path, cpu);
-	}
-	pm_err_clear(&p->ctx);
-	if (!on) {
-		left = p->cpus.online;
-		pm_cpuset_andnot(&left, &want);
-		if (pm_cpuset_empty(&left))
-			pm_die(&p->t, PM_EXIT_USAGE,
-			       "cpu offline: that would leave no CPU online "
-			       "(the kernel refuses the last one: EBUSY)");
-	}
-	pm_cpuset_foreach(cpu, &want)
-	{
-		char path[PM_PATH_MAX];
-
-		/* The old value is the file's own, read now. */
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
-		pm_writer_plan(&w, path, NULL, on ? "1" : "0", 0, NULL);
-	}
+	pm_cpuset_zero(&h.up);
+	pm_cpuset_zero(&h.down);
+	if (on)
+		h.up = want;
+	else
+		h.down = want;
+	pm_hotplug_check(&w, &p->cpus, &h);
+	pm_hotplug_plan(&w, &want, on);
 	cur_cpus = &p->cpus;
 	w.perm_ok = true;
 	w.explain_fail = explain_hotplug;
@@ -498,7 +428,6 @@ int pmctl_cpu_set(struct pmctl *p, int argc, char **argv)
 int cmd_smt(struct pmctl *p, int argc, char **argv)
 {
 	struct pm_writer w;
-	const char *c;
 
 	pmctl_opts_only(p, 0, "pmctl smt");
 	if (argc > 1 || (argc == 1 && strcmp(argv[0], "on") &&
@@ -532,16 +461,7 @@ int cmd_smt(struct pmctl *p, int argc, char **argv)
 	pm_tool_only(&p->t, WRITE_SEEN, "pmctl smt on|off");
 	pmctl_write_begin(p, &w);
 	read_cpus(p);
-	c = p->cpus.smt_control;
-	if (!c[0] || !strcmp(c, "notsupported") || !strcmp(c, "notimplemented"))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "this machine has no SMT to switch (smt/control: %s)",
-		       c[0] ? c : "missing");
-	if (!strcmp(c, "forceoff"))
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "SMT was forced off at boot (nosmt=force): only a "
-		       "reboot turns it on");
-	pm_writer_plan(&w, CPU_DIR "/smt/control", c, argv[0], 0, NULL);
+	pm_smt_plan(&w, &p->cpus, argv[0], NULL);
 	w.perm_ok = true;
 	return pm_writer_commit(&w);
 }
