@@ -17,9 +17,6 @@
 
 #include "opp.h"
 
-#define CPU_DIR "/sys/devices/system/cpu"
-/* Words of a [cpuidle] disable line (its value is at most 255 bytes). */
-#define MAX_LISTED 128
 #define MAX_TUNABLES 16
 
 static const struct opp_setting *get(const struct opp_point *pt,
@@ -57,14 +54,27 @@ static void unreadable(struct opp *op, const char *where, const char *what,
 	       what, path, strerror(err), pm_errno_name(err));
 }
 
+/* "FILE:LINE: [section] key: ", before a planner's errors. */
+static const char *where_key(const struct opp_setting *s, const char *what,
+			     char *buf, size_t size)
+{
+	size_t n;
+
+	opp_where(s, buf, size);
+	n = strlen(buf);
+	snprintf(buf + n, size - n, "%s: ", what);
+	return buf;
+}
+
 /* ---------------------------------------------------------------- cpu */
 
 static void plan_cpu_online(struct opp *op, const struct opp_point *pt,
-			    struct opp_stage *cp)
+			    struct pm_writer *w, struct opp_stage *cp)
 {
 	const struct opp_setting *s = get(pt, "cpu", "", "online");
 	char where[PM_PATH_MAX + 16], list[256];
-	struct pm_cpuset want;
+	struct pm_hotplug h;
+	struct pm_cpuset want, missing;
 
 	pm_cpuset_zero(&cp->up);
 	pm_cpuset_zero(&cp->down);
@@ -76,136 +86,45 @@ static void plan_cpu_online(struct opp *op, const struct opp_point *pt,
 		want = cp->cpus.present;
 	else
 		pm_cpulist_parse(s->value, &want);
-	{
-		struct pm_cpuset missing = want;
-
-		pm_cpuset_andnot(&missing, &cp->cpus.present);
-		if (!pm_cpuset_empty(&missing)) {
-			pm_cpulist_format(&missing, list, sizeof(list));
-			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-			       "%s[cpu] online: cpus %s are not present here",
-			       where, list);
-		}
+	missing = want;
+	pm_cpuset_andnot(&missing, &cp->cpus.present);
+	if (!pm_cpuset_empty(&missing)) {
+		pm_cpulist_format(&missing, list, sizeof(list));
+		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
+		       "%s[cpu] online: cpus %s are not present here", where,
+		       list);
 	}
 	if (pm_cpuset_empty(&want))
 		pm_die(&op->t, PM_EXIT_USAGE,
 		       "%s[cpu] online: at least one CPU must stay online",
 		       where);
-	for (int c = pm_cpuset_next(&cp->cpus.present, 0); c >= 0;
-	     c = pm_cpuset_next(&cp->cpus.present, (unsigned)c + 1)) {
-		bool on = pm_cpuset_isset(&cp->cpus.online, (unsigned)c);
-		bool keep = pm_cpuset_isset(&want, (unsigned)c);
-
-		if (on == keep)
-			continue;
-		if (!pm_cpu_hotpluggable(&op->ctx, (unsigned)c))
-			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-			       "%s[cpu] online: cpu%d cannot be %s here (no "
-			       "%s/cpu%d/online)",
-			       where, c, keep ? "brought online" :
-						"taken offline",
-			       CPU_DIR, c);
-		pm_cpuset_set(keep ? &cp->up : &cp->down, (unsigned)c);
-	}
+	/* The CPUs that change: online and not wanted, wanted and not. */
+	cp->down = cp->cpus.online;
+	pm_cpuset_andnot(&cp->down, &want);
+	cp->up = want;
+	pm_cpuset_andnot(&cp->up, &cp->cpus.online);
+	h.up = cp->up;
+	h.down = cp->down;
+	h.where = where_key(s, "[cpu] online", where, sizeof(where));
+	pm_hotplug_check(w, &cp->cpus, &h);
 	cp->final = want;
 }
 
-static void plan_cpus(struct opp *op, struct pm_writer *w,
-		      const struct pm_cpuset *set, const char *v)
-{
-	char path[PM_PATH_MAX];
-
-	for (int c = pm_cpuset_next(set, 0); c >= 0;
-	     c = pm_cpuset_next(set, (unsigned)c + 1)) {
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", c);
-		plan(op, w, path, NULL, v, PM_W_RESHAPE);
-	}
-}
-
-static void plan_smt(struct opp *op, const struct opp_point *pt,
-		     struct opp_stage *cp, struct pm_writer *w)
+static void plan_smt(const struct opp_point *pt, struct opp_stage *cp,
+		     struct pm_writer *w)
 {
 	const struct opp_setting *s = get(pt, "cpu", "", "smt");
-	const char *c = cp->cpus.smt_control;
 	char where[PM_PATH_MAX + 16];
 
-	if (!s)
-		return;
-	opp_where(s, where, sizeof(where));
-	if (!c[0] || !strcmp(c, "notsupported") ||
-	    !strcmp(c, "notimplemented"))
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[cpu] smt: this machine has no SMT to switch "
-		       "(smt/control: %s)",
-		       where, c[0] ? c : "missing");
-	if (!strcmp(c, "forceoff") && strcmp(s->value, "off"))
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[cpu] smt: SMT was forced off at boot "
-		       "(nosmt=force): only a reboot turns it on",
-		       where);
-	if (!strcmp(c, "forceoff"))
-		return;
-	plan(op, w, CPU_DIR "/smt/control", c, s->value, PM_W_RESHAPE);
+	if (s)
+		pm_smt_plan(w, &cp->cpus, s->value,
+			    where_key(s, "[cpu] smt", where, sizeof(where)));
 }
 
 /* ---------------------------------------------------------------- pstate */
 
-/* A setting read now, put back by a rollback only (PM_W_RESTORE). */
-static void snap(struct opp *op, struct pm_writer *w, const char *path)
-{
-	char v[PM_W_VAL];
-
-	if (pm_attr_read(&op->ctx, path, v, sizeof(v)) > 0)
-		pm_writer_plan(w, path, v, v, PM_W_RESTORE, NULL);
-}
-
-static void snapshot_tunables(struct opp *op, struct pm_writer *w,
-			      const struct pm_policy *pol);
-
-/*
- * A status switch unregisters the driver and registers it again: every
- * policy comes back with the driver's defaults, and intel_pstate's
- * global limits are reset.  What they are now, for a rollback, which
- * undoes the switch first and then puts these back in reverse: the
- * intel_pstate globals (no_turbo first: it clamps min_perf_pct), then
- * each policy's governor, its tunables, setspeed, max, min and EPP.
- */
-static void snapshot_policies(struct opp *op, struct pm_writer *w,
-			      bool intel)
-{
-	struct pm_policy *pol = NULL;
-	char path[PM_PATH_MAX + 40];
-	int n = pm_policies_read(&op->ctx, PM_POL_GOVERNOR, &pol);
-
-	if (n < 0)
-		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
-	for (int i = 0; i < n; i++) {
-		static const char *const files[] = {
-			"energy_performance_preference", "scaling_min_freq",
-			"scaling_max_freq", "scaling_setspeed", NULL
-		};
-
-		if (pm_cpuset_empty(&pol[i].affected))
-			continue;
-		for (int k = 0; files[k]; k++) {
-			if (k == 3 && strcmp(pol[i].governor, "userspace"))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", pol[i].path,
-				 files[k]);
-			snap(op, w, path);
-		}
-		snapshot_tunables(op, w, &pol[i]);
-		snprintf(path, sizeof(path), "%s/scaling_governor",
-			 pol[i].path);
-		snap(op, w, path);
-	}
-	free(pol);
-	if (!intel)
-		return;
-	snap(op, w, CPU_DIR "/intel_pstate/min_perf_pct");
-	snap(op, w, CPU_DIR "/intel_pstate/max_perf_pct");
-	snap(op, w, CPU_DIR "/intel_pstate/no_turbo");
-}
+static void snapshot_tunables(struct pm_writer *w,
+			      const struct pm_policy *pol, void *arg);
 
 /* The [cpufreq] key that needs a running driver, if the point has one. */
 static const struct opp_setting *freq_key(const struct opp_point *pt)
@@ -222,21 +141,17 @@ static void plan_status(struct opp *op, const struct opp_point *pt,
 			const char *sec, const char *off)
 {
 	const struct opp_setting *s = get(pt, sec, "", "status"), *f;
-	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX], cur[32], what[48];
-	bool intel = !strcmp(sec, "intel_pstate");
+	struct pm_status_switch sw = { .driver = sec,
+				       .snap_tunables = snapshot_tunables,
+				       .arg = op };
+	char where[PM_PATH_MAX + 16], cur[32], what[48], wk[PM_PATH_MAX + 64];
 
 	if (!s)
 		return;
 	opp_where(s, where, sizeof(where));
-	snprintf(path, sizeof(path), CPU_DIR "/%s/status", sec);
 	snprintf(what, sizeof(what), "[%s] status", sec);
-	if (pm_attr_read(&op->ctx, path, cur, sizeof(cur)) < 0) {
-		if (op->ctx.err.err != ENOENT)
-			unreadable(op, where, what, path, op->ctx.err.err);
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s%s: not offered here (%s is missing%s)", where, what,
-		       path, intel ? "" : "; amd_pstate has it since Linux 6.3");
-	}
+	pm_pstate_status_read(w, sec, where_key(s, what, wk, sizeof(wk)), cur,
+			      sizeof(cur));
 	/* Stopping the driver leaves nothing to set the rest with. */
 	f = freq_key(pt);
 	if (!strcmp(s->value, off) && f) {
@@ -248,7 +163,7 @@ static void plan_status(struct opp *op, const struct opp_point *pt,
 		       opp_where(f, fw, sizeof(fw)), f->key, where, what,
 		       s->value, sec);
 	}
-	if (intel && !strcmp(s->value, off))
+	if (!strcmp(sec, "intel_pstate") && !strcmp(s->value, off))
 		for (int i = 0; i < pt->n; i++)
 			if (!strcmp(pt->v[i].section, sec) &&
 			    strcmp(pt->v[i].key, "status")) {
@@ -260,68 +175,37 @@ static void plan_status(struct opp *op, const struct opp_point *pt,
 				       opp_where(&pt->v[i], kw, sizeof(kw)),
 				       sec, pt->v[i].key, where, what);
 			}
-	if (!strcmp(cur, s->value))
-		return;
-	if (!op->t.dry_run)
-		snapshot_policies(op, w, intel);
-	plan(op, w, path, cur, s->value, PM_W_RESHAPE);
-	st->reshape = true;
+	sw.value = s->value;
+	if (pm_pstate_status_plan(w, &sw, cur))
+		st->reshape = true;
 }
 
-static void plan_intel(struct opp *op, const struct opp_point *pt,
-		       struct pm_writer *w)
+static void plan_intel(const struct opp_point *pt, struct pm_writer *w)
 {
-	static const char *const dir = CPU_DIR "/intel_pstate";
 	const struct opp_setting *mn = get(pt, "intel_pstate", "",
 					   "min_perf_pct");
 	const struct opp_setting *mx = get(pt, "intel_pstate", "",
 					   "max_perf_pct");
 	const struct opp_setting *nt = get(pt, "intel_pstate", "",
 					   "no_turbo");
-	char path[PM_PATH_MAX], where[PM_PATH_MAX + 16], cur[32];
-	unsigned a = 0, b = 0;
-	uint64_t curmax = 100;
+	char where[PM_PATH_MAX + 32], wmin[PM_PATH_MAX + 32];
+	struct pm_pstate ps = { .has_min = mn, .has_max = mx,
+				.no_turbo = nt ? onoff(nt->value) : -1 };
 
 	if (!mn && !mx && !nt)
 		return;
-	snprintf(path, sizeof(path), "%s/status", dir);
-	if (pm_attr_read(&op->ctx, path, cur, sizeof(cur)) < 0) {
-		opp_where(mn ? mn : mx ? mx : nt, where, sizeof(where));
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[intel_pstate]: intel_pstate does not run here "
-		       "(%s is missing)",
-		       where, dir);
-	}
 	if (mn)
-		pm_parse_pct(mn->value, &a);
+		pm_parse_pct(mn->value, &ps.min);
 	if (mx)
-		pm_parse_pct(mx->value, &b);
-	if (mn && mx && a > b) {
-		opp_where(mn, where, sizeof(where));
-		pm_die(&op->t, PM_EXIT_USAGE,
-		       "%s[intel_pstate] min_perf_pct %u is above "
-		       "max_perf_pct %u",
-		       where, a, b);
+		pm_parse_pct(mx->value, &ps.max);
+	ps.where = where_key(mn ? mn : mx ? mx : nt, "[intel_pstate]", where,
+			     sizeof(where));
+	if (mn) {
+		opp_where(mn, wmin, sizeof(wmin));
+		strcat(wmin, "[intel_pstate] ");
+		ps.where_min = wmin;
 	}
-	pm_attr_read_u64(&op->ctx, CPU_DIR "/intel_pstate/max_perf_pct",
-			 &curmax);
-	/* Each clamps against the other when written: raising, max first. */
-	if (mn && mx && a > curmax) {
-		plan(op, w, CPU_DIR "/intel_pstate/max_perf_pct", NULL,
-		     mx->value, 0);
-		plan(op, w, CPU_DIR "/intel_pstate/min_perf_pct", NULL,
-		     mn->value, 0);
-	} else {
-		if (mn)
-			plan(op, w, CPU_DIR "/intel_pstate/min_perf_pct", NULL,
-			     mn->value, 0);
-		if (mx)
-			plan(op, w, CPU_DIR "/intel_pstate/max_perf_pct", NULL,
-			     mx->value, 0);
-	}
-	if (nt)
-		plan(op, w, CPU_DIR "/intel_pstate/no_turbo", NULL,
-		     onoff(nt->value) ? "1" : "0", 0);
+	pm_pstate_plan(w, &ps);
 }
 
 /* ---------------------------------------------------------------- cpufreq */
@@ -393,22 +277,17 @@ static void check_field(struct opp *op, struct pm_fset f,
 /* A policy leaves its governor: when that stops the governor on the
  * last policy, the kernel drops its tunables, and a rollback that starts
  * it again gets the defaults.  Their values now, for the rollback. */
-static void snapshot_tunables(struct opp *op, struct pm_writer *w,
-			      const struct pm_policy *pol)
+static void snapshot_tunables(struct pm_writer *w,
+			      const struct pm_policy *pol, void *arg)
 {
-	char up[PM_PATH_MAX] = "", upv[32] = "", dir[PM_PATH_MAX + 32];
+	struct opp *op = arg;
+	char up[PM_PATH_MAX] = "", upv[32] = "";
 
 	/* No folder of the governor's (one without tunables, or a kernel
 	 * that keeps none): nothing to look for, file by file. */
-	if (!opp_tunable_governor(pol->governor))
+	if (!opp_tunable_governor(pol->governor) ||
+	    !pm_gov_folder(&op->ctx, pol, pol->governor))
 		return;
-	snprintf(dir, sizeof(dir), "%s/%s", pol->path, pol->governor);
-	if (!pm_exists(&op->ctx, dir)) {
-		snprintf(dir, sizeof(dir), CPU_DIR "/cpufreq/%s",
-			 pol->governor);
-		if (!pm_exists(&op->ctx, dir))
-			return;
-	}
 	for (int k = 0; opp_tunable_at(k); k++) {
 		const struct opp_tunable *t = opp_tunable_at(k);
 		char path[PM_PATH_MAX], v[32];
@@ -506,7 +385,7 @@ static void plan_cpufreq(struct opp *op, const struct opp_point *pt,
 		f.where = NULL;
 		pm_fset_check(&op->t, &f, &pol[i], kgov, sizeof(kgov));
 		if (kgov[0] && strcasecmp(kgov, pol[i].governor))
-			snapshot_tunables(op, w, &pol[i]);
+			snapshot_tunables(w, &pol[i], op);
 		/* The governor is planned even when it reads the same: its
 		 * write is skipped by the plan then, not here. */
 		pm_fset_plan(w, &f, &pol[i], kgov);
@@ -517,10 +396,9 @@ static void plan_boost(struct opp *op, const struct opp_point *pt,
 		       struct pm_writer *w, const struct pm_policy *pol, int n)
 {
 	const struct opp_setting *s = get(pt, "cpufreq", "", "boost");
-	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX];
-	bool on;
-	uint64_t v;
-	int k = 0;
+	char where[PM_PATH_MAX + 32];
+	struct pm_boost b = { .on = false };
+	signed char *pol_on;
 
 	for (int i = 0; i < pt->n && !s; i++)
 		if (!strcmp(pt->v[i].section, "cpufreq") &&
@@ -528,65 +406,23 @@ static void plan_boost(struct opp *op, const struct opp_point *pt,
 			s = &pt->v[i];
 	if (!s)
 		return;
-	on = onoff(s->value);
-	opp_where(s, where, sizeof(where));
-	if (pm_attr_read_u64(&op->ctx, CPU_DIR "/cpufreq/boost", &v) == 0) {
-		plan(op, w, CPU_DIR "/cpufreq/boost", NULL, on ? "1" : "0", 0);
-		return;
-	}
-	if (op->ctx.err.err != ENOENT)
-		unreadable(op, where, "[cpufreq] boost",
-			   CPU_DIR "/cpufreq/boost", op->ctx.err.err);
-	if (pm_attr_read_u64(&op->ctx, CPU_DIR "/intel_pstate/no_turbo",
-			     &v) == 0) {
-		plan(op, w, CPU_DIR "/intel_pstate/no_turbo", NULL,
-		     on ? "0" : "1", 0);
-		return;
-	}
-	if (op->ctx.err.err != ENOENT)
-		unreadable(op, where, "[cpufreq] boost",
-			   CPU_DIR "/intel_pstate/no_turbo", op->ctx.err.err);
+	pol_on = calloc((size_t)n + 1, sizeof(*pol_on));
+	if (!pol_on)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	/* Without a global switch, each policy as its own lines say. */
 	for (int i = 0; i < n; i++) {
 		const struct opp_setting *ps = pol_get(pt, &pol[i], "boost");
 
-		if (!ps || pol[i].boost < 0 || pm_cpuset_empty(&pol[i].affected))
-			continue;
-		snprintf(path, sizeof(path), "%s/boost", pol[i].path);
-		plan(op, w, path, NULL, onoff(ps->value) ? "1" : "0", 0);
-		k++;
+		pol_on[i] = ps ? (signed char)onoff(ps->value) : -1;
 	}
-	if (!k)
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[cpufreq] boost: no boost control on this machine "
-		       "(no cpufreq/boost, intel_pstate/no_turbo or per-policy "
-		       "boost)",
-		       where);
+	b.on = onoff(s->value);
+	b.pol_on = pol_on;
+	b.where = where_key(s, "[cpufreq] boost", where, sizeof(where));
+	pm_boost_plan(w, &b, pol, n);
+	free(pol_on);
 }
 
 /* ---------------------------------------------------------------- tunables */
-
-/* Where this machine keeps governor tunables: 1 per policy (policyN/GOV),
- * 2 global (cpufreq/GOV), 0 not known while no governor with tunables
- * runs (the folder appears when one starts). */
-static int tunable_layout(struct opp *op, const struct pm_policy *pol, int n)
-{
-	static const char *const govs[] = { "ondemand", "conservative",
-					    "schedutil", NULL };
-	char path[PM_PATH_MAX];
-
-	for (int g = 0; govs[g]; g++) {
-		snprintf(path, sizeof(path), CPU_DIR "/cpufreq/%s", govs[g]);
-		if (pm_exists(&op->ctx, path))
-			return 2;
-		for (int i = 0; i < n; i++) {
-			snprintf(path, sizeof(path), "%s/%s", pol[i].path,
-				 govs[g]);
-			if (pm_exists(&op->ctx, path))
-				return 1;
-		}
-	}
-	return 0;
-}
 
 /* "GOV.NAME" in a governor list "a|b|c". */
 static bool gov_listed(const char *list, const char *gov)
@@ -650,7 +486,7 @@ static bool tun_locate(struct opp *op, const struct opp_point *pt,
 		/* The governor starts in this point: its folder appears
 		 * then, and the file is read just before it is written. */
 		if (*layout < 0)
-			*layout = tunable_layout(op, all, n);
+			*layout = pm_gov_layout(&op->ctx, all, n);
 		tp->late = true;
 		snprintf(tp->path, sizeof(tp->path), "%s",
 			 *layout == 1 ? pp : gl);
@@ -817,145 +653,35 @@ static void plan_tunables(struct opp *op, const struct opp_point *pt,
 
 /* ---------------------------------------------------------------- cpuidle */
 
-static bool state_listed(const char *list, const struct pm_idle_state *st)
-{
-	char tmp[256], *save = NULL, idx[16];
-
-	snprintf(tmp, sizeof(tmp), "%s", list);
-	snprintf(idx, sizeof(idx), "%u", st->index);
-	for (char *s = strtok_r(tmp, " ,", &save); s;
-	     s = strtok_r(NULL, " ,", &save))
-		if (!strcasecmp(s, st->name) || !strcmp(s, idx))
-			return true;
-	return false;
-}
-
-/* found[k]: the k-th word of a [cpuidle] disable list names st. */
-static void names_found(const char *list, const struct pm_idle_state *st,
-			bool *found, int max)
-{
-	char tmp[256], *save = NULL, idx[16];
-	int k = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s", list);
-	snprintf(idx, sizeof(idx), "%u", st->index);
-	for (char *s = strtok_r(tmp, " ,", &save); s && k < max;
-	     s = strtok_r(NULL, " ,", &save), k++)
-		found[k] |= !strcasecmp(s, st->name) || !strcmp(s, idx);
-}
-
-static void plan_cpuidle(struct opp *op, const struct opp_point *pt,
+static void plan_cpuidle(const struct opp_point *pt,
 			 const struct opp_stage *cp, struct pm_writer *w)
 {
 	const struct opp_setting *g = get(pt, "cpuidle", "", "governor");
 	const struct opp_setting *d = get(pt, "cpuidle", "", "disable");
 	const struct opp_setting *l = get(pt, "cpuidle", "", "max_latency");
-	char where[PM_PATH_MAX + 16], path[PM_PATH_MAX];
-	bool found[MAX_LISTED] = { false };
-	struct pm_cpuset on;
-	struct pm_cpuidle ci;
-	uint64_t max = 0;
-	bool any = false;
-	int states = 0;
+	char where[PM_PATH_MAX + 32], wd[PM_PATH_MAX + 32], wl[PM_PATH_MAX + 32];
+	struct pm_idle_table r = { .disable = d ? d->value : NULL };
 
-	if (!g && !d && !l)
-		return;
-	if (g) {
-		opp_where(g, where, sizeof(where));
-		if (pm_cpuidle_read(&op->ctx, &ci) == 0 && ci.governor_err)
-			unreadable(op, where, "[cpuidle] governor",
-				   CPU_DIR "/cpuidle/current_governor",
-				   ci.governor_err);
-		if (!ci.governor[0])
-			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-			       "%s[cpuidle] governor: no cpuidle on this "
-			       "machine", where);
-		if (!ci.available_governors[0] || !ci.governor_writable)
-			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-			       "%s[cpuidle] governor: the kernel does not let "
-			       "the cpuidle governor be changed here "
-			       "(no current_governor; cpuidle.governor= at "
-			       "boot)", where);
-		if (!pm_word_in(ci.available_governors, g->value))
-			pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-			       "%s[cpuidle] governor: '%s' is not available "
-			       "(available: %s)",
-			       where, g->value, ci.available_governors);
-		plan(op, w, CPU_DIR "/cpuidle/current_governor", ci.governor,
-		     g->value, 0);
-	}
+	if (g)
+		pm_idle_governor_plan(w, g->value,
+				      where_key(g, "[cpuidle] governor", where,
+						sizeof(where)));
 	if (!d && !l)
 		return;
 	/* The CPUs that have idle states to read: online now and at the
 	 * point (those the point brings online, once it has). */
-	on = cp->final;
-	pm_cpuset_and(&on, &cp->cpus.online);
-	if (pm_cpuset_empty(&on))
-		return;
-	if (l)
-		pm_parse_u64(l->value, &max);
-	/* Every name listed must be a state of some online CPU: a
-	 * phone's clusters name their deep states each their own way. */
-	for (int c = pm_cpuset_next(&on, 0); c >= 0;
-	     c = pm_cpuset_next(&on, (unsigned)c + 1)) {
-		struct pm_idle_state *st;
-		int n = pm_idle_states_alloc(&op->ctx, (unsigned)c,
-					     PM_IDLE_NAMES | PM_IDLE_NODESC |
-						     PM_IDLE_DISABLE,
-					     &st, NULL);
-
-		if (n < 0)
-			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
-		states += n;
-		for (int i = 0; i < n; i++) {
-			bool off = (d && state_listed(d->value, &st[i])) ||
-				   (l && st[i].latency_us != PM_UNKNOWN &&
-				    st[i].latency_us > max);
-
-			snprintf(path, sizeof(path),
-				 CPU_DIR "/cpu%d/cpuidle/state%u/disable", c,
-				 st[i].index);
-			if (st[i].disable_err)
-				unreadable(op, opp_where(d ? d : l, where,
-							 sizeof(where)),
-					   d ? "[cpuidle] disable" :
-					       "[cpuidle] max_latency",
-					   path, st[i].disable_err);
-			if (d)
-				names_found(d->value, &st[i], found,
-					    MAX_LISTED);
-			if (st[i].disabled < 0)
-				continue;
-			plan(op, w, path, st[i].disabled ? "1" : "0",
-			     off ? "1" : "0", 0);
-			any = true;
-		}
-		free(st);
+	r.cpus = cp->final;
+	pm_cpuset_and(&r.cpus, &cp->cpus.online);
+	if (l) {
+		r.has_latency = true;
+		pm_parse_u64(l->value, &r.latency_us);
+		r.where_latency = where_key(l, "[cpuidle] max_latency", wl,
+					    sizeof(wl));
 	}
-	opp_where(d ? d : l, where, sizeof(where));
-	if (!states)
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[cpuidle] %s: no idle states on this machine", where,
-		       d ? "disable" : "max_latency");
-	/* States without their disable file: a kernel before 3.x. */
-	if (!any)
-		pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-		       "%s[cpuidle] %s: the idle states here have no disable "
-		       "file (%s/cpuN/cpuidle/stateK/disable is missing)",
-		       where, d ? "disable" : "max_latency", CPU_DIR);
-	if (d) {
-		char tmp[256], *save = NULL;
-		int k = 0;
-
-		snprintf(tmp, sizeof(tmp), "%s", d->value);
-		for (char *s = strtok_r(tmp, " ,", &save); s;
-		     s = strtok_r(NULL, " ,", &save), k++)
-			if (k < MAX_LISTED && !found[k])
-				pm_die(&op->t, PM_EXIT_UNSUPPORTED,
-				       "%s[cpuidle] disable: no idle state "
-				       "'%s' here",
-				       where, s);
-	}
+	if (d)
+		r.where_disable = where_key(d, "[cpuidle] disable", wd,
+					    sizeof(wd));
+	pm_idle_table_plan(w, &r);
 }
 
 /* ---------------------------------------------------------------- devfreq */
@@ -1095,11 +821,11 @@ void opp_plan_first(struct opp *op, const struct opp_point *pt,
 	memset(st, 0, sizeof(*st));
 	if (pm_cpus_read(&op->ctx, &st->cpus) < 0)
 		pm_die(&op->t, PM_EXIT_UNSUPPORTED, "cannot read the CPUs");
-	plan_cpu_online(op, pt, st);
+	plan_cpu_online(op, pt, w, st);
 	plan_status(op, pt, w, st, "intel_pstate", "off");
 	plan_status(op, pt, w, st, "amd_pstate", "disable");
-	plan_cpus(op, w, &st->up, "1");
-	plan_smt(op, pt, st, w);
+	pm_hotplug_plan(w, &st->up, true);
+	plan_smt(pt, st, w);
 }
 
 /* Under --dry-run, what the plan shown leaves out, once. */
@@ -1142,7 +868,7 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 			   "writes are planned after it, and not shown",
 			   pt->name);
 	} else {
-		plan_intel(op, pt, w);
+		plan_intel(pt, w);
 		n = pm_policies_read(&op->ctx, policy_fields(pt), &pol);
 		if (n < 0)
 			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
@@ -1157,13 +883,13 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 		plan_boost(op, pt, w, pol, n);
 		free(pol);
 	}
-	plan_cpuidle(op, pt, st, w);
+	plan_cpuidle(pt, st, w);
 	plan_devfreq(op, pt, w);
 	plan_profile(pt, w);
 	plan_runtime(pt, w);
 	opp_plan_supply(pt, w);
 	plan_sysfs(pt, w);
-	plan_cpus(op, w, &st->down, "0");
+	pm_hotplug_plan(w, &st->down, false);
 }
 
 void opp_plan(struct opp *op, const struct opp_point *pt,
