@@ -849,16 +849,24 @@ int pm_gov_tunable(struct pm_ctx *ctx, const struct pm_policy *pol,
 	return pm_exists(ctx, path) ? 2 : 0;
 }
 
+const char *pm_policy_folder(const struct pm_policy *pol, char *buf,
+			     size_t size)
+{
+	/* Before Linux 4.3 a policy is its owner's cpuN/cpufreq folder. */
+	if (strstr(pol->path, "/cpufreq/policy"))
+		snprintf(buf, size, "policy%u", pol->id);
+	else
+		snprintf(buf, size, "cpu%u/cpufreq", pol->id);
+	return buf;
+}
+
 const char *pm_policy_name(const struct pm_policy *pol, char *buf,
 			   size_t size)
 {
-	char cpus[256];
+	char cpus[256], dir[32];
 
 	pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
-	/* Before Linux 4.3 a policy is its owner's cpuN/cpufreq folder. */
-	snprintf(buf, size, "%s%u%s (cpus %s)",
-		 strstr(pol->path, "/cpufreq/policy") ? "policy" : "cpu",
-		 pol->id, strstr(pol->path, "/cpufreq/policy") ? "" : "/cpufreq",
-		 cpus);
+	snprintf(buf, size, "%s (cpus %s)",
+		 pm_policy_folder(pol, dir, sizeof(dir)), cpus);
 	return buf;
 }

@@ -140,5 +140,8 @@ void pm_trans_table_free(struct pm_trans_table *t);
 /* "policy0 (cpus 0-3)" for messages. */
 const char *pm_policy_name(const struct pm_policy *pol, char *buf,
 			   size_t size);
+/* Its folder's name: "policy4", or "cpu2/cpufreq" before Linux 4.3. */
+const char *pm_policy_folder(const struct pm_policy *pol, char *buf,
+			     size_t size);
 
 #endif /* PM_CPUFREQ_H */

@@ -13,7 +13,6 @@
 
 #include "opp.h"
 
-#define CPU_DIR "/sys/devices/system/cpu"
 /* --auto keeps the point it applied last while its battery conditions
  * hold within this margin (percent), its thermal one within 2 °C and its
  * CPU pressure one within 5 points: two points on either side of a

@@ -23,17 +23,6 @@ static const char *khz(uint64_t v, char *buf, size_t size)
 	return buf;
 }
 
-/* "policy4", or "cpu2/cpufreq" for a folder of the kernels before 4.3. */
-static const char *folder_name(const struct pm_policy *p, char *buf,
-			       size_t size)
-{
-	if (strstr(p->path, "/cpufreq/policy"))
-		snprintf(buf, size, "policy%u", p->id);
-	else
-		snprintf(buf, size, "cpu%u/cpufreq", p->id);
-	return buf;
-}
-
 /* Everything a policy shows but its number, CPUs and current frequency. */
 static bool alike(const struct pm_policy *a, const struct pm_policy *b)
 {
@@ -124,16 +113,16 @@ static void human_policy(struct pm_ctx *ctx, struct pm_out *o,
 	}
 	pm_cpulist_format(&rel, cpus, sizeof(cpus));
 	pm_cpulist_format(&aff, afs, sizeof(afs));
-	folder_name(p, n1, sizeof(n1));
+	pm_policy_folder(p, n1, sizeof(n1));
 	if (m == 1)
 		pm_out_printf(o, "%s: cpus %s", n1, cpus);
 	else if (m == 2)
 		pm_out_printf(o, "%s, %s: cpus %s", n1,
-			      folder_name(&pol[member[1]], n2, sizeof(n2)),
+			      pm_policy_folder(&pol[member[1]], n2, sizeof(n2)),
 			      cpus);
 	else
 		pm_out_printf(o, "%s ... %s (%d policies): cpus %s", n1,
-			      folder_name(&pol[member[m - 1]], n2,
+			      pm_policy_folder(&pol[member[m - 1]], n2,
 					  sizeof(n2)),
 			      m, cpus);
 	if (!pm_cpuset_equal(&rel, &aff))
