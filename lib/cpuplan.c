@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The planners of the CPU side, shared by pmctl and opp-set: SMT, CPU
- * hotplug, boost, the cpuidle governor and idle states, intel_pstate's
- * limits and a pstate driver's status.  What is asked is checked against
- * what the machine offers before anything is written (exit 2 or 3, 1 for
- * a file that is there and cannot be read), each error after the
- * caller's "where" (the point's "FILE:LINE: [cpu] smt: ", or nothing for
- * pmctl), then planned in a safe order.  The paths are built here only.
+ * hotplug, boost, the cpuidle governor (the idle states: idleplan.c),
+ * intel_pstate's limits and a pstate driver's status.  What is asked is
+ * checked against what the machine offers before anything is written
+ * (exit 2 or 3, 1 for a file that is there and cannot be read), each
+ * error after the caller's "where" (the point's "FILE:LINE: [cpu] smt: ",
+ * or nothing for pmctl), then planned in a safe order.  The paths are
+ * built here only.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,8 +34,6 @@
 #define NO_TURBO PSTATE "/no_turbo"
 #define MIN_PERF PSTATE "/min_perf_pct"
 #define MAX_PERF PSTATE "/max_perf_pct"
-/* Words of a disable list (a point's value is at most 255 bytes). */
-#define MAX_LISTED 128
 
 static const char *at(const char *where)
 {
@@ -265,98 +264,6 @@ void pm_idle_governor_plan(struct pm_writer *w, const char *name,
 		       ci.available_governors[0] ? ci.available_governors :
 						   "none");
 	pm_writer_set(w, IDLE_GOVERNOR, ci.governor, name, 0, NULL);
-}
-
-bool pm_idle_disable_plan(struct pm_writer *w, unsigned cpu,
-			  const struct pm_idle_state *st, bool disable,
-			  const char *where)
-{
-	char path[PM_PATH_MAX];
-
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/cpuidle/state%u/disable",
-		 cpu, st->index);
-	if (st->disable_err)
-		unreadable(w, where, path, st->disable_err);
-	if (st->disabled < 0)
-		return false;
-	pm_writer_set(w, path, st->disabled ? "1" : "0", disable ? "1" : "0",
-		      0, NULL);
-	return true;
-}
-
-/* A word of a list "C6 C8,3" names st (its name, any case, or index). */
-static bool state_named(const char *word, const struct pm_idle_state *st)
-{
-	char idx[16];
-
-	snprintf(idx, sizeof(idx), "%u", st->index);
-	return !strcasecmp(word, st->name) || !strcmp(word, idx);
-}
-
-/* One CPU's states as the table asks; found[k] the k-th word named one.
- * Returns how many states it has, *planned counts the writes. */
-static int plan_table_cpu(struct pm_writer *w, const struct pm_idle_table *r,
-			  unsigned cpu, bool *found, int *planned)
-{
-	const char *where = r->disable ? r->where_disable : r->where_latency;
-	struct pm_idle_state *st;
-	int n = pm_idle_states_alloc(w->ctx, cpu,
-				     PM_IDLE_NAMES | PM_IDLE_NODESC |
-					     PM_IDLE_DISABLE,
-				     &st, NULL);
-
-	if (n < 0)
-		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
-	for (int i = 0; i < n; i++) {
-		bool off = r->has_latency && st[i].latency_us != PM_UNKNOWN &&
-			   st[i].latency_us > r->latency_us;
-		char tmp[256], *save = NULL;
-		int k = 0;
-
-		snprintf(tmp, sizeof(tmp), "%s", r->disable ? r->disable : "");
-		for (char *s = strtok_r(tmp, " ,", &save); s;
-		     s = strtok_r(NULL, " ,", &save), k++) {
-			bool hit = state_named(s, &st[i]);
-
-			off |= hit;
-			if (k < MAX_LISTED)
-				found[k] |= hit;
-		}
-		*planned += pm_idle_disable_plan(w, cpu, &st[i], off, where);
-	}
-	free(st);
-	return n;
-}
-
-void pm_idle_table_plan(struct pm_writer *w, const struct pm_idle_table *r)
-{
-	const char *where = r->disable ? r->where_disable : r->where_latency;
-	bool found[MAX_LISTED] = { false };
-	char tmp[256], *save = NULL;
-	int states = 0, planned = 0, k = 0;
-
-	if (pm_cpuset_empty(&r->cpus))
-		return;
-	pm_cpuset_foreach(cpu, &r->cpus)
-		states += plan_table_cpu(w, r, (unsigned)cpu, found, &planned);
-	if (!states)
-		pm_die(w->t, PM_EXIT_UNSUPPORTED,
-		       "%sno idle states on this machine", at(where));
-	/* States without their disable file: a kernel before 3.x. */
-	if (!planned)
-		pm_die(w->t, PM_EXIT_UNSUPPORTED,
-		       "%sthe idle states here have no disable file "
-		       "(" CPU_DIR "/cpuN/cpuidle/stateK/disable is missing)",
-		       at(where));
-	if (!r->disable)
-		return;
-	snprintf(tmp, sizeof(tmp), "%s", r->disable);
-	for (char *s = strtok_r(tmp, " ,", &save); s;
-	     s = strtok_r(NULL, " ,", &save), k++)
-		if (k < MAX_LISTED && !found[k])
-			pm_die(w->t, PM_EXIT_UNSUPPORTED,
-			       "%sno idle state '%s' here", at(r->where_disable),
-			       s);
 }
 
 /* ---------------------------------------------------------------- pstate */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libpm: the planners of the small subsystems, the platform profile and a
- * battery's charge settings, shared by pmctl and opp-set (lib/plan.c;
- * tool layer: a bad request exits).
+ * libpm: the planners of the small subsystems, shared by pmctl and opp-set:
+ * the platform profile and a battery's charge settings (lib/plan.c), the
+ * CPU side (lib/cpuplan.c); tool layer: a bad request exits.
  */
 #ifndef PM_PLAN_H
 #define PM_PLAN_H
@@ -122,7 +122,7 @@ bool pm_hotplug_cpu(const char *path, unsigned *cpu);
 struct pm_boost {
 	bool on;		/* the global switch's value */
 	bool policies_only;	/* only the policies' own files (pmctl -c) */
-	const signed char *pol_on;	/* per policy: 1, 0, -1 left alone */
+	const int *pol_on;		/* per policy: 1, 0, -1 left alone */
 	void *tag;		/* each write's tag, for the caller's messages */
 	const char *where;
 };
@@ -142,21 +142,24 @@ bool pm_idle_disable_plan(struct pm_writer *w, unsigned cpu,
 			  const struct pm_idle_state *st, bool disable,
 			  const char *where);
 
-/* Every idle state of the CPUs: disabled when the list names it (its
- * name, any case, or its index) or its exit latency is above the limit,
- * else enabled. */
-struct pm_idle_table {
+/* Idle states of the online CPUs of a selection (lib/idleplan.c). */
+struct pm_idle_set {
 	struct pm_cpuset cpus;		/* online CPUs */
-	const char *disable;		/* "C6 C8,3", or NULL */
-	bool has_latency;
-	uint64_t latency_us;
-	const char *where_disable, *where_latency;
+	/* States by name (exactly, else in any case) or index, on every
+	 * CPU that has one; with enable, "all" is every state. */
+	char *const *names;
+	int n_names;
+	bool enable;			/* the named enabled, else disabled */
+	bool rest;			/* the other states written: enabled */
+	bool has_latency;		/* with rest: those whose exit */
+	uint64_t latency_us;		/* latency is above it disabled */
+	const char *where;
 };
 
-/* Exit 3 when no CPU has idle states, none has disable files, or a word
- * of the list names no state of any CPU (a phone's clusters name their
- * deep states each their own way). */
-void pm_idle_table_plan(struct pm_writer *w, const struct pm_idle_table *r);
+/* Exit 3 for a CPU without idle states, none online, a name that no CPU
+ * has (naming the states there are; the CPUs without it noted and left
+ * alone), or no disable file; exit 1 for one that cannot be read. */
+void pm_idle_plan(struct pm_writer *w, const struct pm_idle_set *r);
 
 /* intel_pstate's global limits (%) and no_turbo (-1: unchanged). */
 struct pm_pstate {

@@ -201,8 +201,10 @@ static void plan_intel(const struct opp_point *pt, struct pm_writer *w)
 	ps.where = where_key(mn ? mn : mx ? mx : nt, "[intel_pstate]", where,
 			     sizeof(where));
 	if (mn) {
-		opp_where(mn, wmin, sizeof(wmin));
-		strcat(wmin, "[intel_pstate] ");
+		char at[PM_PATH_MAX + 16];
+
+		snprintf(wmin, sizeof(wmin), "%s[intel_pstate] ",
+			 opp_where(mn, at, sizeof(at)));
 		ps.where_min = wmin;
 	}
 	pm_pstate_plan(w, &ps);
@@ -398,7 +400,7 @@ static void plan_boost(struct opp *op, const struct opp_point *pt,
 	const struct opp_setting *s = get(pt, "cpufreq", "", "boost");
 	char where[PM_PATH_MAX + 32];
 	struct pm_boost b = { .on = false };
-	signed char *pol_on;
+	int *pol_on;
 
 	for (int i = 0; i < pt->n && !s; i++)
 		if (!strcmp(pt->v[i].section, "cpufreq") &&
@@ -413,7 +415,7 @@ static void plan_boost(struct opp *op, const struct opp_point *pt,
 	for (int i = 0; i < n; i++) {
 		const struct opp_setting *ps = pol_get(pt, &pol[i], "boost");
 
-		pol_on[i] = ps ? (signed char)onoff(ps->value) : -1;
+		pol_on[i] = !ps ? -1 : onoff(ps->value) ? 1 : 0;
 	}
 	b.on = onoff(s->value);
 	b.pol_on = pol_on;
@@ -653,14 +655,19 @@ static void plan_tunables(struct opp *op, const struct opp_point *pt,
 
 /* ---------------------------------------------------------------- cpuidle */
 
+/* Words of a [cpuidle] disable line (its value is at most 255 bytes). */
+#define MAX_LISTED 128
+
 static void plan_cpuidle(const struct opp_point *pt,
 			 const struct opp_stage *cp, struct pm_writer *w)
 {
 	const struct opp_setting *g = get(pt, "cpuidle", "", "governor");
 	const struct opp_setting *d = get(pt, "cpuidle", "", "disable");
 	const struct opp_setting *l = get(pt, "cpuidle", "", "max_latency");
-	char where[PM_PATH_MAX + 32], wd[PM_PATH_MAX + 32], wl[PM_PATH_MAX + 32];
-	struct pm_idle_table r = { .disable = d ? d->value : NULL };
+	char where[PM_PATH_MAX + 32], list[256], *save = NULL;
+	char *names[MAX_LISTED];
+	/* Every state: those listed or above max_latency disabled. */
+	struct pm_idle_set r = { .rest = true, .names = names };
 
 	if (g)
 		pm_idle_governor_plan(w, g->value,
@@ -672,16 +679,20 @@ static void plan_cpuidle(const struct opp_point *pt,
 	 * point (those the point brings online, once it has). */
 	r.cpus = cp->final;
 	pm_cpuset_and(&r.cpus, &cp->cpus.online);
+	if (pm_cpuset_empty(&r.cpus))
+		return;
 	if (l) {
 		r.has_latency = true;
 		pm_parse_u64(l->value, &r.latency_us);
-		r.where_latency = where_key(l, "[cpuidle] max_latency", wl,
-					    sizeof(wl));
 	}
-	if (d)
-		r.where_disable = where_key(d, "[cpuidle] disable", wd,
-					    sizeof(wd));
-	pm_idle_table_plan(w, &r);
+	snprintf(list, sizeof(list), "%s", d ? d->value : "");
+	for (char *s = strtok_r(list, " ,", &save); s && r.n_names < MAX_LISTED;
+	     s = strtok_r(NULL, " ,", &save))
+		names[r.n_names++] = s;
+	r.where = where_key(d ? d : l,
+			    d ? "[cpuidle] disable" : "[cpuidle] max_latency",
+			    where, sizeof(where));
+	pm_idle_plan(w, &r);
 }
 
 /* ---------------------------------------------------------------- devfreq */

@@ -339,14 +339,13 @@ static void plan_boost(struct pmctl *p, struct pm_writer *w, bool on,
 		/* The tag says which way, for the failure message. */
 		.tag = on ? (void *)p : NULL,
 	};
-	signed char *pol_on = calloc((size_t)n + 1, sizeof(*pol_on));
+	int *pol_on = calloc((size_t)n + 1, sizeof(*pol_on));
 
 	if (!pol_on)
 		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 	for (int i = 0; i < n; i++)
-		pol_on[i] = pm_cpuset_intersects(&pol[i].related, sel) ?
-				    (signed char)on :
-				    -1;
+		pol_on[i] = !pm_cpuset_intersects(&pol[i].related, sel) ? -1 :
+			    on ? 1 : 0;
 	b.pol_on = pol_on;
 	pm_boost_plan(w, &b, pol, n);
 	free(pol_on);

@@ -59,195 +59,24 @@ uint64_t pmctl_latency_arg(struct pmctl *p, const char *cmd, const char *s)
 
 /* ---------------------------------------------------------------- idle */
 
-struct idle_cpu {
-	unsigned cpu;
-	int n;
-	struct pm_idle_state *st;	/* every state, no cut at ten */
-};
-
-/* The index of STATE (a name or a number) on one CPU, or -1. */
-static int state_index(const struct idle_cpu *c, const char *arg)
+/* The selected online CPUs; offline ones noted. */
+static void idle_cpus(struct pmctl *p, struct pm_cpuset *sel)
 {
-	uint64_t v;
-
-	if (pm_parse_u64(arg, &v) == 0)
-		return v < (uint64_t)c->n ? (int)v : -1;
-	for (int i = 0; i < c->n; i++)
-		if (!strcmp(c->st[i].name, arg))
-			return i;
-	for (int i = 0; i < c->n; i++)
-		if (!strcasecmp(c->st[i].name, arg))
-			return i;
-	return -1;
-}
-
-/* "0:POLL 1:C1 ..." of a CPU, cut with "..." to fit. */
-static void state_names(const struct idle_cpu *c, char *buf, size_t size)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < c->n && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s%d:%s",
-				      i ? " " : "", i, c->st[i].name);
-	if (o >= size && size > 4)
-		memcpy(buf + size - 4, "...", 4);
-}
-
-/* Each kind of state table of the CPUs once: "cpus 0-2: 0:WFI 1:C4";
- * returns how many kinds. */
-static int all_state_names(const struct idle_cpu *c, int n, char *buf,
-			   size_t size)
-{
-	size_t o = 0;
-	int kinds = 0;
-
-	buf[0] = '\0';
-	for (int k = 0; k < n && o < size; k++) {
-		char names[512], cpus[256];
-		struct pm_cpuset set;
-		bool seen = false;
-
-		state_names(&c[k], names, sizeof(names));
-		for (int j = 0; j < k && !seen; j++) {
-			char other[512];
-
-			state_names(&c[j], other, sizeof(other));
-			seen = !strcmp(names, other);
-		}
-		if (seen)
-			continue;
-		pm_cpuset_zero(&set);
-		for (int j = k; j < n; j++) {
-			char other[512];
-
-			state_names(&c[j], other, sizeof(other));
-			if (!strcmp(names, other))
-				pm_cpuset_set(&set, c[j].cpu);
-		}
-		pm_cpulist_format(&set, cpus, sizeof(cpus));
-		o += (size_t)snprintf(buf + o, size - o, "%scpus %s: %s",
-				      o ? "; " : "", cpus, names);
-		kinds++;
-	}
-	return kinds;
-}
-
-static void idle_cpus_free(struct idle_cpu *v, int n)
-{
-	for (int k = 0; v && k < n; k++)
-		free(v[k].st);
-	free(v);
-}
-
-/* The selected online CPUs with their states; offline ones noted. */
-static struct idle_cpu *idle_cpus(struct pmctl *p, int *ncpu)
-{
-	struct pm_cpuset sel, off;
-	struct idle_cpu *v;
+	struct pm_cpuset off;
 	char list[256];
-	int k = 0;
 
 	read_cpus(p);
 	if (pm_cpus_select(&p->ctx, &p->cpus, p->t.cpu ? p->t.cpu : "all",
-			   &sel) < 0)
+			   sel) < 0)
 		pm_usage_error(&p->t, "--cpu '%s': %s", p->t.cpu,
 			       p->ctx.err.hint);
-	off = sel;
+	off = *sel;
 	pm_cpuset_andnot(&off, &p->cpus.online);
 	if (!pm_cpuset_empty(&off)) {
 		pm_cpulist_format(&off, list, sizeof(list));
 		pm_note(&p->t, "cpus %s are offline: skipped", list);
 	}
-	pm_cpuset_and(&sel, &p->cpus.online);
-	v = calloc(pm_cpuset_count(&sel) + 1, sizeof(*v));
-	if (!v)
-		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-	pm_cpuset_foreach(cpu, &sel)
-	{
-		v[k].cpu = (unsigned)cpu;
-		v[k].n = pm_idle_states_alloc(&p->ctx, (unsigned)cpu,
-					      PM_IDLE_NAMES | PM_IDLE_NODESC |
-						      PM_IDLE_DISABLE,
-					      &v[k].st, NULL);
-		if (v[k].n < 0)
-			pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-		if (v[k].n == 0)
-			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-			       "cpu%d has no idle states (no "
-			       "cpu%d/cpuidle)",
-			       cpu, cpu);
-		k++;
-	}
-	if (!k)
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
-		       "no online CPU in the selection");
-	*ncpu = k;
-	return v;
-}
-
-/*
- * Which states of each CPU a disable or enable names: a name is the
- * state of that name on every CPU that has one (a phone's clusters each
- * name their deep state differently), an index the state of that index.
- * A STATE no selected CPU has is -1 with the message in msg (exit 3 once
- * the caller has freed what it holds); the CPUs without it are left
- * alone, and a note says so.
- */
-static int idle_named(struct pmctl *p, const char *verb, char **argv,
-		      int argc, struct idle_cpu *c, int n, bool **touch,
-		      bool **want, char *msg, size_t msize)
-{
-	bool dis = !strcmp(verb, "disable");
-
-	for (int a = 0; a < argc; a++) {
-		struct pm_cpuset without;
-		char list[256];
-		int found = 0;
-
-		pm_cpuset_zero(&without);
-		for (int k = 0; k < n; k++) {
-			int i;
-
-			if (!dis && !strcmp(argv[a], "all")) {
-				for (i = 0; i < c[k].n; i++)
-					touch[k][i] = true;
-				found++;
-				continue;
-			}
-			i = state_index(&c[k], argv[a]);
-			if (i < 0) {
-				pm_cpuset_set(&without, c[k].cpu);
-				continue;
-			}
-			touch[k][i] = true;
-			want[k][i] = dis;
-			found++;
-		}
-		if (!found) {
-			char names[1024], one[512];
-
-			if (all_state_names(c, n, names, sizeof(names)) == 1) {
-				state_names(&c[0], one, sizeof(one));
-				snprintf(msg, msize,
-					 "no idle state '%s' on cpu%u "
-					 "(states: %s)",
-					 argv[a], c[0].cpu, one);
-				return -1;
-			}
-			snprintf(msg, msize,
-				 "no idle state '%s' on the selected CPUs (%s)",
-				 argv[a], names);
-			return -1;
-		}
-		if (!pm_cpuset_empty(&without)) {
-			pm_cpulist_format(&without, list, sizeof(list));
-			pm_note(&p->t, "cpus %s have no idle state '%s': "
-				       "left alone",
-				list, argv[a]);
-		}
-	}
-	return 0;
+	pm_cpuset_and(sel, &p->cpus.online);
 }
 
 static int idle_governor(struct pmctl *p, int argc, char **argv)
@@ -265,41 +94,23 @@ static int idle_governor(struct pmctl *p, int argc, char **argv)
 	return pm_writer_commit(&w);
 }
 
-static void idle_marks_free(bool **touch, bool **want, int n)
+/* The arguments of idle disable|enable|limit, checked: exit 2. */
+static void idle_args(struct pmctl *p, const char *verb, int argc,
+		      char **argv, struct pm_idle_set *r)
 {
-	for (int k = 0; k < n; k++) {
-		free(touch[k]);
-		free(want[k]);
-	}
-	free(touch);
-	free(want);
-}
-
-int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
-{
-	const char *verb = argv[0];
-	struct idle_cpu *c;
-	struct pm_writer w;
-	uint64_t limit = 0;
-	char msg[2048];
-	int n, code;
-
-	pmctl_opts_only(p, 0, "pmctl idle");
-	argc--;
-	argv++;
-	if (!strcmp(verb, "governor"))
-		return idle_governor(p, argc, argv);
-	pm_tool_only(&p->t, PM_SEEN_CPU | WRITE_SEEN, "pmctl idle");
 	if (!strcmp(verb, "limit")) {
 		if (argc != 1)
 			pm_usage_error(&p->t, "idle limit: give one latency "
 					      "in microseconds");
-		limit = pmctl_latency_arg(p, "idle limit", argv[0]);
-	} else if (!argc) {
+		/* Every state: those above the limit disabled. */
+		r->rest = r->has_latency = true;
+		r->latency_us = pmctl_latency_arg(p, "idle limit", argv[0]);
+		return;
+	}
+	if (!argc)
 		pm_usage_error(&p->t, "idle %s: name the states (a name such "
 				      "as C6, or an index)",
 			       verb);
-	}
 	for (int a = 0; a < argc; a++)
 		if (!strcmp(verb, "disable") && !strcmp(argv[a], "all"))
 			pm_usage_error(&p->t, "idle disable: name the states; "
@@ -313,43 +124,28 @@ int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
 			pm_usage_error(&p->t, "idle %s: invalid state '%s'",
 				       verb, argv[a]);
 	}
-	pmctl_write_begin(p, &w);
-	c = idle_cpus(p, &n);
-	bool **touch = calloc((size_t)n, sizeof(*touch));
-	bool **want = calloc((size_t)n, sizeof(*want));
+	r->names = argv;
+	r->n_names = argc;
+	r->enable = !strcmp(verb, "enable");
+}
 
-	if (!touch || !want)
-		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-	for (int k = 0; k < n; k++) {
-		touch[k] = calloc((size_t)c[k].n, sizeof(**touch));
-		want[k] = calloc((size_t)c[k].n, sizeof(**want));
-		if (!touch[k] || !want[k])
-			pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
-		if (strcmp(verb, "limit"))
-			continue;
-		for (int i = 0; i < c[k].n; i++) {
-			touch[k][i] = true;
-			want[k][i] = c[k].st[i].latency_us != PM_UNKNOWN &&
-				     c[k].st[i].latency_us > limit;
-		}
-	}
-	if (strcmp(verb, "limit") &&
-	    idle_named(p, verb, argv, argc, c, n, touch, want, msg,
-		       sizeof(msg)) < 0) {
-		idle_marks_free(touch, want, n);
-		idle_cpus_free(c, n);
-		pm_die(&p->t, PM_EXIT_UNSUPPORTED, "%s", msg);
-	}
-	for (int k = 0; k < n; k++)
-		for (int i = 0; i < c[k].n; i++)
-			if (touch[k][i])
-				pm_idle_disable_plan(&w, c[k].cpu,
-						     &c[k].st[i], want[k][i],
-						     NULL);
-	code = pm_writer_commit(&w);
-	idle_marks_free(touch, want, n);
-	idle_cpus_free(c, n);
-	return code;
+int pmctl_idle_set(struct pmctl *p, int argc, char **argv)
+{
+	const char *verb = argv[0];
+	struct pm_idle_set r = { .where = NULL };
+	struct pm_writer w;
+
+	pmctl_opts_only(p, 0, "pmctl idle");
+	argc--;
+	argv++;
+	if (!strcmp(verb, "governor"))
+		return idle_governor(p, argc, argv);
+	pm_tool_only(&p->t, PM_SEEN_CPU | WRITE_SEEN, "pmctl idle");
+	idle_args(p, verb, argc, argv, &r);
+	pmctl_write_begin(p, &w);
+	idle_cpus(p, &r.cpus);
+	pm_idle_plan(&w, &r);
+	return pm_writer_commit(&w);
 }
 
 /* ---------------------------------------------------------------- cpu */

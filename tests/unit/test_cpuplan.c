@@ -164,7 +164,7 @@ static void test_hotplug(void)
 static void test_boost(void)
 {
 	struct pm_policy pol[2];
-	signed char on[2] = { 0, -1 };
+	int on[2] = { 0, -1 };
 	struct pm_boost b = { .on = true, .pol_on = on, .where = "b: " };
 
 	memset(pol, 0, sizeof(pol));
@@ -215,7 +215,9 @@ static void test_boost(void)
 
 static void test_idle(void)
 {
-	struct pm_idle_table r = { .disable = "c6,1", .where_disable = "d: " };
+	char *names[] = { "c6", "1" }, *bad[] = { "C7" }, *all[] = { "all" };
+	struct pm_idle_set r = { .rest = true, .names = names, .n_names = 2,
+				 .where = "d: " };
 
 	put(CPU "cpuidle/current_governor", "menu\n");
 	put(CPU "cpuidle/available_governors", "menu teo\n");
@@ -230,14 +232,14 @@ static void test_idle(void)
 	       "available (available: menu teo)",
 	       "named with the choices");
 	for (int c = 0; c < 2; c++) {
-		static const char *const names[] = { "POLL", "C1", "C6" };
+		static const char *const st[] = { "POLL", "C1", "C6" };
 		static const char *const lat[] = { "0", "2", "80" };
 		char rel[128];
 
 		for (int s = 0; s < 3; s++) {
 			snprintf(rel, sizeof(rel), CPU "cpu%d/cpuidle/state%d/name",
 				 c, s);
-			put(rel, names[s]);
+			put(rel, st[s]);
 			snprintf(rel, sizeof(rel),
 				 CPU "cpu%d/cpuidle/state%d/latency", c, s);
 			put(rel, lat[s]);
@@ -250,25 +252,45 @@ static void test_idle(void)
 	pm_cpuset_set(&r.cpus, 0);
 	pm_cpuset_set(&r.cpus, 1);
 	fresh();
-	pm_idle_table_plan(&w, &r);
+	pm_idle_plan(&w, &r);
 	is_int(w.txn.n, 6, "every state of both CPUs");
 	is_str(path_of(2), SYS "cpu0/cpuidle/state2/disable", "in order");
-	is_str(val_of(1), "1", "index 1 listed: disabled");
+	is_str(val_of(1), "1", "index 1 named: disabled");
 	is_str(val_of(2), "1", "C6 by its name in any case: disabled");
-	is_str(val_of(3), "0", "POLL not listed: enabled");
+	is_str(val_of(3), "0", "POLL not named: enabled");
 	ok(w.txn.w[3].skip, "and already so: skipped");
-	r.disable = NULL;
+	r.n_names = 0;
 	r.has_latency = true;
 	r.latency_us = 2;
-	r.where_latency = "l: ";
 	fresh();
-	pm_idle_table_plan(&w, &r);
-	is_str(val_of(1), "0", "max_latency 2: C1 stays");
+	pm_idle_plan(&w, &r);
+	is_str(val_of(1), "0", "a latency limit of 2: C1 stays");
 	is_str(val_of(2), "1", "C6 above it goes");
-	r.disable = "C7";
-	is_int(REFUSED(pm_idle_table_plan(&w, &r)), 3,
-	       "a name no CPU has: exit 3");
-	is_str(msg, "test: d: no idle state 'C7' here", "named");
+	r.rest = r.has_latency = false;
+	r.names = names;
+	r.n_names = 1;
+	fresh();
+	pm_idle_plan(&w, &r);
+	is_int(w.txn.n, 2, "without rest: the named state of each CPU only");
+	is_str(path_of(1), SYS "cpu1/cpuidle/state2/disable", "C6 of cpu1");
+	r.enable = true;
+	r.names = all;
+	fresh();
+	pm_idle_plan(&w, &r);
+	is_int(w.txn.n, 6, "enable all: every state");
+	is_str(val_of(5), "0", "enabled");
+	r.names = bad;
+	is_int(REFUSED(pm_idle_plan(&w, &r)), 3, "a name no CPU has: exit 3");
+	is_str(msg,
+	       "test: d: no idle state 'C7' on cpu0 (states: 0:POLL 1:C1 "
+	       "2:C6)",
+	       "named with the states there are");
+	pm_cpuset_set(&r.cpus, 2);
+	r.names = names;
+	is_int(REFUSED(pm_idle_plan(&w, &r)), 3,
+	       "a CPU without idle states: exit 3");
+	is_str(msg, "test: d: cpu2 has no idle states (no cpu2/cpuidle)",
+	       "named");
 }
 
 static void test_pstate(void)
