@@ -221,6 +221,19 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	jq -e '.writes[-1].path == "/sys/devices/system/cpu/cpu4/online"' <<<"$output"
 }
 
+@test "cpu online: a CPU that failed to come up is exit 1 before any write, as in pmctl" {
+	fx=$(fresh arm-biglittle)
+	# Offline for the kernel, 1 in its file: a write of 1 does nothing.
+	echo 0-4,6-7 >"$fx/sys/devices/system/cpu/online"
+	echo 5 >"$fx/sys/devices/system/cpu/offline"
+	point "$fx" o '[cpu]\nonline = all\n'
+	before=$(tree_sum "$fx")
+	run --separate-stderr "$bin/opp-set" --sysroot "$fx" o
+	assert_failure 1
+	[[ ${stderr_lines[0]} == "opp-set: /etc/pm/opp.d/o.conf:2: [cpu] online: cpu5 is offline though /sys/devices/system/cpu/cpu5/online reads 1: the kernel failed to bring it up"* ]] || fail "$stderr"
+	[ "$(tree_sum "$fx")" = "$before" ]
+}
+
 # 40+ malformed files: exit 2 with the file and line, nothing written.
 @test "malformed point files are exit 2 with the file and line, and nothing is written" {
 	fx=$(with_examples hwp-laptop)

@@ -206,6 +206,10 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	printf 'forceoff\n' >"$fx/$cpu/smt/control"
 	refused 3 pmctl "$fx" smt on
 	[[ ${stderr_lines[0]} == *"nosmt=force"* ]]
+	# Forced off, it is off: nothing to do, as for opp-set's [cpu] smt.
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" smt off
+	assert_success
+	[ "$(val "$fx/$cpu/smt/control")" = forceoff ]
 	fx=$(fresh arm-biglittle)
 	refused 3 pmctl "$fx" smt off
 	[ "${stderr_lines[0]}" = "pmctl: this machine has no SMT to switch (smt/control: notsupported)" ]
