@@ -30,28 +30,12 @@ static const struct opp_setting *get(const struct opp_point *pt,
 	return NULL;
 }
 
-static void plan(struct opp *op, struct pm_writer *w, const char *path,
-		 const char *old, const char *value, unsigned flags)
-{
-	(void)op;
-	pm_writer_set(w, path, old, value, flags, NULL);
-}
-
 static bool onoff(const char *v)
 {
 	bool b = false;
 
 	pm_parse_bool(v, &b);
 	return b;
-}
-
-/* A file that is there but cannot be read: exit 1 naming it and the
- * kernel's errno, never "not offered" nor a guess at its value. */
-static void unreadable(struct opp *op, const char *where, const char *what,
-		       const char *path, int err)
-{
-	pm_die(&op->t, PM_EXIT_FAIL, "%s%s: cannot read %s: %s (%s)", where,
-	       what, path, strerror(err), pm_errno_name(err));
 }
 
 /* "FILE:LINE: [section] key: ", before a planner's errors. */
