@@ -208,11 +208,46 @@ static bool swap_file_mismatch(struct pm_ctx *ctx, const char *file,
 	return bad;
 }
 
+/*
+ * One line of /proc/swaps ("NAME TYPE SIZE USED PRIO", KiB): its free
+ * KiB when it is the resume device's swap area, else -1 (why says so for
+ * a swap file at another offset).
+ */
+static int64_t resume_area_free(struct pm_ctx *ctx, const char *line,
+				const char *resume, char *why, size_t whysize)
+{
+	char name[256], type[32], dev[32], path[320], szs[32], useds[32];
+	uint64_t sz, used, off;
+
+	/* Strict numbers: "-1" is no size, not 2^64 - 1 of them. */
+	if (sscanf(line, "%255s %31s %31s %31s", name, type, szs, useds) !=
+		    4 ||
+	    pm_parse_u64(szs, &sz) < 0 || pm_parse_u64(useds, &used) < 0)
+		return -1;
+	if (!strcmp(type, "partition") && !strncmp(name, "/dev/", 5)) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev",
+			 name + 5);
+		if (pm_attr_read(ctx, path, dev, sizeof(dev)) <= 0 ||
+		    strcmp(dev, resume))
+			return -1;
+	} else if (!strcmp(type, "file")) {
+		if (pm_attr_read_u64(ctx, "/sys/power/resume_offset", &off) <
+			    0 ||
+		    off == 0 ||
+		    swap_file_mismatch(ctx, name, resume, off, why, whysize))
+			return -1;
+	} else {
+		return -1;
+	}
+	return sz > used ? (int64_t)(sz - used) : 0;
+}
+
 int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 {
 	char resume[32], *swaps = NULL, *meminfo = NULL, why[384] = "";
-	uint64_t need, best_free = 0;
-	bool found = false;
+	char *save = NULL, *line;
+	uint64_t need;
+	int64_t best_free = -1, f;
 
 	if (pm_attr_read(ctx, "/sys/power/resume", resume, sizeof(resume)) <
 	    0)
@@ -224,50 +259,18 @@ int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 			  "kernel command line)");
 	if (pm_file_read(ctx, "/proc/swaps", &swaps) < 0)
 		return no(reason, size, "/proc/swaps cannot be read");
-	/* Header line, then "NAME TYPE SIZE USED PRIO" per area (KiB). */
-	char *save = NULL, *line;
-
-	strtok_r(swaps, "\n", &save);
+	strtok_r(swaps, "\n", &save); /* the header */
 	for (line = strtok_r(NULL, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char name[256], type[32], dev[32], path[320];
-		char szs[32], useds[32];
-		uint64_t sz, used;
-
-		/* Strict numbers: "-1" is no size, not 2^64 - 1 of them. */
-		if (sscanf(line, "%255s %31s %31s %31s", name, type, szs,
-			   useds) != 4 ||
-		    pm_parse_u64(szs, &sz) < 0 ||
-		    pm_parse_u64(useds, &used) < 0)
-			continue;
-		if (!strcmp(type, "partition") && !strncmp(name, "/dev/", 5)) {
-			snprintf(path, sizeof(path), "/sys/class/block/%s/dev",
-				 name + 5);
-			if (pm_attr_read(ctx, path, dev, sizeof(dev)) <= 0 ||
-			    strcmp(dev, resume))
-				continue;
-		} else if (!strcmp(type, "file")) {
-			uint64_t off;
-
-			if (pm_attr_read_u64(ctx, "/sys/power/resume_offset",
-					     &off) < 0 ||
-			    off == 0)
-				continue;
-			if (swap_file_mismatch(ctx, name, resume, off, why,
-					       sizeof(why)))
-				continue;
-		} else {
-			continue;
-		}
-		found = true;
-		if (sz > used && sz - used > best_free)
-			best_free = sz - used;
+		f = resume_area_free(ctx, line, resume, why, sizeof(why));
+		if (f > best_free)
+			best_free = f;
 	}
 	free(swaps);
 	pm_err_clear(ctx);
-	if (!found && why[0])
+	if (best_free < 0 && why[0])
 		return no(reason, size, "%s", why);
-	if (!found)
+	if (best_free < 0)
 		return no(reason, size,
 			  "the resume device %s is not an active swap area in "
 			  "/proc/swaps",
@@ -280,7 +283,7 @@ int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 	if (need == PM_UNKNOWN)
 		return no(reason, size, "Active(anon) is missing from "
 					"/proc/meminfo");
-	if (best_free < need)
+	if ((uint64_t)best_free < need)
 		return no(reason, size,
 			  "not enough free swap for the image: %llu KiB free "
 			  "on %s, %llu KiB needed (Active(anon))",

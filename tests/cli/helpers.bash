@@ -171,8 +171,10 @@ bad_input() { # TOOL FX ARG...
 fresh() { # NAME [mkfixture options]
 	local src d
 	src=$(fixture "$@")
-	d=$(mktemp -d "$BATS_TEST_TMPDIR/fx.XXXXXX")
-	cp -a "$src/." "$d/"
+	# A new name without mktemp's fork: cp makes the folder.
+	d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM
+	while [ -e "$d" ]; do d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM; done
+	cp -a "$src" "$d"
 	printf '%s\n' "$d"
 }
 

@@ -488,3 +488,42 @@ TEMPORARY_CPUFREQ_GOVERNOR=performance"
 	done
 	[ ! -e "$t/bash_env_ran" ]
 }
+
+@test "the tests' tree listing (build/treesum) sees every change the find | sha1sum pipeline saw, and the same files" {
+	[ -x "$treesum" ] || skip "no build/treesum (make build/treesum)"
+	fx=$(fresh hwp-laptop)
+	mkdir -p "$fx/run/pmtools/x"
+	echo 1 >"$fx/run/pmtools.lock"
+	echo 1 >"$fx/run/pmtools/x/a.lock"
+	a=$("$treesum" "$fx")
+	# The same files in the same order as the pipeline it replaces.
+	[ "$(cut -c19- <<<"$a")" = "$(cd "$fx" && find . -type f ! -path './run/*.lock' -print0 |
+		sort -z | xargs -0 sha1sum | cut -c43-)" ]
+	# A lock file's content is not machine state.
+	echo 2 >"$fx/run/pmtools.lock"
+	[ "$("$treesum" "$fx")" = "$a" ]
+	# One byte changed, same size and time: a new listing, naming the file.
+	f=$fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq
+	t=$(stat -c %y "$f")
+	v=$(<"$f")
+	printf '%s\n' "${v%?}$(((${v: -1} + 1) % 10))" >"$f"
+	touch -d "$t" "$f"
+	b=$("$treesum" "$fx")
+	d=$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | grep '^>')
+	[[ $d == "> "*" ./sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq" ]] || fail "$d"
+	# A file made or removed, an empty one too.
+	: >"$fx/sys/new"
+	[ "$("$treesum" "$fx")" != "$b" ]
+	rm "$fx/sys/new" "$f"
+	[ "$("$treesum" "$fx")" != "$b" ]
+	# --stat: a mode or a time changed, a folder made.
+	s=$("$treesum" --stat "$fx")
+	chmod 600 "$fx/sys/power/state"
+	[ "$("$treesum" --stat "$fx")" != "$s" ]
+	s=$("$treesum" --stat "$fx")
+	touch "$fx/sys/power/state"
+	[ "$("$treesum" --stat "$fx")" != "$s" ]
+	s=$("$treesum" --stat "$fx")
+	mkdir "$fx/sys/power/newdir"
+	[ "$("$treesum" --stat "$fx")" != "$s" ]
+}

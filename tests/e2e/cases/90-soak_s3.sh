@@ -4,11 +4,13 @@
 # woken by the RTC, both CPUs back), then together: suspend_stats, the
 # kernel's wake messages, the hooks' order, and the wakeup_count handshake
 # seen from inside the kernel (kprobes).  N comes from the host as
-# e2e.soak_s3 (tests/e2e/run's params): 5 by default and in CI, 50 with
+# e2e.soak_s3 (tests/e2e/run's params): 5 by default (not in CI), 50 with
 # make soak.  No SSDT: with qemu64,vendor=GenuineIntel a resume loses
 # CPU 1 within a few cycles (README, traps); plain qemu64 does not.
 #@ params: soak_s3=5
 #@ timeout: 60 + 10 * soak_s3
+#@ default: no
+#@ why: a soak, kept out of CI; make soak runs 50 cycles, tests/e2e/run soak 5
 # shellcheck source=tests/e2e/lib.sh
 . /e2e/lib.sh
 

@@ -11,6 +11,8 @@
 #@ ssdt: yes
 #@ params: soak_hotplug=20
 #@ timeout: 60 + 3 * soak_hotplug
+#@ default: no
+#@ why: a soak, kept out of CI; make soak runs 100 cycles, tests/e2e/run soak 20
 # shellcheck source=tests/e2e/lib.sh
 . /e2e/lib.sh
 
