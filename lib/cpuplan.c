@@ -374,6 +374,11 @@ static void snapshot_policies(struct pm_writer *w, bool intel,
 	snap(w, NO_TURBO);
 }
 
+bool pm_pstate_status_write(const struct pm_write *x)
+{
+	return !strcmp(x->path, PSTATE "/status");
+}
+
 bool pm_pstate_status_plan(struct pm_writer *w,
 			   const struct pm_status_switch *s, const char *cur)
 {

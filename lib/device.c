@@ -317,6 +317,8 @@ int pm_devices_read(struct pm_ctx *ctx, const char *base, pm_device_want want,
 	struct walk *w = calloc(1, sizeof(*w));
 	int fd, r;
 
+	if (!base)
+		base = DEVICES_DIR;
 	if (!w)
 		return pm_err_set(ctx, "read", base, NULL, ENOMEM, NULL);
 	if (strlen(base) >= sizeof(w->path)) {
@@ -707,4 +709,10 @@ int pm_device_wakeup_parse(const char *s, const char **value)
 		return -EINVAL;
 	*value = b ? "enabled" : "disabled";
 	return 0;
+}
+
+const char *pm_device_rel(const char *path)
+{
+	return strncmp(path, DEVICES_DIR, DEVICES_LEN) ? path :
+							 path + DEVICES_LEN;
 }

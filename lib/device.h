@@ -52,10 +52,13 @@ typedef bool (*pm_device_want)(void *arg, const char *path,
  * Append the devices below base (a folder under /sys/devices, itself
  * included) whose power/ folder has runtime PM or wakeup files, reading
  * each power/ folder once; symlinks are not followed.  want NULL takes
- * every device.  Returns the count added or -errno (-ENOENT: no base).
+ * every device; base NULL is /sys/devices.  Returns the count added or
+ * -errno (-ENOENT: no base).
  */
 int pm_devices_read(struct pm_ctx *ctx, const char *base,
 		    pm_device_want want, void *arg, struct pm_devices *list);
+/* A device's path below /sys/devices ("/pci0000:00/..."), as listed. */
+const char *pm_device_rel(const char *path);
 /* Parents before children, names in version order (cpu2 before cpu10). */
 void pm_devices_sort(struct pm_devices *list);
 void pm_devices_free(struct pm_devices *list);

@@ -194,6 +194,8 @@ void pm_pstate_status_read(struct pm_writer *w, const char *driver,
  * when the driver is in that status already. */
 bool pm_pstate_status_plan(struct pm_writer *w,
 			   const struct pm_status_switch *s, const char *cur);
+/* Is x the write of intel_pstate's status (to word its EBUSY)? */
+bool pm_pstate_status_write(const struct pm_write *x);
 
 /* A governor's tunables folder is there, per policy or global. */
 bool pm_gov_folder(struct pm_ctx *ctx, const struct pm_policy *pol,

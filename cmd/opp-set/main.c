@@ -306,7 +306,7 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 
 	pm_err_str(&op->ctx.err, err, sizeof(err));
 	if (x->err == EBUSY && !strcmp(x->val, "off") &&
-	    !strcmp(x->path, "/sys/devices/system/cpu/intel_pstate/status"))
+	    pm_pstate_status_write(x))
 		snprintf(buf, size, "%s (intel_pstate cannot be turned off "
 				    "while HWP is active)",
 			 err);

@@ -162,7 +162,7 @@ static void read_selected(struct pmctl *p, struct filter *f,
 	int r = 0;
 
 	if (f->nname || !f->nprefix) {
-		r = pm_devices_read(&p->ctx, "/sys/devices",
+		r = pm_devices_read(&p->ctx, NULL,
 				    f->nname ? want : NULL, f, l);
 	} else {
 		/* Sorted, a folder comes before those below it. */
@@ -320,7 +320,7 @@ static void human(struct pmctl *p, const struct pm_devices *l)
 		      "SUBSYSTEM", wd, "DRIVER", "DEVICE");
 	for (int i = 0; i < l->n; i++) {
 		const struct pm_device *d = &l->v[i];
-		const char *rel = d->path + strlen("/sys/devices");
+		const char *rel = pm_device_rel(d->path);
 		char buf[PM_PATH_MAX], sb[MAX_SUBSYS_COLS + 1];
 		char db[MAX_DRIVER_COLS + 1], cb[CONTROL_COLS + 1];
 		char tb[STATUS_COLS + 1], wb[WAKEUP_COLS + 1];
