@@ -30,10 +30,7 @@ static void mkfile(const char *rel, const char *text)
 
 static void rmtree(void)
 {
-	char cmd[PM_PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (tree_rm(root) != 0)
 		diag("could not remove %s", root);
 }
 

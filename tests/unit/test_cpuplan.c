@@ -339,10 +339,7 @@ int main(void)
 	test_pstate();
 	pm_txn_free(&w.txn);
 	pm_ctx_close(&ctx);
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (tree_rm(root) != 0)
 		diag("could not remove %s", root);
 	return done_testing();
 }

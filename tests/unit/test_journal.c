@@ -434,8 +434,7 @@ int main(void)
 	test_signals(&ctx);
 	test_release();
 	pm_ctx_close(&ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (tree_rm(root) != 0)
 		diag("could not remove %s", root);
 	return done_testing();
 }

@@ -52,15 +52,12 @@ static void test_readers(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
 		return 99;
 	}
 	test_readers();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (tree_rm(root) != 0)
 		return 99;
 	return done_testing();
 }

@@ -79,7 +79,6 @@ int main(void)
 	struct pm_sampler s;
 	struct pm_cpuset sel;
 	struct pm_scpu *c1;
-	char cmd[PM_PATH_MAX + 16];
 
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
@@ -144,8 +143,7 @@ int main(void)
 
 	pm_sampler_close(&s);
 	pm_ctx_close(&ctx);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
+	if (tree_rm(root) != 0)
 		diag("could not remove %s", root);
 	return done_testing();
 }

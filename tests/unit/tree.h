@@ -7,6 +7,7 @@
 #define TREE_H
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,20 @@ static inline const char *tree_get(const char *root, const char *rel)
 	close(fd);
 	buf[n < 0 ? 0 : n] = '\0';
 	return buf;
+}
+
+static inline int tree_rm_one(const char *path, const struct stat *st,
+			      int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* The test's root folder and all below it, without a shell: 0 or -1. */
+static inline int tree_rm(const char *root)
+{
+	return nftw(root, tree_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 #endif /* TREE_H */
