@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pmctl freq: the cpufreq policies as the kernel reports them.
+ * pmctl freq: the cpufreq policies as the kernel reports them (show), and
+ * their governor, limits and EPP (set, through lib/fset.c).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pmctl.h"
 
@@ -245,4 +248,221 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 	pm_tool_out_done(&p->t, &p->o);
 	free(pol);
 	return PM_EXIT_OK;
+}
+
+/* --------------------------------------------------------------- set */
+
+#define SET_OPTS                                                             \
+	(PMCTL_BIT(PMCTL_O_GOVERNOR) | PMCTL_BIT(PMCTL_O_MIN) |             \
+	 PMCTL_BIT(PMCTL_O_MAX) | PMCTL_BIT(PMCTL_O_SPEED) |                \
+	 PMCTL_BIT(PMCTL_O_EPP))
+
+static uint64_t freq_opt(struct pmctl *p, int o, const char *name)
+{
+	uint64_t khz;
+
+	if (pm_parse_freq_khz(p->opt[o], &khz) < 0 || khz == 0)
+		pm_usage_error(&p->t,
+			       "--%s: invalid frequency '%s' (kHz, or a "
+			       "number with Hz, kHz, MHz or GHz)",
+			       name, p->opt[o]);
+	return khz;
+}
+
+static void parse_set(struct pmctl *p, int argc, char **argv,
+		      struct pm_fset *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (argc > 0)
+		pm_usage_error(&p->t, "freq set: unknown argument '%s'",
+			       argv[0]);
+	pm_tool_only(&p->t, PM_SEEN_CPU | PM_SEEN_FORMAT | PM_SEEN_OUTPUT |
+				    PM_SEEN_WAIT | PM_SEEN_DRY_RUN,
+		     "pmctl freq set");
+	pmctl_opts_only(p, SET_OPTS, "pmctl freq set");
+	f->governor = p->opt[PMCTL_O_GOVERNOR];
+	f->epp = p->opt[PMCTL_O_EPP];
+	if (f->governor && !pm_fset_name_ok(f->governor, PM_GOV_NAME_MAX))
+		pm_usage_error(&p->t,
+			       "--governor: invalid governor name '%s'",
+			       f->governor);
+	if (f->epp && !pm_fset_name_ok(f->epp, PM_NAME_MAX - 1))
+		pm_usage_error(&p->t, "--epp: invalid preference '%s'",
+			       f->epp);
+	if ((f->has_min = p->opt[PMCTL_O_MIN]))
+		f->min = freq_opt(p, PMCTL_O_MIN, "min");
+	if ((f->has_max = p->opt[PMCTL_O_MAX]))
+		f->max = freq_opt(p, PMCTL_O_MAX, "max");
+	if ((f->has_speed = p->opt[PMCTL_O_SPEED]))
+		f->speed = freq_opt(p, PMCTL_O_SPEED, "speed");
+	if (f->has_min && f->has_max && f->min > f->max) {
+		char a[32], b[32];
+
+		pm_die(&p->t, PM_EXIT_USAGE, "--min %s is above --max %s",
+			       pm_fmt_khz(f->min, a, sizeof(a)),
+			       pm_fmt_khz(f->max, b, sizeof(b)));
+	}
+	if (!f->governor && !f->has_min && !f->has_max && !f->has_speed &&
+	    !f->epp)
+		pm_usage_error(&p->t, "freq set: nothing to set (give "
+				      "--governor, --min, --max, --speed or "
+				      "--epp)");
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static const char *what_of(const char *file)
+{
+	if (!strcmp(file, "scaling_governor"))
+		return "governor";
+	if (!strcmp(file, "scaling_min_freq"))
+		return "min";
+	if (!strcmp(file, "scaling_max_freq"))
+		return "max";
+	if (!strcmp(file, "scaling_setspeed"))
+		return "speed";
+	if (!strcmp(file, "energy_performance_preference"))
+		return "EPP";
+	return file;
+}
+
+/* A frequency the kernel holds at another value (CLI.md: a warning). */
+static void explain_freq(struct pm_writer *w, const struct pm_write *x)
+{
+	struct pmctl *p = w->arg;
+	const struct pm_policy *pol = x->tag;
+	const char *what = what_of(base(x->path));
+	char name[300], a[32], b[32];
+	uint64_t want, got;
+
+	if (!pol || pm_parse_u64(x->val, &want) < 0 ||
+	    pm_parse_u64(x->got, &got) < 0) {
+		pm_warn(&p->t, "%s: wrote '%s', the kernel reads back '%s'",
+			x->path, x->val, x->got);
+		return;
+	}
+	pm_warn(&p->t, "%s: %s %s written, the kernel holds %s (%s)",
+		pm_policy_name(pol, name, sizeof(name)), what,
+		pm_fmt_khz(want, a, sizeof(a)), pm_fmt_khz(got, b, sizeof(b)),
+		!strcmp(what, "min") ?
+			"limited by the max, other QoS requests or the "
+			"frequency table" :
+		!strcmp(what, "max") ?
+			"limited by thermal, firmware or other QoS requests, "
+			"or the frequency table" :
+			"limited by the policy's min and max");
+}
+
+static void explain_fail(struct pm_writer *w, const struct pm_write *x,
+			 char *buf, size_t size)
+{
+	struct pmctl *p = w->arg;
+	const struct pm_policy *pol = x->tag;
+	const char *what = what_of(base(x->path));
+	char name[300], err[PM_PATH_MAX + 600];
+
+	pm_err_str(&p->ctx.err, err, sizeof(err));
+	if (!pol) {
+		snprintf(buf, size, "%s", err);
+		return;
+	}
+	snprintf(buf, size, "cannot set %s '%s' on %s: %s%s", what, x->val,
+		 pm_policy_name(pol, name, sizeof(name)), err,
+		 x->err == EBUSY && !strcmp(what, "EPP") ?
+			 " (the kernel refuses this EPP under the "
+			 "performance governor)" :
+			 "");
+}
+
+/*
+ * The policies a write goes to: those with a selected CPU; a policy whose
+ * CPUs are all offline refuses every access (EBUSY) and is skipped.
+ */
+static int pick_policies(struct pmctl *p, const struct pm_cpuset *sel,
+			 struct pm_policy *pol, int n, bool *use)
+{
+	char name[300], cpus[256];
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		use[i] = false;
+		if (!pm_cpuset_intersects(&pol[i].related, sel))
+			continue;
+		pm_policy_name(&pol[i], name, sizeof(name));
+		if (pm_cpuset_empty(&pol[i].affected)) {
+			pm_note(&p->t, "%s: every CPU is offline, skipped",
+				name);
+			continue;
+		}
+		if (p->t.cpu) {
+			struct pm_cpuset rest = pol[i].related;
+
+			pm_cpuset_andnot(&rest, sel);
+			if (!pm_cpuset_empty(&rest)) {
+				pm_cpulist_format(&rest, cpus, sizeof(cpus));
+				pm_note(&p->t, "%s is shared: the change "
+					       "applies to cpus %s too",
+					name, cpus);
+			}
+		}
+		use[i] = true;
+		k++;
+	}
+	return k;
+}
+
+int pmctl_freq_set(struct pmctl *p, int argc, char **argv)
+{
+	unsigned fields = PM_POL_DRIVER | PM_POL_GOVERNOR;
+	struct pm_policy *pol;
+	struct pm_cpuset sel;
+	struct pm_writer w;
+	struct pm_fset f;
+	bool *use;
+	char (*gov)[PM_NAME_MAX];
+	int n, code;
+
+	parse_set(p, argc, argv, &f);
+	pmctl_select_cpus(p, &sel);
+	if (f.has_min || f.has_max || f.has_speed)
+		fields |= PM_POL_LIMITS;
+	if (f.has_speed)
+		fields |= PM_POL_SPEED;
+	if (f.epp)
+		fields |= PM_POL_EPP;
+	pmctl_write_begin(p, &w);
+	n = pmctl_policies_fields(p, fields, &pol);
+	if (n == 0)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no cpufreq policies on this machine "
+		       "(/sys/devices/system/cpu/cpufreq is empty or missing)");
+	use = calloc((size_t)n, sizeof(*use));
+	gov = calloc((size_t)n, sizeof(*gov));
+	if (!use || !gov)
+		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
+	if (!pick_policies(p, &sel, pol, n, use)) {
+		char cpus[256];
+
+		pm_cpulist_format(&sel, cpus, sizeof(cpus));
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "no online cpufreq policy covers cpus %s", cpus);
+	}
+	for (int i = 0; i < n; i++)
+		if (use[i])
+			pm_fset_check(&p->t, &f, &pol[i], gov[i], sizeof(gov[i]));
+	for (int i = 0; i < n; i++)
+		if (use[i])
+			pm_fset_plan(&w, &f, &pol[i], gov[i]);
+	w.explain = explain_freq;
+	w.explain_fail = explain_fail;
+	code = pm_writer_commit(&w);
+	free(gov);
+	free(use);
+	free(pol);
+	return code;
 }

@@ -64,11 +64,22 @@ int pmctl_policy_freqs(struct pm_ctx *ctx, const struct pm_policy *p,
 void pmctl_policy_json(struct pm_ctx *ctx, struct pm_out *o,
 		       const struct pm_policy *p);
 
-/* A read-only view's steps (show.c): take only "show" and the output
+/* A read-only view's steps (common.c): take only "show" and the output
  * options, open the document, close it (returns the exit status). */
 void pmctl_view_args(struct pmctl *p, const char *cmd, int argc, char **argv);
 void pmctl_view_begin(struct pmctl *p);
 int pmctl_view_end(struct pmctl *p);
+/* The options a setter takes beyond its own. */
+#define WRITE_SEEN                                                           \
+	(PM_SEEN_FORMAT | PM_SEEN_OUTPUT | PM_SEEN_WAIT | PM_SEEN_DRY_RUN)
+/* The CPUs into p->cpus, or exit 3 when there are none. */
+void pmctl_read_cpus(struct pmctl *p);
+/* The CPUs of -c (default all present ones) into sel, after the CPUs
+ * are read: exit 2 for a bad list. */
+void pmctl_select_cpus(struct pmctl *p, struct pm_cpuset *sel);
+/* A kernel name given by the user: letters, digits, '_', '-', '.', ':',
+ * at most max bytes, not "." or "..". */
+bool pmctl_word_ok(const char *s, size_t max);
 /* domains.c: regulators, PM domains and clocks; powercap zones. */
 int cmd_domains(struct pmctl *p, int argc, char **argv);
 int cmd_powercap(struct pmctl *p, int argc, char **argv);

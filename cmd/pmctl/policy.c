@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The cpufreq policies as pmctl reads them once, and one policy as the
- * JSON object of `pmctl freq --json` (freq.c, freqset.c and status.c
+ * JSON object of `pmctl freq --json` (freq.c and status.c
  * use them).
  */
 #include <stdlib.h>
