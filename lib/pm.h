@@ -41,6 +41,7 @@
 #include "sample.h"
 #include "delta.h"
 #include "sleep.h"
+#include "trace.h"
 #include "hooks.h"
 #include "opp.h"
 #include "supply.h"
