@@ -400,7 +400,9 @@ static int leg_begin(struct ps *p, const struct ps_leg *l,
 
 	free(r->src0); /* a --diagnose level before this one */
 	free(r->src1);
+	pm_trace_free(&r->trace);
 	memset(r, 0, sizeof(*r));
+	r->hw_sleep_us = PM_UNKNOWN;
 	r->leg = l;
 	r->wake_irq = -1;
 	pm_suspend_stats_read(&p->ctx, &r->before);
@@ -496,7 +498,7 @@ static int leg_choices(struct ps *p, const struct ps_leg *l,
 	    (l->disk && pm_sleep_plan_choice(&p->sx, "disk", l->disk) < 0) ||
 	    (l->mem_sleep &&
 	     pm_sleep_plan_choice(&p->sx, "mem_sleep", l->mem_sleep) < 0) ||
-	    pm_sleep_apply(&p->sx) < 0) {
+	    ps_timings_plan(p, r) < 0 || pm_sleep_apply(&p->sx) < 0) {
 		fail_write(p, r);
 		return PM_EXIT_FAIL;
 	}
@@ -564,6 +566,7 @@ static int leg_resume(struct ps *p, const struct ps_leg *l,
 {
 	double t1 = clock_s(CLOCK_MONOTONIC);
 
+	ps_timings_read(p, r);
 	post_hooks(p, l, ran, sd_ran);
 	clear_alarm(p, r);
 	restore_all(p);

@@ -32,6 +32,8 @@ enum {
 	OPT_HIBERNATE_DELAY,
 	OPT_FORCE,
 	OPT_CONFIG,
+	OPT_TIMINGS,
+	OPT_BUDGET,
 };
 
 #define MODES                                                                \
@@ -73,6 +75,15 @@ static const char usage_text[] =
 	"      --diagnose           run each pm_test level in turn "
 	"(without hooks)\n"
 	"                           and name the first that fails\n"
+	"      --timings            trace the kernel's sleep (tracefs): each "
+	"phase both\n"
+	"                           ways, the slowest device callbacks, the "
+	"one that\n"
+	"                           failed; every tracing setting put back\n"
+	"      --budget DURATION    with --timings: name the devices that "
+	"made the\n"
+	"                           kernel's resume take longer than "
+	"DURATION\n"
 	"      --no-hooks           do not run the sleep hooks\n"
 	"      --hook-timeout DURATION  kill a hook after DURATION "
 	"(default 30 s)\n"
@@ -439,6 +450,11 @@ static bool opt_value(struct ps *p, struct args *a, int c, const char *arg)
 				       arg);
 		a->set_delay = true;
 		return true;
+	case OPT_BUDGET:
+		was = p->budget_s;
+		p->budget_s = duration_opt(&p->t, "--budget", arg);
+		twice(&p->t, "--budget", was > 0 && was != p->budget_s);
+		return true;
 	case OPT_CONFIG:
 		if (!arg[0])
 			pm_usage_error(&p->t, "--config: empty file name");
@@ -485,6 +501,8 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 		  OPT_HIBERNATE_DELAY },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "timings", no_argument, NULL, OPT_TIMINGS },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -505,6 +523,8 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 			p->no_hooks = true;
 		} else if (c == OPT_FORCE) {
 			p->force = true;
+		} else if (c == OPT_TIMINGS) {
+			p->timings = true;
 		} else {
 			opt_is(p, a, c, argv);
 		}
@@ -551,6 +571,8 @@ enum {
 	X_STH = 1 << 7,		/* suspend-then-hibernate */
 	X_JSON = 1 << 8,
 	X_OUTPUT = 1 << 9,
+	X_TIMINGS = 1 << 10,
+	X_BUDGET = 1 << 11,
 };
 
 /* The options that do not go together, each pair with its reason. */
@@ -567,8 +589,10 @@ static const struct pm_opt_rule combos[] = {
 	{ PM_RULE_CONFLICT, X_PM_TEST, X_WAKE,
 	  "a pm_test run does not sleep: --wake-after and --wake-at do not "
 	  "apply" },
+	{ PM_RULE_NEEDS, X_BUDGET, X_TIMINGS,
+	  "--budget reads the kernel's trace: add --timings" },
 	{ PM_RULE_CONFLICT, X_CHECK,
-	  X_DRY_RUN | X_PM_TEST | X_WAKE | X_NO_HOOKS,
+	  X_DRY_RUN | X_PM_TEST | X_WAKE | X_NO_HOOKS | X_TIMINGS,
 	  "--check only answers whether MODE can be entered: it takes no "
 	  "other action" },
 };
@@ -591,7 +615,8 @@ static void check_combos(struct ps *p)
 		(p->no_hooks ? X_NO_HOOKS : 0) |
 		(p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE ? X_STH : 0) |
 		(p->t.fmt == PM_FMT_JSON ? X_JSON : 0) |
-		(p->t.output ? X_OUTPUT : 0);
+		(p->t.output ? X_OUTPUT : 0) |
+		(p->timings ? X_TIMINGS : 0) | (p->budget_s > 0 ? X_BUDGET : 0);
 
 	pm_tool_rules(&p->t, given, combos, sizeof(combos) / sizeof(combos[0]),
 		      NULL);
@@ -700,6 +725,7 @@ static void cleanup(struct ps *p)
 	for (int i = 0; i < p->nres; i++) {
 		free(p->res[i].src0);
 		free(p->res[i].src1);
+		pm_trace_free(&p->res[i].trace);
 	}
 	free(p->rec);
 	pm_sleep_txn_free(&p->sx);

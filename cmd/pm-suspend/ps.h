@@ -3,6 +3,7 @@
 #define PM_SUSPEND_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,6 +57,12 @@ struct ps_result {
 	char wake_irq_name[64];
 	uint64_t alarm;
 	bool alarm_woke;		/* suspend-then-hibernate */
+	/* --timings */
+	const char *tsource;		/* "tracefs", "pm_print_times", NULL */
+	char tnote[PM_PATH_MAX + 768];	/* why there is no detail, "" */
+	bool traced;			/* trace read and parsed */
+	struct pm_trace trace;
+	uint64_t hw_sleep_us;		/* last_hw_sleep, PM_UNKNOWN */
 };
 
 struct ps {
@@ -64,6 +71,8 @@ struct ps {
 	const char *name;
 	enum pm_sleep_mode mode;
 	bool check, force, no_hooks, diagnose;
+	bool timings;			/* --timings */
+	double budget_s;		/* --budget, 0 none */
 	const char *test_level;
 	const char *rtc;
 	char conf_rtc[32];		/* RTC= of the config, the last wins */
@@ -99,6 +108,12 @@ void ps_config(struct ps *p, bool explicit_timeout, bool explicit_delay);
 int ps_run(struct ps *p);
 void ps_log(struct ps *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* timings.c */
+int ps_timings_plan(struct ps *p, struct ps_result *r);
+void ps_timings_read(struct ps *p, struct ps_result *r);
+void ps_timings_json(struct pm_out *o, const struct ps *p,
+		     const struct ps_result *r);
+void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
 /* report.c */
 void ps_report(struct ps *p, int status);
 

@@ -29,7 +29,8 @@ static uint64_t moved(const struct pm_wsrc *a, int na, const struct pm_wsrc *b)
 	return 0;
 }
 
-static void json_leg(struct pm_out *o, const struct ps_result *r)
+static void json_leg(struct pm_out *o, const struct ps *p,
+		     const struct ps_result *r)
 {
 	const struct ps_leg *l = r->leg;
 
@@ -98,6 +99,7 @@ static void json_leg(struct pm_out *o, const struct ps_result *r)
 	}
 	pm_out_arr_end(o);
 	pm_out_obj_end(o);
+	ps_timings_json(o, p, r);
 	pm_out_obj_end(o);
 }
 
@@ -113,7 +115,7 @@ static void json(struct ps *p, int status)
 	pm_out_u64(&o, "status", (uint64_t)status);
 	pm_out_arr_begin(&o, "legs", "leg");
 	for (int i = 0; i < p->nres; i++)
-		json_leg(&o, &p->res[i]);
+		json_leg(&o, p, &p->res[i]);
 	pm_out_arr_end(&o);
 	pm_out_arr_begin(&o, "hooks", "hook");
 	for (int i = 0; i < p->nrec; i++) {
@@ -209,6 +211,9 @@ void ps_report(struct ps *p, int status)
 		}
 		if (!p->t.dry_run)
 			summary(p, r, tty);
+		/* Asked for: on stdout, unless the JSON report has it. */
+		if (!p->t.dry_run && p->t.fmt != PM_FMT_JSON)
+			ps_timings_human(stdout, p, r);
 	}
 	if (p->t.fmt == PM_FMT_JSON)
 		json(p, status);

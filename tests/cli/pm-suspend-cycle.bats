@@ -895,3 +895,91 @@ EOF
 	[ "$(cat "$fx/sys/power/state")" = "$state" ]
 	[ "$(tail -1 "$fx/hooks.log")" = "10slow resume suspend deep" ]
 }
+
+# A tracefs folder as the kernel offers it, with someone's settings.
+tracefs() {
+	local t=$1/sys/kernel/tracing e
+	mkdir -p "$t"
+	echo 0 >"$t/tracing_on"
+	echo function >"$t/current_tracer"
+	echo '7 (expanded: 1408)' >"$t/buffer_size_kb"
+	echo 'old trace' >"$t/trace"
+	for e in suspend_resume device_pm_callback_start device_pm_callback_end; do
+		mkdir -p "$t/events/power/$e"
+		echo 0 >"$t/events/power/$e/enable"
+	done
+}
+
+# The kernel under the state write: the tracing as it was then, and the
+# recorded trace in the buffer.  Exported for `run env`.
+kernel_traces() { # FX TRACE
+	local t=$1/sys/kernel/tracing
+	KT_CMD="cat $t/tracing_on $t/current_tracer $t/buffer_size_kb $t/events/power/*/enable >$1/during; cp $2 $t/trace"
+}
+
+@test "--timings: the trace of the sleep read and reported, every tracing file put back as found" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	# A buffer not yet expanded reads "7 (expanded: 1408)": once used it
+	# reads 1408, the size it had all along, and that is put back.
+	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort | sed 's/7 (expanded: 1408)/1408/')
+	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timings --budget 50ms deep
+	assert_success
+	# During the sleep: on, nop, the buffer grown, the three events on.
+	[ "$(paste -sd' ' "$fx/during")" = "1 nop 4096 1 1 1" ] || fail "$(cat "$fx/during")"
+	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
+	diff - <(printf '%s\n' "${lines[@]}") <<'OUT'
+pm-suspend: deep: kernel suspend 57.790 ms, asleep 300.000 ms, resume 92.400 ms
+pm-suspend: suspend phases: suspend_enter 21.170 ms sync_filesystems 8.651 ms freeze_processes 12.367 ms dpm_prepare 0.600 ms dpm_suspend 30.190 ms dpm_suspend_late 2.190 ms dpm_suspend_noirq 1.190 ms syscore_suspend 0.100 ms
+pm-suspend: resume phases: syscore_resume 0.100 ms dpm_resume_noirq 1.200 ms dpm_resume 80.200 ms dpm_complete 0.200 ms resume_console 0.100 ms thaw_processes 10.000 ms
+pm-suspend: slowest suspend callbacks:
+  e1000e 0000:00:19.0 (dpm_suspend) 30.000 ms, parent pci0000:00
+  i915 0000:00:02.0 (dpm_suspend_late) 2.000 ms, parent pci0000:00
+  pcieport 0000:00:1c.0 (dpm_suspend_noirq) 1.000 ms, parent pci0000:00
+  snd_hda_intel 0000:00:1b.0 (dpm_suspend) 0.180 ms, parent pci0000:00
+  platform Fixed MDIO bus.0 (dpm_suspend) 0.010 ms, parent platform
+pm-suspend: slowest resume callbacks:
+  e1000e 0000:00:19.0 (dpm_resume) 80.000 ms, parent pci0000:00
+  i915 0000:00:02.0 (dpm_resume) 40.000 ms, parent pci0000:00
+  pcieport 0000:00:1c.0 (dpm_resume_noirq) 1.000 ms, parent pci0000:00
+  e1000e 0000:00:19.0 (dpm_complete) 0.010 ms, parent pci0000:00
+pm-suspend: resume 92.400 ms, over the budget of 50.000 ms by:
+  e1000e 0000:00:19.0 (dpm_resume) 80.000 ms
+OUT
+}
+
+@test "--timings -J: a failing callback named from the trace, the tracing put back after the refused sleep" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	# A buffer not yet expanded reads "7 (expanded: 1408)": once used it
+	# reads 1408, the size it had all along, and that is put back.
+	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort | sed 's/7 (expanded: 1408)/1408/')
+	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fuzz/seeds/trace/failing"
+	# The kernel traces the failing callback, then refuses the state write.
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/wakeup_count" PM_FAULT_AFTER_CMD="$KT_CMD" \
+		PM_FAULT_WRITE="*/sys/power/state=EBUSY" LD_PRELOAD="$so" \
+		"$bin/pm-suspend" --sysroot "$fx" --timings -J deep
+	assert_failure 1
+	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
+	t=$(jq -c '.legs[0].timings' <<<"$output")
+	[ "$(jq -c '[.source, .suspend_s, .failed[0].driver, .failed[0].device, .failed[0].phase, .failed[0].error, .trace.unparsed]' <<<"$t")" = \
+		'["tracefs",null,"xhci_hcd","0000:00:14.0","dpm_suspend",-16,0]' ] || fail "$t"
+	[ "$(jq -c '[.phases[] | [.name, .direction, .time_s]]' <<<"$t")" = \
+		'[["dpm_suspend","suspend",0.0042],["dpm_resume","resume",0.0001]]' ] || fail "$t"
+}
+
+@test "--timings without tracefs: pm_print_times on for the sleep, put back, and said" {
+	fault_so
+	fx=$(sleepfx)
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" \
+		PM_FAULT_AFTER_CMD="cat $fx/sys/power/pm_print_times >$fx/during" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timings deep
+	assert_success
+	[ "$(cat "$fx/during")" = 1 ]
+	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
+	[ "$output" = "pm-suspend: timings: no tracefs with the power events: the kernel logs each device's time (pm_print_times), no detail here" ]
+}
