@@ -101,7 +101,7 @@ static const char usage_text[] =
 	"of exit 4\n"
 	"  -J, --json               print a report of the cycle as "
 	"JSON\n"
-	"  -F, --format FMT         human (default) or json\n"
+	"  -F, --format FMT         human (default), json or kv\n"
 	"  -o, --output FILE        write the report to FILE "
 	"atomically\n"
 	"      --sysroot DIR        prefix /sys, /proc, /etc, /run, "
@@ -614,7 +614,7 @@ static void check_combos(struct ps *p)
 		(p->t.dry_run ? X_DRY_RUN : 0) |
 		(p->no_hooks ? X_NO_HOOKS : 0) |
 		(p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE ? X_STH : 0) |
-		(p->t.fmt == PM_FMT_JSON ? X_JSON : 0) |
+		(p->t.fmt == PM_FMT_JSON || p->t.fmt == PM_FMT_KV ? X_JSON : 0) |
 		(p->t.output ? X_OUTPUT : 0) |
 		(p->timings ? X_TIMINGS : 0) | (p->budget_s > 0 ? X_BUDGET : 0);
 
@@ -628,7 +628,8 @@ static void check_combos(struct ps *p)
 		     PM_SEEN_FORMAT | PM_SEEN_OUTPUT | PM_SEEN_WAIT |
 			     PM_SEEN_DRY_RUN,
 		     p->name);
-	pm_tool_formats(&p->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
+	pm_tool_formats(&p->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
+				       1u << PM_FMT_KV);
 	pm_tool_rules(&p->t, given, out_combos,
 		      sizeof(out_combos) / sizeof(out_combos[0]), NULL);
 }

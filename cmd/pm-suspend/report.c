@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The report of a cycle: one JSON document with --json; otherwise a
+ * The report of a cycle: one JSON document with --json (or its kv
+ * lines with -F kv); otherwise a
  * summary to syslog (at the real root), to the log, and to stderr when
  * it is a terminal or with -v.
  */
@@ -212,10 +213,10 @@ void ps_report(struct ps *p, int status)
 		if (!p->t.dry_run)
 			summary(p, r, tty);
 		/* Asked for: on stdout, unless the JSON report has it. */
-		if (!p->t.dry_run && p->t.fmt != PM_FMT_JSON)
+		if (!p->t.dry_run && p->t.fmt == PM_FMT_HUMAN)
 			ps_timings_human(stdout, p, r);
 	}
-	if (p->t.fmt == PM_FMT_JSON)
+	if (p->t.fmt == PM_FMT_JSON || p->t.fmt == PM_FMT_KV)
 		json(p, status);
 	if (p->ctx.real_root)
 		closelog();

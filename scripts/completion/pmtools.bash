@@ -714,7 +714,7 @@ _pmtools_pm_suspend() {
 	_pmtools_scan -
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
-		_pmtools_value "$_pmt_pend" "human json" && return
+		_pmtools_value "$_pmt_pend" "human json kv" && return
 		case $_pmt_pend in
 		--rtc) _pmtools_rtcs ;;
 		--test) _pmtools_test_levels ;;

@@ -560,8 +560,8 @@ all_modes_tree() {
 	comp pm-suspend --sysroot "$hwp" --rtc ""
 	expect "$(names "$hwp/sys/class/rtc")"
 	comp pm-suspend --sysroot "$hwp" -F ""
-	expect human json
-	pm_suspend --help | grep -E '^ +-F, --format FMT +human \(default\) or json$'
+	expect human json kv
+	pm_suspend --help | grep -E '^ +-F, --format FMT +human \(default\), json or kv$'
 }
 
 @test "pm-hibernate and pm-suspend-hybrid take no mode; pm-is-supported its usage options" {

@@ -703,7 +703,7 @@ EOF
 		"--wake-at @0" "--wake-at @1" "--wake-at yesterday" "--wake-at 2026-13-01T00:00" "--wake-at 2030-01-01T25:00" \
 		"--wake-at 2030-01-01" "--wake-at 2030-01-01T10:00+25:00" "--wake-at 2030-01-01T10:00Q" \
 		"--hook-timeout 0" "--hook-timeout x" "--hibernate-delay 0" "--rtc ../rtc0" "--rtc rtc0/x" "--test bogus" \
-		"--wake-after 60 --wake-at @9999999999" "--test core --diagnose" "-o $BATS_TEST_TMPDIR/r.json" "-F kv" "-c 0"; do
+		"--wake-after 60 --wake-at @9999999999" "--test core --diagnose" "-o $BATS_TEST_TMPDIR/r.json" "-F csv" "-c 0"; do
 		# shellcheck disable=SC2086
 		bad_input pm-suspend "$fx" $a deep
 	done
@@ -925,9 +925,11 @@ kernel_traces() { # FX TRACE
 	# reads 1408, the size it had all along, and that is put back.
 	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort | sed 's/7 (expanded: 1408)/1408/')
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
-	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD" \
+	# And a SIGTERM during the sleep: handled after the resume.
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; kill -TERM \$PPID" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timings --budget 50ms deep
 	assert_success
+	[ "$stderr" = "pm-suspend: a signal arrived during the sleep: handled after the resume" ] || fail "$stderr"
 	# During the sleep: on, nop, the buffer grown, the three events on.
 	[ "$(paste -sd' ' "$fx/during")" = "1 nop 4096 1 1 1" ] || fail "$(cat "$fx/during")"
 	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
@@ -972,7 +974,7 @@ OUT
 		'[["dpm_suspend","suspend",0.0042],["dpm_resume","resume",0.0001]]' ] || fail "$t"
 }
 
-@test "--timings without tracefs: pm_print_times on for the sleep, put back, and said" {
+@test "--timings without tracefs: pm_print_times on for the sleep, put back, and said; -F kv" {
 	fault_so
 	fx=$(sleepfx)
 	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" \
@@ -982,4 +984,11 @@ OUT
 	[ "$(cat "$fx/during")" = 1 ]
 	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
 	[ "$output" = "pm-suspend: timings: no tracefs with the power events: the kernel logs each device's time (pm_print_times), no detail here" ]
+	# The report as kv lines: the JSON's paths joined by _, a null empty.
+	repower "$fx"
+	ps "$fx" --timings -F kv deep
+	assert_success
+	assert_line "leg0_timings_source='pm_print_times'"
+	assert_line "leg0_timings_resume_s=''"
+	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
 }
