@@ -25,7 +25,6 @@
 
 #include "trace.h"
 #include "core.h"
-#include "parse.h"
 #include "txn.h"
 
 /* A line, as a pointer and a length: the text is not NUL-terminated. */
@@ -649,40 +648,7 @@ static int plan(struct pm_txn *t, const char *dir, const char *name,
 	return pm_txn_add(t, path, value, 0);
 }
 
-/*
- * buffer_size_kb reads "7 (expanded: 1408)" until the buffer is first
- * used: the size it will have is the expanded one, and that is what an
- * undo writes back.  Not written when it is as large already.
- */
-static int plan_buffer(struct pm_txn *t, const char *dir, unsigned kb)
-{
-	char path[PM_PATH_MAX], old[64], val[24], *x;
-	uint64_t now;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/buffer_size_kb", dir);
-	n = pm_attr_read(t->ctx, path, old, sizeof(old));
-	if (n < 0)
-		return (int)n;
-	x = strstr(old, " (expanded: ");
-	if (x) {
-		memmove(old, x + 12, strlen(x + 12) + 1);
-		x = strchr(old, ')');
-		if (!x || x[1])
-			return pm_err_set(t->ctx, "parse", path, old, EINVAL,
-					  NULL);
-		*x = '\0';
-	}
-	if (pm_parse_u64(old, &now) < 0)
-		return pm_err_set(t->ctx, "parse", path, old, EINVAL, NULL);
-	if (now >= kb)
-		return 0;
-	snprintf(val, sizeof(val), "%u", kb);
-	n = pm_txn_add_known(t, path, old, val, 0);
-	return n < 0 ? (int)n : 0;
-}
-
-int pm_trace_plan(struct pm_txn *t, const char *dir, unsigned buffer_kb)
+int pm_trace_plan(struct pm_txn *t, const char *dir)
 {
 	char name[PM_PATH_MAX], was[PM_W_VAL];
 	int i;
@@ -693,8 +659,12 @@ int pm_trace_plan(struct pm_txn *t, const char *dir, unsigned buffer_kb)
 	if (i < 0)
 		return i;
 	snprintf(was, sizeof(was), "%s", t->w[i].old);
-	if ((i = plan(t, dir, "current_tracer", "nop")) < 0 ||
-	    (i = plan_buffer(t, dir, buffer_kb)) < 0)
+	/* buffer_size_kb is left as it is: the kernel rounds a size to its
+	 * pages (1408 reads 1410 once used), so a size written would not
+	 * read back, nor could it be put back as found.  An overflow shows
+	 * as the ring buffer's LOST marks, which the report gives. */
+	i = plan(t, dir, "current_tracer", "nop");
+	if (i < 0)
 		return i;
 	for (size_t k = 0; k < 3; k++) {
 		snprintf(name, sizeof(name), "events/power/%s/enable",

@@ -102,9 +102,6 @@ int pm_trace_split(const struct pm_trace *t, struct pm_trace_split *s);
 
 /* ------------------------------------------------------------ tracefs */
 
-/* The ring buffer asked for, per CPU: a cycle's callbacks fit it. */
-#define PM_TRACE_BUFFER_KB 4096
-
 /*
  * The tracefs folder below the system root: /sys/kernel/tracing, else
  * /sys/kernel/debug/tracing, where its trace file is (an empty folder is
@@ -113,13 +110,14 @@ int pm_trace_split(const struct pm_trace *t, struct pm_trace_split *s);
 int pm_tracefs_find(struct pm_ctx *ctx, const char **dir);
 /*
  * Plan the tracing of a sleep in t: tracing_on 0, current_tracer nop,
- * buffer_size_kb at least buffer_kb, the three power events enabled, the
- * buffer cleared, tracing_on 1.  Each file is read now, so that undoing
+ * the three power events enabled, the buffer cleared, tracing_on 1
+ * (buffer_size_kb as it is: a size written reads back rounded to the
+ * kernel's pages, and could not be put back as found).  Each file is read now, so that undoing
  * t puts it back as found (the clear aside: what the buffer held is
  * gone).  0, or -errno with the record (-ENOENT: a file missing, as
  * without the power events).
  */
-int pm_trace_plan(struct pm_txn *t, const char *dir, unsigned buffer_kb);
+int pm_trace_plan(struct pm_txn *t, const char *dir);
 /* The trace file's text (malloc'd) and its length: 0 or -errno. */
 int pm_trace_read(struct pm_ctx *ctx, const char *dir, char **text,
 		  size_t *len);

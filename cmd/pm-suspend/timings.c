@@ -25,7 +25,7 @@ int ps_timings_plan(struct ps *p, struct ps_result *r)
 	if (!p->timings)
 		return 0;
 	if (pm_tracefs_find(&p->ctx, &dir) == 0) {
-		e = pm_trace_plan(t, dir, PM_TRACE_BUFFER_KB);
+		e = pm_trace_plan(t, dir);
 		if (e == 0) {
 			r->tsource = "tracefs";
 			return 0;
