@@ -53,6 +53,7 @@
 #include "powercap.h"
 #include "dump.h"
 #include "device.h"
+#include "tune.h"
 #include "conf.h"
 #include "tool.h"
 #include "writer.h"

@@ -597,7 +597,7 @@ _pmtools_pmctl() {
 	if [[ $_pmt_cur == -* ]]; then
 		case $cmd in
 		"") opts="-c --cpu $wr $out --redact -V --version" ;;
-		status | sleep | thermal | domains | powercap) opts=$out ;;
+		status | sleep | thermal | domains | powercap | tune) opts=$out ;;
 		freq)
 			opts="-c --cpu $out"
 			[[ $verb == show ]] || opts+=" $wr --governor --min --max --speed --epp"
@@ -640,7 +640,8 @@ _pmtools_pmctl() {
 
 	if [[ -z $cmd ]]; then
 		_pmtools_push status freq boost idle cpu smt latency sleep supply \
-			thermal devfreq domains powercap profile device dump recover
+			thermal devfreq domains powercap profile device tune dump \
+			recover
 		_pmtools_offer
 		return
 	fi
@@ -685,7 +686,7 @@ _pmtools_pmctl() {
 			_pmtools_devfreqs
 		fi
 		;;
-	domains | powercap) ((n == 0)) && _pmtools_push show ;;
+	domains | powercap | tune) ((n == 0)) && _pmtools_push show ;;
 	profile) ((n == 0)) && _pmtools_profiles ;;
 	device)
 		if [[ $verb == set ]]; then
