@@ -7,8 +7,8 @@
  *
  * Good and bad follow powertop where it has the tunable, except where
  * powertop compares to one exact value and another saves as much: SATA
- * min_power (beside med_power_with_dipm) and an audio power_save of more
- * than one second are good here.
+ * min_power and min_power_with_partial (beside med_power_with_dipm) and
+ * an audio power_save of more than one second are good here.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -89,6 +89,7 @@ enum pm_tune_state pm_tune_judge(enum pm_tune_kind k, const char *value)
 		return !strcmp(value, "auto");
 	case PM_TUNE_SATA_LINK:
 		return !strcmp(value, "med_power_with_dipm") ||
+		       !strcmp(value, "min_power_with_partial") ||
 		       !strcmp(value, "min_power");
 	case PM_TUNE_PCIE_ASPM:
 		return !strcmp(value, "powersave") ||
@@ -542,14 +543,16 @@ static void usb_name(struct pm_ctx *ctx, int dfd, const char *ids,
 		 p);
 }
 
-/* The device's class, or its first interface's when it is 00. */
+/* The device's class, or its first interface's when it is 00 or ef. */
 static void usb_class(struct pm_ctx *ctx, int dfd, const char *ids,
 		      struct pm_tunable *t)
 {
 	char cls[16];
 
 	get(ctx, dfd, "bDeviceClass", cls, sizeof(cls));
-	if ((!strcmp(cls, "00") || !cls[0]) && t->if_classes[0])
+	/* 00: by interface; ef with interfaces: an association of them */
+	if ((!strcmp(cls, "00") || !strcmp(cls, "ef") || !cls[0]) &&
+	    t->if_classes[0])
 		snprintf(cls, sizeof(cls), "%.2s", t->if_classes);
 	if (strlen(cls) != 2)
 		return;

@@ -47,7 +47,7 @@ struct pm_tunable {
 	char vendor_id[8], device_id[8];	/* "8086", "a0ed" */
 	char class_code[12];	/* PCI class or USB class of the device,
 				 * or of its first interface when the
-				 * device's is 00 */
+				 * device's is 00 or ef */
 	char class_name[64];	/* "USB controller", "Human Interface
 				 * Device" */
 	char name[224];		/* "Intel Corporation Tiger Lake-LP USB 3.2
@@ -62,7 +62,8 @@ struct pm_tunable {
 
 /*
  * Whether value saves power for a tunable of kind k: runtime PM and USB
- * autosuspend "auto"; SATA med_power_with_dipm or min_power; ASPM
+ * autosuspend "auto"; SATA med_power_with_dipm, min_power_with_partial
+ * or min_power; ASPM
  * powersave or powersupersave; power_save above 0; power_save_controller
  * Y; nmi_watchdog 0; dirty_writeback_centisecs at least 1500 (0 stops
  * periodic writeback: bad); laptop_mode above 0.  "" is unknown.

@@ -42,6 +42,8 @@ static void test_judge(void)
 		{ PM_TUNE_USB_AUTOSUSPEND, "on", PM_TUNE_BAD },
 		{ PM_TUNE_SATA_LINK, "med_power_with_dipm", PM_TUNE_GOOD },
 		{ PM_TUNE_SATA_LINK, "min_power", PM_TUNE_GOOD },
+		{ PM_TUNE_SATA_LINK, "min_power_with_partial", PM_TUNE_GOOD },
+		{ PM_TUNE_SATA_LINK, "medium_power", PM_TUNE_BAD },
 		{ PM_TUNE_SATA_LINK, "max_performance", PM_TUNE_BAD },
 		{ PM_TUNE_SATA_LINK, "keep_firmware_settings", PM_TUNE_BAD },
 		{ PM_TUNE_PCIE_ASPM, "powersupersave", PM_TUNE_GOOD },
