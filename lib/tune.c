@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "tune.h"
 
 static const char *const kind_names[PM_TUNE_NKINDS] = {
@@ -112,6 +113,177 @@ enum pm_tune_state pm_tune_judge(enum pm_tune_kind k, const char *value)
 	default:
 		return PM_TUNE_UNKNOWN;
 	}
+}
+
+const char *pm_tune_file(enum pm_tune_kind k)
+{
+	return (unsigned)k < PM_TUNE_NKINDS ? global_files[k] : NULL;
+}
+
+int pm_sysctl_kind(const char *key)
+{
+	static const struct {
+		const char *key;
+		enum pm_tune_kind k;
+	} m[] = {
+		{ "kernel.nmi_watchdog", PM_TUNE_NMI_WATCHDOG },
+		{ "vm.dirty_writeback_centisecs", PM_TUNE_DIRTY_WRITEBACK },
+		{ "vm.laptop_mode", PM_TUNE_LAPTOP_MODE },
+	};
+	char k[64];
+
+	if (strlen(key) >= sizeof(k))
+		return -1;
+	memcpy(k, key, strlen(key) + 1);
+	for (char *p = k; *p; p++)
+		if (*p == '/')
+			*p = '.';
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (!strcmp(k, m[i].key))
+			return (int)m[i].k;
+	return -1;
+}
+
+static bool id_ok(const char *id, size_t len);
+
+static bool one_of(const char *s, const char *const *words)
+{
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	return false;
+}
+
+/* A decimal from 0 to max into out. */
+static int num(const char *s, uint64_t max, char *out, size_t size)
+{
+	uint64_t v;
+
+	if (pm_parse_u64(s, &v) < 0 || v > max)
+		return -EINVAL;
+	snprintf(out, size, "%llu", (unsigned long long)v);
+	return 0;
+}
+
+int pm_tune_value_parse(enum pm_tune_kind k, const char *s, char *out,
+			size_t size)
+{
+	static const char *const sata[] = {
+		"max_performance", "medium_power", "med_power_with_dipm",
+		"min_power_with_partial", "min_power",
+		"keep_firmware_settings", NULL,
+	};
+	static const char *const aspm[] = {
+		"default", "performance", "powersave", "powersupersave", NULL,
+	};
+	static const char *const control[] = { "auto", "on", NULL };
+	const char *w = NULL;
+	bool b;
+
+	switch (k) {
+	case PM_TUNE_RUNTIME_PM:
+		w = one_of(s, control) ? s : NULL;
+		break;
+	case PM_TUNE_USB_AUTOSUSPEND:
+		if (pm_parse_bool(s, &b) == 0)
+			w = b ? "auto" : "on";
+		break;
+	case PM_TUNE_SATA_LINK:
+		w = one_of(s, sata) ? s : NULL;
+		break;
+	case PM_TUNE_PCIE_ASPM:
+		w = one_of(s, aspm) ? s : NULL;
+		break;
+	case PM_TUNE_AUDIO_CONTROLLER:
+		if (pm_parse_bool(s, &b) == 0)
+			w = b ? "Y" : "N";
+		break;
+	case PM_TUNE_NMI_WATCHDOG:
+		if (pm_parse_bool(s, &b) == 0)
+			w = b ? "1" : "0";
+		break;
+	case PM_TUNE_AUDIO_POWER_SAVE:
+	case PM_TUNE_LAPTOP_MODE:
+		return num(s, 3600, out, size);
+	case PM_TUNE_DIRTY_WRITEBACK:
+		return num(s, 2147483647, out, size);
+	default:
+		break;
+	}
+	if (!w || strlen(w) >= size)
+		return -EINVAL;
+	memcpy(out, w, strlen(w) + 1);
+	return 0;
+}
+
+int pm_usb_exclude_parse(const char *s, char *codes, size_t size,
+			 const char **bad, size_t *badlen)
+{
+	static const struct {
+		const char *word, *codes;
+	} m[] = {
+		{ "input", "03" }, { "audio", "01" }, { "comm", "02 0a" },
+		{ "printer", "07" }, { "storage", "08" }, { "hub", "09" },
+		{ "video", "0e" }, { "bluetooth", "e0" },
+	};
+	size_t len = 0, n;
+	const char *add;
+	char w[16];
+	bool none = false;
+
+	codes[0] = '\0';
+	*bad = NULL;
+	while (*s) {
+		n = strcspn(s, ", \t");
+		if (!n) {
+			s++;
+			continue;
+		}
+		add = NULL;
+		if (n < sizeof(w)) {
+			memcpy(w, s, n);
+			w[n] = '\0';
+			for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+				if (!strcmp(w, m[i].word))
+					add = m[i].codes;
+			if (n == 2 && id_ok(w, 2))
+				add = w;
+			if (!strcmp(w, "none")) {
+				add = "";
+				none = true;
+			}
+		}
+		if (!add || len + strlen(add) + 2 > size) {
+			*bad = s;
+			*badlen = n;
+			return -EINVAL;
+		}
+		if (*add)
+			len += (size_t)snprintf(codes + len, size - len, "%s%s",
+						len ? " " : "", add);
+		s += n;
+	}
+	if (none && len) {
+		*bad = "none";
+		*badlen = 4;
+		return -EINVAL;
+	}
+	return len || none ? 0 : -EINVAL;
+}
+
+bool pm_usb_excluded(const struct pm_tunable *t, const char *codes)
+{
+	char c[3];
+
+	for (const char *p = codes; *p; p += p[2] ? 3 : 2) {
+		memcpy(c, p, 2);
+		c[2] = '\0';
+		if (!strcmp(t->class_code, c) || strstr(t->if_classes, c))
+			return true;
+		if (!p[2])
+			break;
+	}
+	return false;
 }
 
 int pm_bracket_choice(const char *text, char *out, size_t size)
@@ -697,6 +869,14 @@ int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)
 		rc = read_global(ctx, (enum pm_tune_kind)k, list);
 	free(pci);
 	free(usb);
+	pm_err_clear(ctx);
+	return rc < 0 ? rc : list->n - start;
+}
+
+int pm_usb_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)
+{
+	int start = list->n, rc = read_usb(ctx, NULL, list);
+
 	pm_err_clear(ctx);
 	return rc < 0 ? rc : list->n - start;
 }

@@ -91,6 +91,38 @@ bool pm_ids_device(const char *ids, const char *vendor, const char *device,
 /* class: "0c" or "0c03" (PCI), "03" (USB); the most precise name. */
 bool pm_ids_class(const char *ids, const char *cls, char *out, size_t size);
 
+/*
+ * A value a point gives for a tunable, as the word the kernel takes, into
+ * out: runtime PM "auto" or "on"; USB autosuspend on/off (pm_parse_bool)
+ * as "auto"/"on"; a SATA policy of Linux 6.1 (or keep_firmware_settings);
+ * an ASPM policy; power_save 0 to 3600 s; power_save_controller a
+ * boolean as Y/N; nmi_watchdog a boolean as 1/0;
+ * dirty_writeback_centisecs 0 to 2147483647; laptop_mode 0 to 3600 s.
+ * -EINVAL otherwise.
+ */
+int pm_tune_value_parse(enum pm_tune_kind k, const char *s, char *out,
+			size_t size);
+/* The file of a tunable that is not a device's, NULL for the others. */
+const char *pm_tune_file(enum pm_tune_kind k);
+/*
+ * A [sysctl] key: kernel.nmi_watchdog, vm.dirty_writeback_centisecs or
+ * vm.laptop_mode ('/' may stand for '.'): its kind, or -1.
+ */
+int pm_sysctl_kind(const char *key);
+
+/*
+ * USB classes to leave alone, from words: input (03, HID), audio (01),
+ * comm (02 and 0a: modems, phones, WWAN), printer (07), storage (08),
+ * hub (09), video (0e), bluetooth (e0: wireless controllers), or two hex
+ * digits; "none" for none.  Separated by commas or blanks.  Into codes,
+ * "03 01 ..."; -EINVAL naming nothing, *bad the first word that is none
+ * of these.
+ */
+int pm_usb_exclude_parse(const char *s, char *codes, size_t size,
+			 const char **bad, size_t *badlen);
+/* The device's class or one of its interfaces' is in codes. */
+bool pm_usb_excluded(const struct pm_tunable *t, const char *codes);
+
 struct pm_tunables {
 	struct pm_tunable *v;
 	int n, cap;
@@ -107,5 +139,7 @@ struct pm_tunables {
  */
 int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 void pm_tunables_free(struct pm_tunables *list);
+/* The USB devices alone (no names read), as pm_tunables_read has them. */
+int pm_usb_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 
 #endif /* PM_TUNE_H */

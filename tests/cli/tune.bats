@@ -62,3 +62,40 @@ fx_ids() {
 			[ "$tunable11_path" = /sys/class/scsi_host/host0/link_power_management_policy ]
 	)
 }
+
+# A laptop point: everything power-saving but the keyboard (input) and
+# audio, which [usb] leaves alone by default.
+laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power = med_power_with_dipm\n[pcie]\naspm = powersave\n[audio]\npower_save = 1\npower_save_controller = yes\n[sysctl]\nkernel.nmi_watchdog = 0\nvm.dirty_writeback_centisecs = 1500\nvm.laptop_mode = 5\n[runtime_pm]\npci = auto\n'
+
+@test "opp-set: a laptop point's [usb] [sata] [pcie] [audio] [sysctl] applied; pmctl tune agrees" {
+	d=$(fresh tune-laptop)
+	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J -f "$BATS_TEST_TMPDIR/laptop.conf"
+	assert_success
+	jq -e '.rolled_back == false and .changed == 16 and ([.writes[] | .ok] | all)' <<<"$output"
+	# The keyboard's interfaces are HID (03): its power/control is not written.
+	jq -e '[.writes[].path | select(test("usb1/1-1/"))] == []' <<<"$output"
+	jq -e '[.writes[] | select(.path == "/sys/module/snd_hda_intel/parameters/power_save_controller")] == []' <<<"$output"
+	[ "$(cat "$d/sys/module/pcie_aspm/parameters/policy")" = powersave ]
+	[ "$(cat "$d/proc/sys/vm/laptop_mode")" = 5 ]
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 1000 ]
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
+	assert_success
+	jq -e '.bad == 1 and ([.tunables[] | select(.good == false) | .device] == ["1-1"])' <<<"$output"
+}
+
+@test "opp-set: a failure at the laptop point's last write restores every earlier one" {
+	fault_so
+	d=$(fresh tune-laptop)
+	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
+	# A file cannot print the kernel's list again after the restore
+	# writes its choice: the one word stands for it (as the kernel reads).
+	echo default >"$d/sys/module/pcie_aspm/parameters/policy"
+	before=$(tree_sum "$d")
+	run --separate-stderr env PM_FAULT_WRITE="*/proc/sys/vm/laptop_mode=EIO@1" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/laptop.conf"
+	assert_failure 1
+	[[ ${stderr_lines[0]} == "opp-set: cannot write "*"laptop_mode"*"(EIO)" ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: restored the 15 earlier writes: nothing was changed" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+}

@@ -74,6 +74,78 @@ static void test_judge(void)
 		       pm_tune_kind_name((enum pm_tune_kind)k));
 }
 
+static void test_values(void)
+{
+	static const struct {
+		enum pm_tune_kind k;
+		const char *in, *out;	/* out NULL: refused */
+	} c[] = {
+		{ PM_TUNE_USB_AUTOSUSPEND, "on", "auto" },
+		{ PM_TUNE_USB_AUTOSUSPEND, "off", "on" },
+		{ PM_TUNE_USB_AUTOSUSPEND, "auto", NULL },
+		{ PM_TUNE_RUNTIME_PM, "auto", "auto" },
+		{ PM_TUNE_RUNTIME_PM, "off", NULL },
+		{ PM_TUNE_SATA_LINK, "min_power_with_partial",
+		  "min_power_with_partial" },
+		{ PM_TUNE_SATA_LINK, "min_power ", NULL },
+		{ PM_TUNE_PCIE_ASPM, "powersupersave", "powersupersave" },
+		{ PM_TUNE_PCIE_ASPM, "[powersave]", NULL },
+		{ PM_TUNE_AUDIO_POWER_SAVE, "3600", "3600" },
+		{ PM_TUNE_AUDIO_POWER_SAVE, "3601", NULL },
+		{ PM_TUNE_AUDIO_POWER_SAVE, "-1", NULL },
+		{ PM_TUNE_AUDIO_CONTROLLER, "yes", "Y" },
+		{ PM_TUNE_AUDIO_CONTROLLER, "0", "N" },
+		{ PM_TUNE_NMI_WATCHDOG, "off", "0" },
+		{ PM_TUNE_NMI_WATCHDOG, "2", NULL },
+		{ PM_TUNE_DIRTY_WRITEBACK, "2147483647", "2147483647" },
+		{ PM_TUNE_DIRTY_WRITEBACK, "2147483648", NULL },
+		{ PM_TUNE_DIRTY_WRITEBACK, "015", "15" },
+		{ PM_TUNE_LAPTOP_MODE, "", NULL },
+	};
+	char out[32], codes[64];
+	const char *bad;
+	size_t n;
+	struct pm_tunable t = { .class_code = "ef", .if_classes = "0e 01" };
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int r = pm_tune_value_parse(c[i].k, c[i].in, out,
+					    sizeof(out));
+
+		if (c[i].out)
+			ok(r == 0 && !strcmp(out, c[i].out),
+			   "value: %s '%s' is '%s'", pm_tune_kind_name(c[i].k),
+			   c[i].in, c[i].out);
+		else
+			is_int(r, -EINVAL, "value: %s '%s' refused",
+			       pm_tune_kind_name(c[i].k), c[i].in);
+	}
+	is_int(pm_sysctl_kind("vm/laptop_mode"), PM_TUNE_LAPTOP_MODE,
+	       "sysctl: vm/laptop_mode");
+	is_int(pm_sysctl_kind("kernel.nmi_watchdog"), PM_TUNE_NMI_WATCHDOG,
+	       "sysctl: kernel.nmi_watchdog");
+	is_int(pm_sysctl_kind("vm.swappiness"), -1, "sysctl: not ours");
+	is_int(pm_usb_exclude_parse("input, audio comm,e0", codes,
+				    sizeof(codes), &bad, &n), 0,
+	       "exclude: words");
+	is_str(codes, "03 01 02 0a e0", "exclude: their codes");
+	is_int(pm_usb_exclude_parse("none", codes, sizeof(codes), &bad, &n),
+	       0, "exclude: none");
+	is_str(codes, "", "exclude: none is no code");
+	ok(pm_usb_exclude_parse("input,keyboard", codes, sizeof(codes), &bad,
+				&n) == -EINVAL && n == 8 &&
+	   !strncmp(bad, "keyboard", n), "exclude: the bad word named");
+	ok(pm_usb_exclude_parse("E0", codes, sizeof(codes), &bad, &n) ==
+	   -EINVAL, "exclude: hex is lower case");
+	ok(pm_usb_exclude_parse(" , ", codes, sizeof(codes), &bad, &n) ==
+	   -EINVAL && !bad, "exclude: nothing named");
+	ok(pm_usb_exclude_parse("none,video", codes, sizeof(codes), &bad,
+				&n) == -EINVAL, "exclude: none with a class");
+	ok(pm_usb_excluded(&t, "01"), "excluded: by an interface");
+	ok(pm_usb_excluded(&t, "03 ef"), "excluded: by the device's class");
+	ok(!pm_usb_excluded(&t, "03 e0"), "excluded: not");
+	ok(!pm_usb_excluded(&t, ""), "excluded: nothing excluded");
+}
+
 static void test_bracket(void)
 {
 	char b[16];
@@ -275,6 +347,7 @@ int main(void)
 		return 99;
 	}
 	test_judge();
+	test_values();
 	test_bracket();
 	test_ids();
 	build_tree();
