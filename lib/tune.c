@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -195,7 +196,10 @@ int pm_tune_value_parse(enum pm_tune_kind k, const char *s, char *out,
 		w = one_of(s, aspm) ? s : NULL;
 		break;
 	case PM_TUNE_AUDIO_CONTROLLER:
-		if (pm_parse_bool(s, &b) == 0)
+		/* The kernel's bool parameter prints Y or N. */
+		if (!strcasecmp(s, "y") || !strcasecmp(s, "n"))
+			w = toupper((unsigned char)*s) == 'Y' ? "Y" : "N";
+		else if (pm_parse_bool(s, &b) == 0)
 			w = b ? "Y" : "N";
 		break;
 	case PM_TUNE_NMI_WATCHDOG:
@@ -869,6 +873,16 @@ int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)
 		rc = read_global(ctx, (enum pm_tune_kind)k, list);
 	free(pci);
 	free(usb);
+	pm_err_clear(ctx);
+	return rc < 0 ? rc : list->n - start;
+}
+
+int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list)
+{
+	int start = list->n, rc = read_sata(ctx, list);
+
+	for (int k = PM_TUNE_PCIE_ASPM; k < PM_TUNE_NKINDS && !rc; k++)
+		rc = read_global(ctx, (enum pm_tune_kind)k, list);
 	pm_err_clear(ctx);
 	return rc < 0 ? rc : list->n - start;
 }

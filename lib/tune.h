@@ -139,6 +139,8 @@ struct pm_tunables {
  */
 int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 void pm_tunables_free(struct pm_tunables *list);
+/* The SATA hosts and the one-file tunables alone, as pm_tunables_read. */
+int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list);
 /* The USB devices alone (no names read), as pm_tunables_read has them. */
 int pm_usb_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 

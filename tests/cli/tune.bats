@@ -65,11 +65,14 @@ fx_ids() {
 
 # A laptop point: everything power-saving but the keyboard (input) and
 # audio, which [usb] leaves alone by default.
-laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power = med_power_with_dipm\n[pcie]\naspm = powersave\n[audio]\npower_save = 1\npower_save_controller = yes\n[sysctl]\nkernel.nmi_watchdog = 0\nvm.dirty_writeback_centisecs = 1500\nvm.laptop_mode = 5\n[runtime_pm]\npci = auto\n'
+laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power = med_power_with_dipm\n[pcie]\naspm = powersave\n[audio]\npower_save = 1\npower_save_controller = Y\n[sysctl]\nkernel.nmi_watchdog = 0\nvm.dirty_writeback_centisecs = 1500\nvm.laptop_mode = 5\n[runtime_pm]\npci = auto\n'
 
-@test "opp-set: a laptop point's [usb] [sata] [pcie] [audio] [sysctl] applied; pmctl tune agrees" {
+@test "opp-set: a laptop point's [usb] [sata] [pcie] [audio] [sysctl] applied; pmctl tune agrees; --save puts back" {
 	d=$(fresh tune-laptop)
 	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" --save "$BATS_TEST_TMPDIR/saved.conf"
+	assert_success
+	grep -qx 'link_power = max_performance' "$BATS_TEST_TMPDIR/saved.conf"
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J -f "$BATS_TEST_TMPDIR/laptop.conf"
 	assert_success
 	jq -e '.rolled_back == false and .changed == 16 and ([.writes[] | .ok] | all)' <<<"$output"
@@ -82,6 +85,14 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
 	assert_success
 	jq -e '.bad == 1 and ([.tunables[] | select(.good == false) | .device] == ["1-1"])' <<<"$output"
+	# What --save wrote puts back the files of [sata] [pcie] [audio] [sysctl].
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/saved.conf"
+	assert_success
+	[ "$(cat "$d/sys/class/scsi_host/host1/link_power_management_policy")" = max_performance ]
+	[ "$(cat "$d/sys/module/pcie_aspm/parameters/policy")" = default ]
+	[ "$(cat "$d/sys/module/snd_hda_intel/parameters/power_save")" = 0 ]
+	[ "$(cat "$d/proc/sys/kernel/nmi_watchdog")" = 1 ]
+	[ "$(cat "$d/proc/sys/vm/dirty_writeback_centisecs")" = 500 ]
 }
 
 @test "opp-set: a failure at the laptop point's last write restores every earlier one" {
