@@ -19,7 +19,7 @@ enum pm_tune_kind {
 	PM_TUNE_SATA_LINK,	/* a SCSI host's link_power_management_policy */
 	PM_TUNE_PCIE_ASPM,	/* pcie_aspm's policy (bracketed choice) */
 	PM_TUNE_AUDIO_POWER_SAVE,	/* snd_hda_intel's power_save */
-	PM_TUNE_AUDIO_CONTROLLER,	/* snd_hda_intel's power_save_controller */
+	PM_TUNE_AUDIO_CONTROLLER,	/* its power_save_controller */
 	PM_TUNE_NMI_WATCHDOG,	/* kernel.nmi_watchdog */
 	PM_TUNE_DIRTY_WRITEBACK,	/* vm.dirty_writeback_centisecs */
 	PM_TUNE_LAPTOP_MODE,	/* vm.laptop_mode */

@@ -246,7 +246,8 @@ static void build_tree(void)
 	tree_link("sys/bus/pci/devices/0000:00:14.0",
 		  "../../../devices/pci0000:00/0000:00:14.0");
 	/* A PCI device without runtime PM is no tunable. */
-	tree_put(root, "sys/devices/pci0000:00/0000:00:1f.0/vendor", "0x8086\n");
+	tree_put(root, "sys/devices/pci0000:00/0000:00:1f.0/vendor",
+		 "0x8086\n");
 	tree_link("sys/bus/pci/devices/0000:00:1f.0",
 		  "../../../devices/pci0000:00/0000:00:1f.0");
 	/* A Bluetooth adapter (class e0 on its interface). */
