@@ -45,7 +45,7 @@ struct pm_tunable {
 	char path[PM_PATH_MAX];	/* the file, "/sys/bus/pci/devices/..." */
 	char device[PM_NAME_MAX];	/* "0000:00:14.0", "1-2", "host0" */
 	char vendor_id[8], device_id[8];	/* "8086", "a0ed" */
-	char class_code[12];	/* PCI class or USB class of the device,
+	char class_code[16];	/* PCI class or USB class of the device,
 				 * or of its first interface when the
 				 * device's is 00 or ef */
 	char class_name[64];	/* "USB controller", "Human Interface
