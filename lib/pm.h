@@ -16,9 +16,9 @@
  *   kernel models: one header per subsystem, each over the core
  *     cpu.h cpuidle.h cpufreq.h proc.h counter.h virt.h sample.h delta.h
  *     sleep.h hooks.h opp.h supply.h thermal.h state.h psi.h devfreq.h
- *     profile.h domains.h powercap.h dump.h device.h conf.h
+ *     profile.h domains.h powercap.h dump.h device.h tune.h conf.h
  *   tool layer: the only code that prints to stderr or exits
- *     tool.h writer.h fset.h plan.h
+ *     tool.h writer.h fset.h plan.h tuneplan.h
  */
 #ifndef PM_H
 #define PM_H
@@ -54,10 +54,12 @@
 #include "powercap.h"
 #include "dump.h"
 #include "device.h"
+#include "tune.h"
 #include "conf.h"
 #include "tool.h"
 #include "writer.h"
 #include "fset.h"
 #include "plan.h"
+#include "tuneplan.h"
 
 #endif /* PM_H */

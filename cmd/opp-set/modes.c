@@ -270,6 +270,7 @@ int opp_save(struct opp *op, const char *file)
 			      saved(op, &o, file, "the platform profile",
 				    pr.current, false));
 	save_supplies(op, &o);
+	opp_save_devtune(op, &o);
 	r = pm_out_commit(&o);
 	if (r < 0)
 		pm_die(&op->t, PM_EXIT_FAIL, "cannot write %s: %s (%s)", file,

@@ -104,6 +104,9 @@ int opp_reapply_supply(struct opp *op, struct opp_point *pt);
 /* --save FILE, --current; --auto picks the name of the point to apply
  * (exit 3 when no [match] holds). */
 int opp_save(struct opp *op, const char *file);
+/* --save's [sata], [pcie], [audio] and [sysctl], as the machine has them
+ * (a value a section cannot take is left out). */
+void opp_save_devtune(struct opp *op, struct pm_out *o);
 int opp_current(struct opp *op);
 void opp_auto_pick(struct opp *op, char *out, size_t size);
 

@@ -771,6 +771,76 @@ static void plan_runtime(const struct opp_point *pt, struct pm_writer *w)
 	}
 }
 
+/* "FILE:LINE: [SEC] KEY: " of s into where. */
+static const char *where_of(const struct opp_setting *s, char *where,
+			    size_t size)
+{
+	opp_where(s, where, size);
+	snprintf(where + strlen(where), size - strlen(where), "[%s] %.63s: ",
+		 s->section, s->key);
+	return where;
+}
+
+/* [usb]: autosuspend and its delay of every device but the excluded. */
+static void plan_usb(const struct opp_point *pt, struct pm_writer *w)
+{
+	const struct opp_setting *a = get(pt, "usb", "", "autosuspend");
+	const struct opp_setting *d = get(pt, "usb", "",
+					  "autosuspend_delay_ms");
+	const struct opp_setting *x = get(pt, "usb", "", "exclude");
+	char wa[PM_PATH_MAX + 64], wd[PM_PATH_MAX + 64], codes[128];
+	char control[16];
+	struct pm_usb_req r = { 0 };
+	const char *bad;
+	size_t n;
+
+	if (!a && !d)
+		return;
+	/* By default the classes that break: keyboards and mice, sound
+	 * cards, printers (TLP's denylist). */
+	if (pm_usb_exclude_parse(x ? x->value : "input,audio,printer", codes,
+				 sizeof(codes), &bad, &n) < 0)
+		codes[0] = '\0';
+	if (a && pm_tune_value_parse(PM_TUNE_USB_AUTOSUSPEND, a->value,
+				     control, sizeof(control)) == 0)
+		r.control = control;
+	r.delay_ms = d ? d->value : NULL;
+	r.exclude = codes;
+	r.where = a ? where_of(a, wa, sizeof(wa)) : "";
+	r.where_delay = d ? where_of(d, wd, sizeof(wd)) : "";
+	pm_usb_plan(w, &r);
+}
+
+/* [sata], [pcie], [audio], [sysctl]: the kernel's words of each value. */
+static void plan_tune(const struct opp_point *pt, struct pm_writer *w)
+{
+	char where[PM_PATH_MAX + 64], v[64];
+
+	for (int i = 0; i < pt->n; i++) {
+		const struct opp_setting *s = &pt->v[i];
+		int k = -1;
+
+		if (!strcmp(s->section, "sata"))
+			k = PM_TUNE_SATA_LINK;
+		else if (!strcmp(s->section, "pcie"))
+			k = PM_TUNE_PCIE_ASPM;
+		else if (!strcmp(s->section, "audio"))
+			k = strcmp(s->key, "power_save") ?
+				    PM_TUNE_AUDIO_CONTROLLER :
+				    PM_TUNE_AUDIO_POWER_SAVE;
+		else if (!strcmp(s->section, "sysctl"))
+			k = pm_sysctl_kind(s->key);
+		if (k < 0 || pm_tune_value_parse((enum pm_tune_kind)k,
+						 s->value, v, sizeof(v)) < 0)
+			continue;
+		where_of(s, where, sizeof(where));
+		if (k == PM_TUNE_SATA_LINK)
+			pm_sata_plan(w, v, where);
+		else
+			pm_tune_file_plan(w, (enum pm_tune_kind)k, v, where);
+	}
+}
+
 /* [sysfs]: raw attributes below /sys. */
 static void plan_sysfs(const struct opp_point *pt, struct pm_writer *w)
 {
@@ -882,6 +952,8 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 	plan_devfreq(op, pt, w);
 	plan_profile(pt, w);
 	plan_runtime(pt, w);
+	plan_usb(pt, w);
+	plan_tune(pt, w);
 	opp_plan_supply(pt, w);
 	plan_sysfs(pt, w);
 	pm_hotplug_plan(w, &st->down, false);

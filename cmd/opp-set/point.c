@@ -201,6 +201,105 @@ static const char *v_runtime(const char *v, char *buf, size_t size)
 	return one_of(v, ok, buf, size);
 }
 
+/* A device tunable's value, as pm_tune_value_parse takes it. */
+static const char *v_tune(enum pm_tune_kind k, const char *v, char *buf,
+			  size_t size)
+{
+	static const char *const why[PM_TUNE_NKINDS] = {
+		[PM_TUNE_USB_AUTOSUSPEND] = "on or off",
+		[PM_TUNE_SATA_LINK] = "one of max_performance, medium_power, "
+				      "med_power_with_dipm, "
+				      "min_power_with_partial, min_power, "
+				      "keep_firmware_settings",
+		[PM_TUNE_PCIE_ASPM] = "one of default, performance, "
+				      "powersave, powersupersave",
+		[PM_TUNE_AUDIO_POWER_SAVE] = "seconds from 0 to 3600",
+		[PM_TUNE_AUDIO_CONTROLLER] = "Y or N",
+		[PM_TUNE_NMI_WATCHDOG] = "0 or 1",
+		[PM_TUNE_DIRTY_WRITEBACK] = "centiseconds from 0 to "
+					    "2147483647",
+		[PM_TUNE_LAPTOP_MODE] = "seconds from 0 to 3600",
+	};
+	char out[64];
+
+	if (pm_tune_value_parse(k, v, out, sizeof(out)) == 0)
+		return NULL;
+	snprintf(buf, size, "'%s' is not %s", v, why[k]);
+	return buf;
+}
+
+static const char *v_usb(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_USB_AUTOSUSPEND, v, buf, size);
+}
+
+static const char *v_sata(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_SATA_LINK, v, buf, size);
+}
+
+static const char *v_aspm(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_PCIE_ASPM, v, buf, size);
+}
+
+static const char *v_power_save(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_AUDIO_POWER_SAVE, v, buf, size);
+}
+
+static const char *v_yn(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_AUDIO_CONTROLLER, v, buf, size);
+}
+
+static const char *v_nmi(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_NMI_WATCHDOG, v, buf, size);
+}
+
+static const char *v_centisecs(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_DIRTY_WRITEBACK, v, buf, size);
+}
+
+static const char *v_laptop(const char *v, char *buf, size_t size)
+{
+	return v_tune(PM_TUNE_LAPTOP_MODE, v, buf, size);
+}
+
+static const char *v_delay(const char *v, char *buf, size_t size)
+{
+	int64_t x;
+
+	if (pm_parse_s64(v, &x) == 0 && x >= -1 && x <= 86400000)
+		return NULL;
+	snprintf(buf, size, "'%s' is not milliseconds from -1 to 86400000",
+		 v);
+	return buf;
+}
+
+static const char *v_usb_classes(const char *v, char *buf, size_t size)
+{
+	const char *bad;
+	size_t n = 0;
+	char codes[128];
+
+	if (pm_usb_exclude_parse(v, codes, sizeof(codes), &bad, &n) == 0)
+		return NULL;
+	if (!bad)
+		snprintf(buf, size, "names no class (none for none)");
+	else if (!strncmp(bad, "none", n) && n == 4)
+		snprintf(buf, size, "none with classes");
+	else
+		snprintf(buf, size,
+			 "'%.*s' is not a class (input, audio, comm, "
+			 "printer, storage, hub, video, bluetooth, two hex "
+			 "digits or none)",
+			 (int)(n > 64 ? 64 : n), bad);
+	return buf;
+}
+
 static const char *v_intel_status(const char *v, char *buf, size_t size)
 {
 	static const char *const ok[] = { "active", "passive", "off", NULL };
@@ -297,6 +396,16 @@ static const struct key keys[] = {
 	{ "supply", "charge_start", v_pct },
 	{ "supply", "charge_stop", v_pct },
 	{ "supply", "charge_behaviour", v_name },
+	{ "usb", "autosuspend", v_usb },
+	{ "usb", "autosuspend_delay_ms", v_delay },
+	{ "usb", "exclude", v_usb_classes },
+	{ "sata", "link_power", v_sata },
+	{ "pcie", "aspm", v_aspm },
+	{ "audio", "power_save", v_power_save },
+	{ "audio", "power_save_controller", v_yn },
+	{ "sysctl", "kernel.nmi_watchdog", v_nmi },
+	{ "sysctl", "vm.dirty_writeback_centisecs", v_centisecs },
+	{ "sysctl", "vm.laptop_mode", v_laptop },
 	{ "match", "ac", v_ac },
 	{ "match", "battery_below", v_pct },
 	{ "match", "battery_above", v_pct },
@@ -308,7 +417,8 @@ static const struct key keys[] = {
 
 static const char *const sections[] = {
 	"opp", "cpufreq", "intel_pstate", "amd_pstate", "cpuidle", "cpu",
-	"devfreq", "platform", "runtime_pm", "sysfs", "supply", "match", NULL,
+	"devfreq", "platform", "runtime_pm", "usb", "sata", "pcie", "audio",
+	"sysctl", "sysfs", "supply", "match", NULL,
 };
 
 /* "sections: opp, cpufreq, ...", for a message. */

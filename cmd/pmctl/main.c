@@ -49,6 +49,8 @@ static void usage(FILE *f)
 	      "  device [show] [PATH|SUBSYSTEM]   devices' runtime PM and wakeup\n"
 	      "  device set PATH...    --runtime auto|on --wakeup "
 	      "enabled|disabled\n"
+	      "  tune                  device tunables: value, power-saving "
+	      "value, Good/Bad\n"
 	      "  dump                  the power-management files of /sys and "
 	      "/proc as a tar\n"
 	      "  recover               undo what a setter killed mid-apply "
@@ -270,6 +272,20 @@ static const struct {
 	  "Options: -n/--dry-run (set: print PATH = VALUE, change nothing),\n"
 	  "--wait[=SEC] (set), -F/--format human|json|kv, -J, -o FILE,\n"
 	  "--sysroot DIR.\n" },
+	{ "tune", cmd_tune,
+	  "Usage: pmctl [options] tune [show]\n"
+	  "\n"
+	  "The device tunables, as powertop lists them: runtime PM of PCI\n"
+	  "devices, autosuspend of USB devices (with the delay and the\n"
+	  "interfaces' classes), SATA link power of each SCSI host, the PCIe\n"
+	  "ASPM policy, HDA audio power save and power_save_controller, the\n"
+	  "NMI watchdog, vm.dirty_writeback_centisecs and vm.laptop_mode.\n"
+	  "Each with its value, the value that saves power and Good or Bad,\n"
+	  "and for a device its name (from pci.ids and usb.ids when they are\n"
+	  "installed), class and driver.  A USB device with an interface that\n"
+	  "cannot autosuspend is left out.\n"
+	  "\n"
+	  "Options: -F/--format human|json|kv, -J, -o FILE, --sysroot DIR.\n" },
 	{ "recover", cmd_recover,
 	  "Usage: pmctl [options] recover\n"
 	  "\n"

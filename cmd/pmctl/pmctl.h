@@ -130,5 +130,6 @@ int cmd_freq(struct pmctl *p, int argc, char **argv);
 int cmd_dump(struct pmctl *p, int argc, char **argv);
 int cmd_device(struct pmctl *p, int argc, char **argv);
 int cmd_recover(struct pmctl *p, int argc, char **argv);
+int cmd_tune(struct pmctl *p, int argc, char **argv);
 
 #endif /* PMCTL_H */

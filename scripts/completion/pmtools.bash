@@ -597,7 +597,7 @@ _pmtools_pmctl() {
 	if [[ $_pmt_cur == -* ]]; then
 		case $cmd in
 		"") opts="-c --cpu $wr $out --redact -V --version" ;;
-		status | sleep | thermal | domains | powercap) opts=$out ;;
+		status | sleep | thermal | domains | powercap | tune) opts=$out ;;
 		freq)
 			opts="-c --cpu $out"
 			[[ $verb == show ]] || opts+=" $wr --governor --min --max --speed --epp"
@@ -640,7 +640,8 @@ _pmtools_pmctl() {
 
 	if [[ -z $cmd ]]; then
 		_pmtools_push status freq boost idle cpu smt latency sleep supply \
-			thermal devfreq domains powercap profile device dump recover
+			thermal devfreq domains powercap profile device tune dump \
+			recover
 		_pmtools_offer
 		return
 	fi
@@ -685,7 +686,7 @@ _pmtools_pmctl() {
 			_pmtools_devfreqs
 		fi
 		;;
-	domains | powercap) ((n == 0)) && _pmtools_push show ;;
+	domains | powercap | tune) ((n == 0)) && _pmtools_push show ;;
 	profile) ((n == 0)) && _pmtools_profiles ;;
 	device)
 		if [[ $verb == set ]]; then
@@ -778,6 +779,18 @@ _pmtools_opp_setting() {
 				intel_pstate.no_turbo= intel_pstate.status=
 		[[ -d $_pmt_root$_pmtools_cpu/amd_pstate ]] && _pmtools_push amd_pstate.status=
 		[[ -e $_pmt_root/sys/firmware/acpi/platform_profile ]] && _pmtools_push platform.profile=
+		# The device tunables this machine has (pmctl tune).
+		[[ -d $_pmt_root/sys/bus/usb/devices ]] &&
+			_pmtools_push usb.autosuspend= usb.autosuspend_delay_ms= usb.exclude=
+		for d in "$_pmt_root"/sys/class/scsi_host/*/link_power_management_policy; do
+			[[ -e $d ]] && _pmtools_push sata.link_power= && break
+		done
+		[[ -e $_pmt_root/sys/module/pcie_aspm/parameters/policy ]] && _pmtools_push pcie.aspm=
+		[[ -d $_pmt_root/sys/module/snd_hda_intel/parameters ]] &&
+			_pmtools_push audio.power_save= audio.power_save_controller=
+		for w in kernel.nmi_watchdog vm.dirty_writeback_centisecs vm.laptop_mode; do
+			[[ -e $_pmt_root/proc/sys/${w/./\/} ]] && _pmtools_push "sysctl.$w="
+		done
 		for d in "$_pmt_root"/sys/class/power_supply/*; do
 			[[ -e $d/charge_control_end_threshold || -e $d/charge_behaviour ]] || continue
 			d=${d##*/}

@@ -635,11 +635,15 @@ all_modes_tree() {
 		"$top/man/opp.conf.5" | LC_ALL=C sort -u)
 	[ "$(wc -l <<<"$keys")" -ge 18 ]
 	comp opp-set --sysroot "$hwp" -s ""
-	offers "$(grep -vE '^(devfreq|amd_pstate|supply)\.' <<<"$keys" | sed 's/$/=/')" runtime_pm. sysfs./sys/
+	offers "$(grep -vE '^(devfreq|amd_pstate|supply|sata|pcie|audio|sysctl)\.' <<<"$keys" | sed 's/$/=/')" runtime_pm. sysfs./sys/
 	# [supply NAME]: the batteries with charge control (hwp-laptop's BAT0).
 	want=$(grep '^supply\.' <<<"$keys" | sed 's/^supply\.//')
 	[ "$(wc -l <<<"$want")" -eq 3 ]
 	offers "$(for k in $want; do printf 'supply:BAT0.%s=\n' "$k"; done)"
+	# The device tunables where the machine has them (tune-laptop).
+	comp opp-set --sysroot "$(fixture tune-laptop)" -s ""
+	offers "$(grep -E '^(sata|pcie|audio)\.' <<<"$keys" | sed 's/$/=/')" sysctl.kernel.nmi_watchdog= \
+		sysctl.vm.dirty_writeback_centisecs= sysctl.vm.laptop_mode=
 	comp opp-set --sysroot "$arm" --set ""
 	want=$(grep '^devfreq\.' <<<"$keys" | sed 's/^devfreq\.//')
 	offers "$(for k in $want; do printf 'devfreq:dmc.%s=\ndevfreq:ff9a0000.gpu.%s=\n' "$k" "$k"; done)"

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --save of the device tunables that are not a device's: [sata], [pcie],
+ * [audio] and [sysctl] as the machine has them, so that -f puts back
+ * what a point of those sections changed.
+ */
+#include <string.h>
+
+#include "opp.h"
+
+/* The section and key that set a tunable of kind k. */
+static const char *const sec_key[PM_TUNE_NKINDS][2] = {
+	[PM_TUNE_PCIE_ASPM] = { "pcie", "aspm" },
+	[PM_TUNE_AUDIO_POWER_SAVE] = { "audio", "power_save" },
+	[PM_TUNE_AUDIO_CONTROLLER] = { "audio", "power_save_controller" },
+	[PM_TUNE_NMI_WATCHDOG] = { "sysctl", "kernel.nmi_watchdog" },
+	[PM_TUNE_DIRTY_WRITEBACK] = { "sysctl",
+				      "vm.dirty_writeback_centisecs" },
+	[PM_TUNE_LAPTOP_MODE] = { "sysctl", "vm.laptop_mode" },
+};
+
+/* [sata] when every host has the same policy, else a [sysfs] line each. */
+static void save_sata(struct pm_out *o, const struct pm_tunables *l)
+{
+	const char *first = NULL;
+	char v[64];
+	bool same = true;
+
+	for (int i = 0; i < l->n; i++) {
+		const struct pm_tunable *t = &l->v[i];
+
+		if (t->kind != PM_TUNE_SATA_LINK)
+			continue;
+		if (pm_tune_value_parse(t->kind, t->value, v, sizeof(v)) < 0)
+			return;	/* unreadable or unknown: nothing to put back */
+		if (!first)
+			first = t->value;
+		same &= !strcmp(first, t->value);
+	}
+	if (!first)
+		return;
+	if (same) {
+		pm_out_printf(o, "\n[sata]\nlink_power = %s\n", first);
+		return;
+	}
+	pm_out_printf(o, "\n[sysfs]\n");
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i].kind == PM_TUNE_SATA_LINK)
+			pm_out_printf(o, "%s = %s\n", l->v[i].path,
+				      l->v[i].value);
+}
+
+void opp_save_devtune(struct opp *op, struct pm_out *o)
+{
+	struct pm_tunables l = { 0 };
+	const char *sec = "";
+	char v[64];
+
+	if (pm_tune_globals_read(&op->ctx, &l) < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	save_sata(o, &l);
+	for (int i = 0; i < l.n; i++) {
+		const struct pm_tunable *t = &l.v[i];
+
+		if (t->kind == PM_TUNE_SATA_LINK ||
+		    pm_tune_value_parse(t->kind, t->value, v, sizeof(v)) < 0)
+			continue;
+		if (strcmp(sec, sec_key[t->kind][0])) {
+			sec = sec_key[t->kind][0];
+			pm_out_printf(o, "\n[%s]\n", sec);
+		}
+		pm_out_printf(o, "%s = %s\n", sec_key[t->kind][1], v);
+	}
+	pm_tunables_free(&l);
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $bin and bats' $output, $lines come from helpers.bash and run
+# pmctl tune (issue 23): the device tunables of tune-laptop, a laptop
+# with a keyboard, a webcam, Bluetooth, HDA, AHCI, an NVMe and Wi-Fi,
+# named by Debian's pci.ids and usb.ids; JSON and kv.  The judging,
+# the ids parser and the odd trees are unit tests (tests/unit/test_tune.c);
+# the refusals are rows of bad-input.tsv.
+
+load helpers
+
+setup() {
+	load_libs
+}
+
+# tune-laptop with the host's pci.ids and usb.ids (Debian's packages).
+fx_ids() {
+	local d
+	d=$(fresh tune-laptop)
+	mkdir -p "$d/usr/share/misc"
+	cp -L /usr/share/misc/pci.ids /usr/share/misc/usb.ids "$d/usr/share/misc/" ||
+		fail "pci.ids and usb.ids: install Debian's pci.ids and usb.ids"
+	printf '%s\n' "$d"
+}
+
+@test "pmctl tune: every tunable of the laptop, named by pci.ids and usb.ids" {
+	d=$(fx_ids)
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune
+	assert_success
+	assert_line --regexp '^Bad +runtime_pm +on +auto +PCI 0000:00:14\.3 Intel Corporation Wi-Fi 6 AX201 \[Network controller\]$'
+	assert_line --regexp '^Good +runtime_pm +auto +auto +PCI 0000:00:14\.0 Intel Corporation Tiger Lake-LP USB 3\.2 Gen 2x1 xHCI Host Controller \[USB controller\]$'
+	assert_line --regexp '^Bad +runtime_pm +on +auto +PCI 0000:02:00\.0 Samsung Electronics Co Ltd NVMe SSD Controller 980 \[Non-Volatile memory controller\]$'
+	assert_line --regexp '^Bad +usb_autosuspend +on +auto +USB 1-1 Logitech, Inc\. Keyboard K120 \[Human Interface Device\]$'
+	assert_line --regexp '^Bad +usb_autosuspend +on +auto +USB 1-5 Chicony Electronics Co\., Ltd Lenovo Integrated Camera UVC \[Video\]$'
+	assert_line --regexp '^Good +usb_autosuspend +auto +auto +USB 1-10 Intel Corp\. AX201 Bluetooth \[Wireless\]$'
+	assert_line --regexp '^Bad +sata_link_power +max_performance +med_power_with_dipm +SATA link power of host1 \(ahci\)$'
+	assert_line --regexp '^Bad +pcie_aspm +default +powersave +PCIe ASPM policy$'
+	assert_line --regexp '^Bad +audio_power_save +0 +1 '
+	assert_line --regexp '^Good +audio_power_save_controller +Y +Y '
+	assert_line --regexp '^Bad +nmi_watchdog +1 +0 '
+	assert_line --regexp '^Bad +dirty_writeback_centisecs +500 +1500 '
+	assert_line --regexp '^Bad +laptop_mode +0 +5 '
+	assert_line '5 of 19 tunables good'
+	[ "${#lines[@]}" -eq 21 ]
+}
+
+@test "pmctl tune -J and -F kv: the keys of pmctl(8), without the ids files" {
+	d=$(fresh tune-laptop)
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
+	assert_success
+	jq -e '.good == 5 and .bad == 14 and (.tunables | length) == 19' <<<"$output"
+	jq -e '[.tunables[].tunable] | unique == ["audio_power_save","audio_power_save_controller","dirty_writeback_centisecs","laptop_mode","nmi_watchdog","pcie_aspm","runtime_pm","sata_link_power","usb_autosuspend"]' <<<"$output"
+	jq -e '.tunables[] | select(.device == "1-1") | .path == "/sys/bus/usb/devices/1-1/power/control" and .vendor_id == "046d" and .device_id == "c31c" and .name == "Logitech USB Keyboard" and .class == "03" and .class_name == "Human Interface Device" and .interface_classes == ["03"] and .autosuspend_delay_ms == 2000 and .value == "on" and .good_value == "auto" and .good == false and .driver == "usb"' <<<"$output"
+	jq -e '.tunables[] | select(.device == "0000:00:1f.3") | .class == "0x040380" and .class_name == "Audio device" and .driver == "snd_hda_intel" and .name == null' <<<"$output"
+	jq -e '.tunables[] | select(.tunable == "pcie_aspm") | .path == "/sys/module/pcie_aspm/parameters/policy" and .value == "default" and .device == null and (has("autosuspend_delay_ms") | not)' <<<"$output"
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -F kv
+	assert_success
+	(
+		eval "$output"
+		# shellcheck disable=SC2154 # set by the eval
+		[ "$good" = 5 ] && [ "$tunable18_tunable" = laptop_mode ] &&
+			[ "$tunable18_good" = false ] &&
+			[ "$tunable11_path" = /sys/class/scsi_host/host0/link_power_management_policy ]
+	)
+}
+
+# A laptop point: everything power-saving but the keyboard (input) and
+# audio, which [usb] leaves alone by default.
+laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power = med_power_with_dipm\n[pcie]\naspm = powersave\n[audio]\npower_save = 1\npower_save_controller = Y\n[sysctl]\nkernel.nmi_watchdog = 0\nvm.dirty_writeback_centisecs = 1500\nvm.laptop_mode = 5\n[runtime_pm]\npci = auto\n'
+
+@test "opp-set: a laptop point's [usb] [sata] [pcie] [audio] [sysctl] applied; pmctl tune agrees; --save puts back" {
+	d=$(fresh tune-laptop)
+	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" --save "$BATS_TEST_TMPDIR/saved.conf"
+	assert_success
+	grep -qx 'link_power = max_performance' "$BATS_TEST_TMPDIR/saved.conf"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J -f "$BATS_TEST_TMPDIR/laptop.conf"
+	assert_success
+	jq -e '.rolled_back == false and .changed == 16 and ([.writes[] | .ok] | all)' <<<"$output"
+	# The keyboard's interfaces are HID (03): its power/control is not written.
+	jq -e '[.writes[].path | select(test("usb1/1-1/"))] == []' <<<"$output"
+	jq -e '[.writes[] | select(.path == "/sys/module/snd_hda_intel/parameters/power_save_controller")] == []' <<<"$output"
+	[ "$(cat "$d/sys/module/pcie_aspm/parameters/policy")" = powersave ]
+	[ "$(cat "$d/proc/sys/vm/laptop_mode")" = 5 ]
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 1000 ]
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
+	assert_success
+	jq -e '.bad == 1 and ([.tunables[] | select(.good == false) | .device] == ["1-1"])' <<<"$output"
+	# What --save wrote puts back the files of [sata] [pcie] [audio] [sysctl].
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/saved.conf"
+	assert_success
+	[ "$(cat "$d/sys/class/scsi_host/host1/link_power_management_policy")" = max_performance ]
+	[ "$(cat "$d/sys/module/pcie_aspm/parameters/policy")" = default ]
+	[ "$(cat "$d/sys/module/snd_hda_intel/parameters/power_save")" = 0 ]
+	[ "$(cat "$d/proc/sys/kernel/nmi_watchdog")" = 1 ]
+	[ "$(cat "$d/proc/sys/vm/dirty_writeback_centisecs")" = 500 ]
+}
+
+@test "opp-set: a failure at the laptop point's last write restores every earlier one" {
+	fault_so
+	d=$(fresh tune-laptop)
+	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
+	# A file cannot print the kernel's list again after the restore
+	# writes its choice: the one word stands for it (as the kernel reads).
+	echo default >"$d/sys/module/pcie_aspm/parameters/policy"
+	before=$(tree_sum "$d")
+	run --separate-stderr env PM_FAULT_WRITE="*/proc/sys/vm/laptop_mode=EIO@1" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/laptop.conf"
+	assert_failure 1
+	[[ ${stderr_lines[0]} == "opp-set: cannot write "*"laptop_mode"*"(EIO)" ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: restored the 15 earlier writes: nothing was changed" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+}
