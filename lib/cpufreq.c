@@ -316,26 +316,27 @@ static unsigned list_optional(int fd)
  * name).  related_cpus there may name other policies' CPUs (a hardware
  * coordination domain): a CPU with a folder of its own is not this one's.
  */
-static void legacy_cpus(struct pm_ctx *ctx, struct pm_policy *p,
+static void legacy_cpus(struct pm_ctx *ctx, const struct pm_policy *p,
+			struct pm_cpuset *rel, struct pm_cpuset *aff,
 			const struct pm_cpuset *linked)
 {
-	struct pm_cpuset cand = p->related;
+	struct pm_cpuset cand = *rel;
 	char path[PM_PATH_MAX];
 
-	pm_cpuset_or(&cand, &p->affected);
-	pm_cpuset_zero(&p->related);
-	pm_cpuset_set(&p->related, p->id);
+	pm_cpuset_or(&cand, aff);
+	pm_cpuset_zero(rel);
+	pm_cpuset_set(rel, p->id);
 	if (linked) {
-		pm_cpuset_or(&p->related, linked);
+		pm_cpuset_or(rel, linked);
 	} else {
 		pm_cpuset_foreach(c, &cand)
 			if ((unsigned)c != p->id &&
 			    cpu_folder(ctx, (unsigned)c, path,
 				       sizeof(path)) == 1 &&
 			    !strcmp(path, p->path))
-				pm_cpuset_set(&p->related, (unsigned)c);
+				pm_cpuset_set(rel, (unsigned)c);
 	}
-	pm_cpuset_and(&p->affected, &p->related);
+	pm_cpuset_and(aff, rel);
 }
 
 /* A policy with nothing known yet. */
@@ -372,31 +373,59 @@ static int policy_open(struct pm_ctx *ctx, struct pm_policy *p, bool *legacy)
 	return fd;
 }
 
-/* related_cpus and affected_cpus: the CPUs the policy covers. */
-static void read_policy_cpus(struct pm_ctx *ctx, int fd, struct pm_policy *p,
-			     unsigned fields, bool legacy,
-			     const struct pm_cpuset *online,
-			     const struct pm_cpuset *linked)
+/* The policy's CPU spans from full sets: 0 or -ENOMEM. */
+static int keep_cpus(struct pm_policy *p, const struct pm_cpuset *rel,
+		     const struct pm_cpuset *aff)
 {
+	if (pm_cpuspan_set(&p->related, rel) < 0 ||
+	    pm_cpuspan_set(&p->affected, aff) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* related_cpus and affected_cpus: the CPUs the policy covers, read into
+ * full sets and kept as spans; 0 or -ENOMEM. */
+static int read_policy_cpus(struct pm_ctx *ctx, int fd, struct pm_policy *p,
+			    unsigned fields, bool legacy,
+			    const struct pm_cpuset *online,
+			    const struct pm_cpuset *linked)
+{
+	struct pm_cpuset rel, aff;
 	char buf[PM_ATTR_MAX];
 
+	pm_cpuset_zero(&rel);
 	if (pm_attr_readat(ctx, fd, "related_cpus", buf, sizeof(buf)) < 0 ||
-	    pm_cpulist_parse_spaced(buf, &p->related) < 0)
-		pm_cpuset_set(&p->related, p->id);
+	    pm_cpulist_parse_spaced(buf, &rel) < 0)
+		pm_cpuset_set(&rel, p->id);
 	/* affected_cpus is policy->cpus, the online ones of related_cpus:
 	 * a writer that knows the online CPUs need not read it. */
 	if (online && !(fields & PM_POL_INFO) && !legacy) {
-		p->affected = p->related;
-		pm_cpuset_and(&p->affected, online);
+		aff = rel;
+		pm_cpuset_and(&aff, online);
 	} else if (pm_attr_readat(ctx, fd, "affected_cpus", buf,
 				  sizeof(buf)) < 0 ||
-		   pm_cpulist_parse_spaced(buf, &p->affected) < 0) {
-		p->affected = p->related;
+		   pm_cpulist_parse_spaced(buf, &aff) < 0) {
+		aff = rel;
 		if (online)
-			pm_cpuset_and(&p->affected, online);
+			pm_cpuset_and(&aff, online);
 	}
 	if (legacy)
-		legacy_cpus(ctx, p, linked);
+		legacy_cpus(ctx, p, &rel, &aff, linked);
+	return keep_cpus(p, &rel, &aff);
+}
+
+/* A frequency list: its first PM_MAX_FREQS in *v, malloc'd to their
+ * count (n, the file's count in *all); -ENOMEM. */
+static int keep_freqs(const char *text, uint64_t **v, int *all)
+{
+	uint64_t f[PM_MAX_FREQS];
+	int n = freq_list(text, f, PM_MAX_FREQS, all);
+
+	*v = malloc(((size_t)n + 1) * sizeof(**v));
+	if (!*v)
+		return -ENOMEM;
+	memcpy(*v, f, (size_t)n * sizeof(**v));
+	return n;
 }
 
 /* The driver and the governors, from prev when it has them. */
@@ -425,8 +454,8 @@ static void read_policy_names(struct pm_ctx *ctx, int fd, struct pm_policy *p,
 }
 
 /* PM_POL_INFO: the current frequency, latency, and the frequency lists;
- * has: the optional files present (list_optional). */
-static void read_policy_info(struct pm_ctx *ctx, int fd, struct pm_policy *p,
+ * has: the optional files present (list_optional).  0 or -ENOMEM. */
+static int read_policy_info(struct pm_ctx *ctx, int fd, struct pm_policy *p,
 			     unsigned has)
 {
 	char buf[PM_ATTR_MAX];
@@ -444,20 +473,26 @@ static void read_policy_info(struct pm_ctx *ctx, int fd, struct pm_policy *p,
 		p->base_khz = pm_attr_getat_u64(ctx, fd, "base_frequency");
 	if ((has & OPT(OPT_AVAIL)) &&
 	    pm_attr_readat(ctx, fd, "scaling_available_frequencies", buf,
-			   sizeof(buf)) >= 0)
-		p->n_avail = freq_list(buf, p->avail_khz, PM_MAX_FREQS,
-				       &p->n_avail_all);
+			   sizeof(buf)) >= 0) {
+		p->n_avail = keep_freqs(buf, &p->avail_khz, &p->n_avail_all);
+		if (p->n_avail < 0)
+			return -ENOMEM;
+	}
 	if ((has & OPT(OPT_BOOSTF)) &&
 	    pm_attr_readat(ctx, fd, "scaling_boost_frequencies", buf,
-			   sizeof(buf)) >= 0)
-		p->n_boost = freq_list(buf, p->boost_khz, PM_MAX_FREQS,
-				       &p->n_boost_all);
+			   sizeof(buf)) >= 0) {
+		p->n_boost = keep_freqs(buf, &p->boost_khz, &p->n_boost_all);
+		if (p->n_boost < 0)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
-/* The stats folder: total_trans and time_in_state. */
-static void read_policy_stats(struct pm_ctx *ctx, int fd, struct pm_policy *p,
-			      unsigned fields)
+/* The stats folder: total_trans and time_in_state; 0 or -ENOMEM. */
+static int read_policy_stats(struct pm_ctx *ctx, int fd, struct pm_policy *p,
+			     unsigned fields)
 {
+	struct pm_tis tis[PM_MAX_FREQS];
 	char buf[PM_ATTR_MAX];
 
 	if (fields & PM_POL_STATS) {
@@ -468,7 +503,7 @@ static void read_policy_stats(struct pm_ctx *ctx, int fd, struct pm_policy *p,
 	if ((fields & PM_POL_TIS) &&
 	    pm_attr_readat(ctx, fd, "stats/time_in_state", buf,
 			   sizeof(buf)) >= 0) {
-		int n = pm_tis_parse_line(buf, p->tis, PM_MAX_FREQS,
+		int n = pm_tis_parse_line(buf, tis, PM_MAX_FREQS,
 					  &p->tis_bad_line);
 
 		/* More lines than kept: the first ones, and the cut said. */
@@ -477,14 +512,20 @@ static void read_policy_stats(struct pm_ctx *ctx, int fd, struct pm_policy *p,
 			p->tis_cut = true;
 		}
 		if (n >= 0) {
+			p->tis = malloc(((size_t)n + 1) * sizeof(*p->tis));
+			if (!p->tis)
+				return -ENOMEM;
+			memcpy(p->tis, tis, (size_t)n * sizeof(*p->tis));
 			p->n_tis = n;
 			p->has_stats = true;
 		}
 	}
+	return 0;
 }
 
-/* The files some drivers have: EPP, boost, setspeed and the stats. */
-static void read_policy_optional(struct pm_ctx *ctx, int fd,
+/* The files some drivers have: EPP, boost, setspeed and the stats;
+ * 0 or -ENOMEM. */
+static int read_policy_optional(struct pm_ctx *ctx, int fd,
 				 struct pm_policy *p, unsigned fields,
 				 unsigned has)
 {
@@ -503,7 +544,8 @@ static void read_policy_optional(struct pm_ctx *ctx, int fd,
 		rd(ctx, fd, "scaling_setspeed", p->setspeed,
 		   sizeof(p->setspeed));
 	if (has & OPT(OPT_STATS))
-		read_policy_stats(ctx, fd, p, fields);
+		return read_policy_stats(ctx, fd, p, fields);
+	return 0;
 }
 
 static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
@@ -513,7 +555,7 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 {
 	unsigned has = ~0u;
 	bool legacy, was;
-	int fd;
+	int fd, r;
 
 	policy_init(p, id);
 	fd = policy_open(ctx, p, &legacy);
@@ -524,7 +566,7 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 	pm_fdbatch_add(&ctx->fdb, fd);
 	if (fields & (PM_POL_INFO | PM_POL_EPP))
 		has = list_optional(fd);
-	read_policy_cpus(ctx, fd, p, fields, legacy, online, linked);
+	r = read_policy_cpus(ctx, fd, p, fields, legacy, online, linked);
 	read_policy_names(ctx, fd, p, fields, prev);
 	if (fields & PM_POL_LIMITS) {
 		p->min_khz = pm_attr_getat_u64(ctx, fd, "scaling_min_freq");
@@ -534,12 +576,37 @@ static int read_policy(struct pm_ctx *ctx, unsigned id, struct pm_policy *p,
 		p->cpuinfo_max_khz =
 			pm_attr_getat_u64(ctx, fd, "cpuinfo_max_freq");
 	}
-	if (fields & PM_POL_INFO)
-		read_policy_info(ctx, fd, p, has);
-	read_policy_optional(ctx, fd, p, fields, has);
+	if (r == 0 && (fields & PM_POL_INFO))
+		r = read_policy_info(ctx, fd, p, has);
+	if (r == 0)
+		r = read_policy_optional(ctx, fd, p, fields, has);
 	pm_batch_end(ctx, was);
 	pm_err_clear(ctx);
+	if (r < 0) {
+		pm_policy_free(p);
+		return pm_err_set(ctx, "read", p->path, NULL, -r, NULL);
+	}
 	return 0;
+}
+
+void pm_policy_free(struct pm_policy *p)
+{
+	pm_cpuspan_free(&p->related);
+	pm_cpuspan_free(&p->affected);
+	free(p->avail_khz);
+	free(p->boost_khz);
+	free(p->tis);
+	p->avail_khz = p->boost_khz = NULL;
+	p->tis = NULL;
+	p->n_avail = -1;
+	p->n_boost = p->n_tis = 0;
+}
+
+void pm_policies_free(struct pm_policy *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		pm_policy_free(&v[i]);
+	free(v);
 }
 
 int pm_policy_read_fields(struct pm_ctx *ctx, unsigned id,
@@ -666,14 +733,23 @@ int pm_policies_read_sel(struct pm_ctx *ctx, unsigned fields,
 					pm_cpuset_set(&linked, c);
 			lk = &linked;
 		}
-		if (read_policy(ctx, l.ids[i], &v[k], fields,
-				k ? &v[k - 1] : NULL, on, lk) < 0)
+		r = read_policy(ctx, l.ids[i], &v[k], fields,
+				k ? &v[k - 1] : NULL, on, lk);
+		if (r == -ENOMEM)
+			break;
+		if (r < 0)
 			continue;
-		if (!sel || pm_cpuset_intersects(&v[k].related, sel))
+		if (!sel || pm_cpuspan_intersects(&v[k].related, sel))
 			k++;
+		else
+			pm_policy_free(&v[k]);
 	}
 	free(l.ids);
 	free(l.owner);
+	if (r == -ENOMEM) {
+		pm_policies_free(v, k);
+		return r;
+	}
 	pm_err_clear(ctx);
 	*out = v;
 	return k;
@@ -865,7 +941,7 @@ const char *pm_policy_name(const struct pm_policy *pol, char *buf,
 {
 	char cpus[256], dir[32];
 
-	pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
+	pm_cpuspan_format(&pol->related, cpus, sizeof(cpus));
 	snprintf(buf, size, "%s (cpus %s)",
 		 pm_policy_folder(pol, dir, sizeof(dir)), cpus);
 	return buf;

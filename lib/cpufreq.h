@@ -20,6 +20,14 @@ struct pm_tis {
 	uint64_t ticks;		/* USER_HZ (10 ms) */
 };
 
+/*
+ * A policy as read.  The CPU sets are spans (a policy's few CPUs, not
+ * PM_MAX_CPUS bits each), and the frequency and time_in_state tables
+ * are malloc'd to their length, only when the fields read ask for them
+ * (NULL else): a writer holds a policy in about 1 KiB, not 5.  Freed
+ * with pm_policy_free (pm_policies_free for an array); a copy by
+ * assignment shares them.
+ */
 struct pm_policy {
 	unsigned id;		/* policyN, or the CPU of a legacy cpuN/cpufreq */
 	char path[96];		/* system path of the policy folder */
@@ -28,18 +36,18 @@ struct pm_policy {
 	 * owner and the CPUs linked to it, which related_cpus may exceed),
 	 * and the online ones of them (affected_cpus).
 	 */
-	struct pm_cpuset related, affected;
+	struct pm_cpuspan related, affected;
 	char driver[PM_NAME_MAX], governor[PM_NAME_MAX];
 	char available_governors[256];
 	uint64_t min_khz, max_khz, cpuinfo_min_khz, cpuinfo_max_khz;
 	uint64_t cur_khz, cpuinfo_cur_khz, transition_latency_ns;
 	uint64_t bios_limit_khz, base_khz;
-	/* The first PM_MAX_FREQS of each list; _all counts the file's
-	 * (pm_policy_freqs reads a longer list whole). */
-	uint64_t avail_khz[PM_MAX_FREQS];
+	/* The first PM_MAX_FREQS of each list (PM_POL_INFO); _all counts
+	 * the file's (pm_policy_freqs reads a longer list whole). */
+	uint64_t *avail_khz;	/* n_avail of them */
 	int n_avail;		/* -1 when the driver does not export it */
 	int n_avail_all;
-	uint64_t boost_khz[PM_MAX_FREQS];
+	uint64_t *boost_khz;	/* n_boost of them */
 	int n_boost, n_boost_all;
 	char epp[PM_NAME_MAX];	/* "" when absent */
 	char epp_available[256];
@@ -48,7 +56,7 @@ struct pm_policy {
 	/* stats/ */
 	bool has_stats;
 	uint64_t total_trans;
-	struct pm_tis tis[PM_MAX_FREQS];
+	struct pm_tis *tis;	/* n_tis of them, at most PM_MAX_FREQS */
 	int n_tis;
 	int tis_bad_line;	/* time_in_state's malformed line, 0 none */
 	bool tis_cut;		/* time_in_state has more lines than tis */
@@ -75,6 +83,10 @@ struct pm_cpufreq_global {
  */
 int pm_policies_list(struct pm_ctx *ctx, unsigned *ids, unsigned max);
 int pm_policy_read(struct pm_ctx *ctx, unsigned id, struct pm_policy *p);
+/* What a policy read holds (the policy is then empty), and an array of
+ * n of them with the array itself. */
+void pm_policy_free(struct pm_policy *p);
+void pm_policies_free(struct pm_policy *v, int n);
 /* Only some of the files (related and affected CPUs always): a writer
  * reads what it needs.  Fields not read are PM_UNKNOWN, "" or -1. */
 enum {

@@ -190,7 +190,7 @@ static void plan_policy_boost(struct pm_writer *w, const struct pm_boost *b,
 			continue;
 		have++;
 		if (!b->pol_on || b->pol_on[i] < 0 ||
-		    pm_cpuset_empty(&pol[i].affected))
+		    pm_cpuspan_empty(&pol[i].affected))
 			continue;
 		snprintf(path, sizeof(path), "%s/boost", pol[i].path);
 		pm_writer_set(w, path, NULL, b->pol_on[i] ? "1" : "0", 0,
@@ -351,7 +351,7 @@ static void snapshot_policies(struct pm_writer *w, bool intel,
 	if (n < 0)
 		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
 	for (int i = 0; i < n; i++) {
-		if (pm_cpuset_empty(&pol[i].affected))
+		if (pm_cpuspan_empty(&pol[i].affected))
 			continue;
 		for (int k = 0; files[k]; k++) {
 			if (k == 3 && strcmp(pol[i].governor, "userspace"))
@@ -366,7 +366,7 @@ static void snapshot_policies(struct pm_writer *w, bool intel,
 			 pol[i].path);
 		snap(w, path);
 	}
-	free(pol);
+	pm_policies_free(pol, n);
 	if (!intel)
 		return;
 	snap(w, MIN_PERF);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpuset.h"
@@ -93,6 +94,103 @@ int pm_cpuset_next(const struct pm_cpuset *s, unsigned from)
 			return (int)(i * 64 + (unsigned)__builtin_ctzll(w));
 	}
 	return -1;
+}
+
+static const uint64_t *span_words(const struct pm_cpuspan *c)
+{
+	return c->n > 1 ? c->u.w : &c->u.one;
+}
+
+void pm_cpuspan_init(struct pm_cpuspan *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void pm_cpuspan_free(struct pm_cpuspan *c)
+{
+	if (c->n > 1)
+		free(c->u.w);
+	pm_cpuspan_init(c);
+}
+
+int pm_cpuspan_set(struct pm_cpuspan *c, const struct pm_cpuset *s)
+{
+	size_t lo = 0, hi = PM_MAX_CPUS / 64;
+
+	pm_cpuspan_free(c);
+	while (lo < hi && !s->w[lo])
+		lo++;
+	while (hi > lo && !s->w[hi - 1])
+		hi--;
+	if (lo == hi)
+		return 0;
+	if (hi - lo > 1) {
+		c->u.w = malloc((hi - lo) * sizeof(*c->u.w));
+		if (!c->u.w)
+			return -ENOMEM;
+		memcpy(c->u.w, &s->w[lo], (hi - lo) * sizeof(*c->u.w));
+	} else {
+		c->u.one = s->w[lo];
+	}
+	c->lo = (uint16_t)lo;
+	c->n = (uint16_t)(hi - lo);
+	return 0;
+}
+
+void pm_cpuspan_or(struct pm_cpuset *d, const struct pm_cpuspan *c)
+{
+	const uint64_t *w = span_words(c);
+
+	for (size_t i = 0; i < c->n; i++)
+		d->w[c->lo + i] |= w[i];
+}
+
+void pm_cpuspan_get(const struct pm_cpuspan *c, struct pm_cpuset *s)
+{
+	pm_cpuset_zero(s);
+	pm_cpuspan_or(s, c);
+}
+
+bool pm_cpuspan_isset(const struct pm_cpuspan *c, unsigned cpu)
+{
+	unsigned i = cpu / 64;
+
+	return cpu < PM_MAX_CPUS && i >= c->lo && i < (unsigned)c->lo + c->n &&
+	       (span_words(c)[i - c->lo] >> (cpu % 64)) & 1;
+}
+
+bool pm_cpuspan_empty(const struct pm_cpuspan *c)
+{
+	return c->n == 0;
+}
+
+bool pm_cpuspan_intersects(const struct pm_cpuspan *c,
+			   const struct pm_cpuset *s)
+{
+	const uint64_t *w = span_words(c);
+
+	for (size_t i = 0; i < c->n; i++)
+		if (w[i] & s->w[c->lo + i])
+			return true;
+	return false;
+}
+
+bool pm_cpuspan_equal(const struct pm_cpuspan *a,
+		      const struct pm_cpuspan *b)
+{
+	/* Both trimmed to their first and last non-zero words. */
+	return a->lo == b->lo && a->n == b->n &&
+	       !memcmp(span_words(a), span_words(b),
+		       a->n * sizeof(uint64_t));
+}
+
+size_t pm_cpuspan_format(const struct pm_cpuspan *c, char *buf,
+			 size_t size)
+{
+	struct pm_cpuset s;
+
+	pm_cpuspan_get(c, &s);
+	return pm_cpulist_format(&s, buf, size);
 }
 
 static int cpu_num(const char **s, unsigned *v)

@@ -37,6 +37,38 @@ int pm_cpuset_next(const struct pm_cpuset *s, unsigned from);
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 /*
+ * A CPU set kept in the words it spans, for the many small sets a model
+ * holds (a policy's CPUs): 16 bytes, and a malloc'd array only when the
+ * set spans more than one word of 64 CPUs, against PM_MAX_CPUS / 8 bytes
+ * for a pm_cpuset.  Zeroed (or pm_cpuspan_init) it is empty.  A copy by
+ * assignment shares the array: only one of them may be freed.
+ */
+struct pm_cpuspan {
+	uint16_t lo;		/* the first word kept */
+	uint16_t n;		/* words kept: 0 empty, 1 in one */
+	union {
+		uint64_t one;	/* n == 1 */
+		uint64_t *w;	/* n > 1, malloc'd */
+	} u;
+};
+
+void pm_cpuspan_init(struct pm_cpuspan *c);
+/* c = s (c's old words freed); 0 or -ENOMEM (c then empty). */
+int pm_cpuspan_set(struct pm_cpuspan *c, const struct pm_cpuset *s);
+/* s = c, and d |= c. */
+void pm_cpuspan_get(const struct pm_cpuspan *c, struct pm_cpuset *s);
+void pm_cpuspan_or(struct pm_cpuset *d, const struct pm_cpuspan *c);
+bool pm_cpuspan_isset(const struct pm_cpuspan *c, unsigned cpu);
+bool pm_cpuspan_empty(const struct pm_cpuspan *c);
+bool pm_cpuspan_intersects(const struct pm_cpuspan *c,
+			   const struct pm_cpuset *s);
+bool pm_cpuspan_equal(const struct pm_cpuspan *a,
+		      const struct pm_cpuspan *b);
+size_t pm_cpuspan_format(const struct pm_cpuspan *c, char *buf,
+			 size_t size);
+void pm_cpuspan_free(struct pm_cpuspan *c);
+
+/*
  * Kernel range list ("0-3,5,7-8", groups "0-7:2/4"), empty allowed (the
  * offline file).  Reversed ranges, junk, overflow and CPUs >= PM_MAX_CPUS
  * are -EINVAL / -ERANGE.

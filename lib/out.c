@@ -1290,6 +1290,15 @@ void pm_out_cpuset(struct pm_out *o, const char *key,
 	pm_out_arr_end(o);
 }
 
+void pm_out_cpuspan(struct pm_out *o, const char *key,
+		    const struct pm_cpuspan *c)
+{
+	struct pm_cpuset s;
+
+	pm_cpuspan_get(c, &s);
+	pm_out_cpuset(o, key, &s);
+}
+
 void pm_out_words(struct pm_out *o, const char *key, const char *words)
 {
 	char buf[4096];

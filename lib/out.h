@@ -98,6 +98,8 @@ void pm_out_bool(struct pm_out *o, const char *key, bool v);
 void pm_out_flag(struct pm_out *o, const char *key, int v);
 void pm_out_null(struct pm_out *o, const char *key);
 /* A JSON array of CPU numbers. */
+void pm_out_cpuspan(struct pm_out *o, const char *key,
+		    const struct pm_cpuspan *c);
 void pm_out_cpuset(struct pm_out *o, const char *key,
 		   const struct pm_cpuset *s);
 /* Space-separated words as an array of strings. */

@@ -367,11 +367,15 @@ static void open_policies(struct pm_sampler *s, const struct pm_cpuset *sel)
 		struct pm_spol *sp = &s->pol[s->npol];
 		int dfd;
 
-		if (pm_policy_read(s->ctx, ids[i], &p) < 0 ||
-		    !pm_cpuset_intersects(&p.related, sel))
+		if (pm_policy_read(s->ctx, ids[i], &p) < 0)
 			continue;
+		if (!pm_cpuspan_intersects(&p.related, sel)) {
+			pm_policy_free(&p);
+			continue;
+		}
 		sp->id = p.id;
-		sp->cpus = p.related;
+		pm_cpuspan_get(&p.related, &sp->cpus);
+		pm_policy_free(&p);
 		snprintf(sp->path, sizeof(sp->path), "%s", p.path);
 		dfd = pm_open_dir(s->ctx, p.path);
 		sp->fd_tis = sp->fd_cur = -1;

@@ -221,7 +221,7 @@ static void snap_cpu(struct pm_ctx *ctx, const struct pm_cpus *cpus,
 					     s->uptime_s, 1, &id);
 	}
 	for (int i = 0; i < s->npol; i++)
-		if (pm_cpuset_isset(&s->pol[i].related, c))
+		if (pm_cpuspan_isset(&s->pol[i].related, c))
 			cs->policy = i;
 }
 
@@ -260,7 +260,7 @@ static void free_snapshot(struct snap *s)
 	free(s->tt);
 	free(s->tt_err);
 	free(s->cpu);
-	free(s->pol);
+	pm_policies_free(s->pol, s->npol);
 	pm_irq_table_free(&s->irq);
 }
 
@@ -615,9 +615,9 @@ static void human_pstates_summary(struct pm_out *o, const struct snap *s)
 		if (done[p] || !pol_selected(s, p))
 			continue;
 		pm_cpuset_zero(&set);
-		memcpy(tis, pol->tis, sizeof(tis));
+		memset(tis, 0, sizeof(tis));
 		for (int i = 0; i < pol->n_tis; i++)
-			tis[i].ticks = 0;
+			tis[i].khz = pol->tis[i].khz;
 		for (int q = p; q < s->npol; q++) {
 			const struct pm_policy *x = &s->pol[q];
 
@@ -626,7 +626,7 @@ static void human_pstates_summary(struct pm_out *o, const struct snap *s)
 				continue;
 			done[q] = true;
 			count++;
-			pm_cpuset_or(&set, &x->related);
+			pm_cpuspan_or(&set, &x->related);
 			for (int i = 0; i < x->n_tis; i++)
 				tis[i].ticks += x->tis[i].ticks;
 			if (x->total_trans == PM_UNKNOWN)
@@ -677,7 +677,7 @@ static void human_pstates(struct pm_out *o, const struct snap *s)
 
 		if (!pol_selected(s, p))
 			continue;
-		pm_cpulist_format(&pol->related, cpus, sizeof(cpus));
+		pm_cpuspan_format(&pol->related, cpus, sizeof(cpus));
 		pm_out_printf(o, "policy%u (cpus %s): %s, %s, cur %s", pol->id,
 			      cpus, pol->driver[0] ? pol->driver : "-",
 			      pol->governor[0] ? pol->governor : "-",

@@ -189,9 +189,9 @@ static void save_cpufreq(struct opp *op, struct pm_out *o, const char *file,
 	for (int i = 0; i < n; i++) {
 		const struct pm_policy *x = &pol[i];
 
-		if (pm_cpuset_empty(&x->affected))
+		if (pm_cpuspan_empty(&x->affected))
 			continue;
-		pm_cpulist_format(&x->related, list, sizeof(list));
+		pm_cpuspan_format(&x->related, list, sizeof(list));
 		pm_out_printf(o, "\n[cpufreq cpus=%s]\n", list);
 		if (x->governor[0])
 			pm_out_printf(o, "governor = %s\n",
@@ -213,7 +213,7 @@ static void save_cpufreq(struct opp *op, struct pm_out *o, const char *file,
 			pm_out_printf(o, "boost = %s\n",
 				      x->boost ? "on" : "off");
 	}
-	free(pol);
+	pm_policies_free(pol, n);
 }
 
 static void save_devfreq(struct opp *op, struct pm_out *o, const char *file)

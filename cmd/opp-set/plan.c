@@ -216,7 +216,7 @@ static const struct opp_setting *pol_get(const struct opp_point *pt,
 			continue;
 		}
 		if (pm_cpulist_parse(s->arg + 5, &set) == 0 &&
-		    pm_cpuset_intersects(&set, &pol->related))
+		    pm_cpuspan_intersects(&pol->related, &set))
 			best = s;
 	}
 	return best;
@@ -342,8 +342,8 @@ static void plan_cpufreq(struct opp *op, const struct opp_point *pt,
 
 		/* A policy without an online CPU at the end is left alone
 		 * (the kernel refuses its files with EBUSY). */
-		if (!pm_cpuset_intersects(&pol[i].related, &cp->final) ||
-		    pm_cpuset_empty(&pol[i].affected))
+		if (!pm_cpuspan_intersects(&pol[i].related, &cp->final) ||
+		    pm_cpuspan_empty(&pol[i].affected))
 			continue;
 		if (g)
 			f.governor = pick_governor(op, g, &pol[i], gov,
@@ -604,8 +604,8 @@ static void plan_tunables(struct opp *op, const struct opp_point *pt,
 		int up = -1, down = -1, m = 0;
 		char fin[PM_NAME_MAX];
 
-		if (!pm_cpuset_intersects(&pol[i].related, &cp->final) ||
-		    pm_cpuset_empty(&pol[i].affected))
+		if (!pm_cpuspan_intersects(&pol[i].related, &cp->final) ||
+		    pm_cpuspan_empty(&pol[i].affected))
 			continue;
 		if (g)
 			pick_governor(op, g, &pol[i], fin, sizeof(fin));
@@ -901,6 +901,18 @@ static void note_later(struct opp *op, const struct opp_stage *st,
 		pm_note(&op->t, fmt, arg);
 }
 
+/* A policy's online CPUs once the first stage brought some up. */
+static void online_cpus(struct opp *op, struct pm_policy *pol,
+			const struct pm_cpuset *online)
+{
+	struct pm_cpuset aff;
+
+	pm_cpuspan_get(&pol->related, &aff);
+	pm_cpuset_and(&aff, online);
+	if (pm_cpuspan_set(&pol->affected, &aff) < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+}
+
 void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 		   struct pm_writer *w, struct opp_stage *st)
 {
@@ -938,15 +950,12 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 		if (n < 0)
 			pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 		for (int i = 0; i < n; i++)
-			if (pm_cpuset_intersects(&pol[i].related, &st->up)) {
-				pol[i].affected = pol[i].related;
-				pm_cpuset_and(&pol[i].affected,
-					      &st->cpus.online);
-			}
+			if (pm_cpuspan_intersects(&pol[i].related, &st->up))
+				online_cpus(op, &pol[i], &st->cpus.online);
 		plan_cpufreq(op, pt, st, w, pol, n);
 		plan_tunables(op, pt, st, w, pol, n);
 		plan_boost(op, pt, w, pol, n);
-		free(pol);
+		pm_policies_free(pol, n);
 	}
 	plan_cpuidle(pt, st, w);
 	plan_devfreq(op, pt, w);

@@ -54,7 +54,7 @@ static int boost_show(struct pmctl *p, const struct pm_cpufreq_global *g,
 				      on ? "on" : "off", boost_ctl_name[ctl]);
 		for (int i = 0; i < n; i++)
 			if (pol[i].boost >= 0 &&
-			    pm_cpuset_intersects(&pol[i].related, sel))
+			    pm_cpuspan_intersects(&pol[i].related, sel))
 				pm_out_printf(&p->o, "%s: boost %s\n",
 					      pm_policy_name(&pol[i], name,
 								sizeof(name)),
@@ -67,11 +67,11 @@ static int boost_show(struct pmctl *p, const struct pm_cpufreq_global *g,
 							 "");
 		pm_out_arr_begin(&p->o, "policies", "policy");
 		for (int i = 0; i < n; i++) {
-			if (!pm_cpuset_intersects(&pol[i].related, sel))
+			if (!pm_cpuspan_intersects(&pol[i].related, sel))
 				continue;
 			pm_out_elem_begin(&p->o, pol[i].id);
 			pm_out_u64(&p->o, "policy", pol[i].id);
-			pm_out_cpuset(&p->o, "cpus", &pol[i].related);
+			pm_out_cpuspan(&p->o, "cpus", &pol[i].related);
 			pm_out_flag(&p->o, "boost", pol[i].boost);
 			pm_out_obj_end(&p->o);
 		}
@@ -117,7 +117,7 @@ static void plan_boost(struct pmctl *p, struct pm_writer *w, bool on,
 	if (!pol_on)
 		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 	for (int i = 0; i < n; i++)
-		pol_on[i] = !pm_cpuset_intersects(&pol[i].related, sel) ? -1 :
+		pol_on[i] = !pm_cpuspan_intersects(&pol[i].related, sel) ? -1 :
 			    on ? 1 : 0;
 	b.pol_on = pol_on;
 	pm_boost_plan(w, &b, pol, n);
@@ -150,7 +150,7 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 		pm_cpufreq_global_read(&p->ctx, &g);
 		n = pmctl_policies_fields(p, PM_POL_BOOST, &pol);
 		code = boost_show(p, &g, pol, n, &sel);
-		free(pol);
+		pm_policies_free(pol, n);
 		return code;
 	}
 	pm_tool_only(&p->t, PM_SEEN_CPU | PM_SEEN_FORMAT | PM_SEEN_OUTPUT |
@@ -163,6 +163,6 @@ int cmd_boost(struct pmctl *p, int argc, char **argv)
 	w.perm_ok = true;
 	w.explain_fail = explain_boost_fail;
 	code = pm_writer_commit(&w);
-	free(pol);
+	pm_policies_free(pol, n);
 	return code;
 }

@@ -43,8 +43,8 @@ static bool alike(const struct pm_policy *a, const struct pm_policy *b)
 	       !strcmp(a->epp, b->epp) &&
 	       !strcmp(a->epp_available, b->epp_available) &&
 	       a->boost == b->boost && a->bios_limit_khz == b->bios_limit_khz &&
-	       pm_cpuset_equal(&a->related, &a->affected) ==
-		       pm_cpuset_equal(&b->related, &b->affected);
+	       pm_cpuspan_equal(&a->related, &a->affected) ==
+		       pm_cpuspan_equal(&b->related, &b->affected);
 }
 
 /* At most this many current frequencies are listed for a group. */
@@ -78,7 +78,7 @@ static void human_current(struct pm_out *o, const struct pm_policy *pol,
 			v[nv] = p->cur_khz;
 			pm_cpuset_zero(&at[nv++]);
 		}
-		pm_cpuset_or(&at[k], &p->related);
+		pm_cpuspan_or(&at[k], &p->related);
 	}
 	if (many) {
 		pm_out_printf(o, "  current %s - %s\n", khz(lo, a, 32),
@@ -107,12 +107,14 @@ static void human_policy(struct pm_ctx *ctx, struct pm_out *o,
 	const uint64_t *f;
 	uint64_t *buf;
 	int nf = pmctl_policy_freqs(ctx, p, false, &f, &buf);
-	struct pm_cpuset rel = p->related, aff = p->affected;
+	struct pm_cpuset rel, aff;
 	char cpus[256], afs[256], a[32], b[32], n1[32], n2[32];
 
+	pm_cpuspan_get(&p->related, &rel);
+	pm_cpuspan_get(&p->affected, &aff);
 	for (int i = 1; i < m; i++) {
-		pm_cpuset_or(&rel, &pol[member[i]].related);
-		pm_cpuset_or(&aff, &pol[member[i]].affected);
+		pm_cpuspan_or(&rel, &pol[member[i]].related);
+		pm_cpuspan_or(&aff, &pol[member[i]].affected);
 	}
 	pm_cpulist_format(&rel, cpus, sizeof(cpus));
 	pm_cpulist_format(&aff, afs, sizeof(afs));
@@ -229,7 +231,7 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 	if (n < 0)
 		pm_die(&p->t, PM_EXIT_FAIL, "out of memory");
 	if (n == 0 && !pm_policies_list(&p->ctx, (unsigned[1]){ 0 }, 1)) {
-		free(pol);
+		pm_policies_free(pol, n);
 		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 		       "no cpufreq policies on this machine "
 		       "(/sys/devices/system/cpu/cpufreq is empty or missing)");
@@ -246,7 +248,7 @@ int cmd_freq(struct pmctl *p, int argc, char **argv)
 		human_policies(p, pol, n);
 	}
 	pm_tool_out_done(&p->t, &p->o);
-	free(pol);
+	pm_policies_free(pol, n);
 	return PM_EXIT_OK;
 }
 
@@ -391,17 +393,18 @@ static int pick_policies(struct pmctl *p, const struct pm_cpuset *sel,
 
 	for (int i = 0; i < n; i++) {
 		use[i] = false;
-		if (!pm_cpuset_intersects(&pol[i].related, sel))
+		if (!pm_cpuspan_intersects(&pol[i].related, sel))
 			continue;
 		pm_policy_name(&pol[i], name, sizeof(name));
-		if (pm_cpuset_empty(&pol[i].affected)) {
+		if (pm_cpuspan_empty(&pol[i].affected)) {
 			pm_note(&p->t, "%s: every CPU is offline, skipped",
 				name);
 			continue;
 		}
 		if (p->t.cpu) {
-			struct pm_cpuset rest = pol[i].related;
+			struct pm_cpuset rest;
 
+			pm_cpuspan_get(&pol[i].related, &rest);
 			pm_cpuset_andnot(&rest, sel);
 			if (!pm_cpuset_empty(&rest)) {
 				pm_cpulist_format(&rest, cpus, sizeof(cpus));
@@ -463,6 +466,6 @@ int pmctl_freq_set(struct pmctl *p, int argc, char **argv)
 	code = pm_writer_commit(&w);
 	free(gov);
 	free(use);
-	free(pol);
+	pm_policies_free(pol, n);
 	return code;
 }

@@ -77,8 +77,8 @@ void pmctl_policy_json(struct pm_ctx *ctx, struct pm_out *o,
 
 	pm_out_elem_begin(o, p->id);
 	pm_out_u64(o, "policy", p->id);
-	pm_out_cpuset(o, "cpus", &p->related);
-	pm_out_cpuset(o, "affected_cpus", &p->affected);
+	pm_out_cpuspan(o, "cpus", &p->related);
+	pm_out_cpuspan(o, "affected_cpus", &p->affected);
 	str_or_null(o, "driver", p->driver);
 	str_or_null(o, "governor", p->governor);
 	pm_out_u64_or_null(o, "min_khz", p->min_khz);

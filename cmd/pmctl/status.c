@@ -49,7 +49,7 @@ static void human_cpufreq(struct pmctl *p, const struct pm_policy *pol, int n,
 			if (done[j] || !same_settings(&pol[i], &pol[j]))
 				continue;
 			done[j] = true;
-			pm_cpuset_or(&set, &pol[j].related);
+			pm_cpuspan_or(&set, &pol[j].related);
 			count++;
 		}
 		pm_cpulist_format(&set, cpus, sizeof(cpus));
@@ -888,7 +888,7 @@ int cmd_status(struct pmctl *p, int argc, char **argv)
 		pmctl_human_devfreq(p, df, ndf);
 	}
 	pm_tool_out_done(&p->t, &p->o);
-	free(pol);
+	pm_policies_free(pol, npol);
 	free(sup);
 	free(tz);
 	free(df);

@@ -518,6 +518,100 @@ static void test_ops(void)
 	ok(pm_cpuset_equal(&d, &e), "and back to 8-8191");
 }
 
+/* A span against the full set it was made from, CPU by CPU. */
+static void span_like(const struct pm_cpuspan *c, const struct pm_cpuset *s,
+		      const char *what)
+{
+	char a[LIST_MAX], b[LIST_MAX];
+	struct pm_cpuset back, probe;
+	unsigned bad = PM_MAX_CPUS;
+
+	pm_cpuspan_get(c, &back);
+	ok(pm_cpuset_equal(&back, s), "%s: read back whole", what);
+	for (unsigned cpu = 0; cpu < PM_MAX_CPUS && bad == PM_MAX_CPUS; cpu++)
+		if (pm_cpuspan_isset(c, cpu) != pm_cpuset_isset(s, cpu))
+			bad = cpu;
+	is_int(bad, PM_MAX_CPUS, "%s: each CPU in or out as in the set", what);
+	ok(!pm_cpuspan_isset(c, PM_MAX_CPUS), "%s: past the last CPU: out",
+	   what);
+	is_int(pm_cpuspan_empty(c), pm_cpuset_empty(s), "%s: empty as the set",
+	       what);
+	pm_cpuspan_format(c, a, sizeof(a));
+	pm_cpulist_format(s, b, sizeof(b));
+	is_str(a, b, "%s: formatted as the set", what);
+	bad = PM_MAX_CPUS;
+	for (unsigned cpu = 0; cpu < PM_MAX_CPUS && bad == PM_MAX_CPUS;
+	     cpu += 61) {
+		pm_cpuset_zero(&probe);
+		pm_cpuset_set(&probe, cpu);
+		if (pm_cpuspan_intersects(c, &probe) !=
+		    pm_cpuset_isset(s, cpu))
+			bad = cpu;
+	}
+	is_int(bad, PM_MAX_CPUS, "%s: meets a one-CPU set as the set", what);
+	probe = set_range(4000, 4100);
+	pm_cpuset_set(&probe, 1);
+	pm_cpuspan_or(&probe, c);
+	back = set_range(4000, 4100);
+	pm_cpuset_set(&back, 1);
+	pm_cpuset_or(&back, s);
+	ok(pm_cpuset_equal(&probe, &back), "%s: or'ed into a set, in place",
+	   what);
+}
+
+static void test_span(void)
+{
+	static const int c0[] = { 0, -1 }, c63[] = { 63, -1 },
+			 c6364[] = { 63, 64, -1 }, c23[] = { 2, 3, -1 },
+			 clast[] = { 8191, -1 }, cends[] = { 0, 8191, -1 },
+			 c130[] = { 130, 131, 190, -1 }, none[] = { -1 };
+	struct {
+		struct pm_cpuset s;
+		const char *what;
+		int lo, n;
+	} t[] = {
+		{ set_of(none), "empty", 0, 0 },
+		{ set_of(c0), "cpu 0", 0, 1 },
+		{ set_of(c63), "cpu 63", 0, 1 },
+		{ set_of(c6364), "cpus 63-64", 0, 2 },
+		{ set_of(c23), "cpus 2-3", 0, 1 },
+		{ set_of(c130), "cpus 130,131,190", 2, 1 },
+		{ set_of(clast), "cpu 8191", 127, 1 },
+		{ set_of(cends), "cpus 0,8191", 0, 128 },
+		{ set_range(64, 255), "cpus 64-255", 1, 3 },
+		{ set_range(0, 8191), "every CPU", 0, 128 },
+	};
+	struct pm_cpuspan c, d;
+
+	ok(sizeof(c) <= 16, "a span is at most 16 bytes (%zu)", sizeof(c));
+	pm_cpuspan_init(&c);
+	pm_cpuspan_init(&d);
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		is_int(pm_cpuspan_set(&c, &t[i].s), 0, "%s: kept", t[i].what);
+		is_int(c.lo, t[i].lo, "%s: from word %d", t[i].what, t[i].lo);
+		is_int(c.n, t[i].n, "%s: %d words", t[i].what, t[i].n);
+		span_like(&c, &t[i].s, t[i].what);
+		for (size_t j = 0; j < ARRAY_SIZE(t); j++) {
+			pm_cpuspan_set(&d, &t[j].s);
+			if (pm_cpuspan_equal(&c, &d) !=
+			    pm_cpuset_equal(&t[i].s, &t[j].s))
+				ok(false, "%s against %s: equal as the sets",
+				   t[i].what, t[j].what);
+		}
+	}
+	/* Set again over a set of many words: the old words freed (the
+	 * sanitizer's leak check), and a copy of another's words. */
+	pm_cpuspan_set(&c, &t[9].s);
+	pm_cpuspan_set(&d, &t[7].s);
+	ok(!pm_cpuspan_equal(&c, &d), "every CPU is not cpus 0,8191");
+	pm_cpuspan_set(&c, &t[1].s);
+	span_like(&c, &t[1].s, "many words, then cpu 0");
+	pm_cpuspan_free(&c);
+	pm_cpuspan_free(&d);
+	ok(pm_cpuspan_empty(&c) && !pm_cpuspan_isset(&c, 0),
+	   "freed: empty");
+}
+
 int main(void)
 {
 	test_parse();
@@ -525,5 +619,6 @@ int main(void)
 	test_format();
 	test_round_trip();
 	test_ops();
+	test_span();
 	return done_testing();
 }

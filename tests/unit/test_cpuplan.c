@@ -169,10 +169,14 @@ static void test_boost(void)
 
 	memset(pol, 0, sizeof(pol));
 	for (int i = 0; i < 2; i++) {
+		struct pm_cpuset one;
+
 		snprintf(pol[i].path, sizeof(pol[i].path),
 			 SYS "cpufreq/policy%d", i);
 		pol[i].boost = 1;
-		pm_cpuset_set(&pol[i].affected, (unsigned)i);
+		pm_cpuset_zero(&one);
+		pm_cpuset_set(&one, (unsigned)i);
+		pm_cpuspan_set(&pol[i].affected, &one);
 	}
 	put(CPU "cpufreq/policy0/boost", "1\n");
 	put(CPU "cpufreq/policy1/boost", "1\n");
