@@ -38,6 +38,55 @@ static void choice_of(unsigned flags, const char *list, char *out,
 		snprintf(out, size, "%s", list);
 }
 
+/*
+ * The strings' blocks: 16 KiB, from the heap (below malloc's mmap
+ * threshold), about 160 writes each.  A string of more than an eighth of
+ * a block (a long path) gets a block of its own behind the current one,
+ * which stays the one strings are added to.
+ */
+#define STRBLK_SIZE 16384
+
+struct pm_strblk {
+	struct pm_strblk *prev;
+	size_t size;		/* bytes of s */
+	char s[];
+};
+
+const char *pm_txn_str(struct pm_txn *t, const char *s)
+{
+	struct pm_txn_strs *st = &t->strs;
+	size_t len = strlen(s) + 1;
+	struct pm_strblk *b;
+	char *p;
+
+	if (len == 1)
+		return "";
+	if (st->blk && st->blk->size - st->used >= len) {
+		p = st->blk->s + st->used;
+		st->used += len;
+		return memcpy(p, s, len);
+	}
+	if (st->blk && len > STRBLK_SIZE / 8) {
+		b = malloc(sizeof(*b) + len);
+		if (!b)
+			return NULL;
+		b->size = len;
+		b->prev = st->blk->prev;
+		st->blk->prev = b;
+		return memcpy(b->s, s, len);
+	}
+	b = malloc(STRBLK_SIZE > sizeof(*b) + len ? STRBLK_SIZE :
+						     sizeof(*b) + len);
+	if (!b)
+		return NULL;
+	b->size = STRBLK_SIZE > sizeof(*b) + len ? STRBLK_SIZE - sizeof(*b) :
+						   len;
+	b->prev = st->blk;
+	st->blk = b;
+	st->used = len;
+	return memcpy(b->s, s, len);
+}
+
 void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx)
 {
 	memset(t, 0, sizeof(*t));
@@ -47,23 +96,30 @@ void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx)
 
 void pm_txn_free(struct pm_txn *t)
 {
-	for (int i = 0; i < t->n; i++) {
-		free(t->w[i].path);
-		free(t->w[i].alt);
+	struct pm_strblk *b = t->strs.blk;
+
+	while (b) {
+		struct pm_strblk *prev = b->prev;
+
+		free(b);
+		b = prev;
 	}
+	t->strs.blk = NULL;
+	t->strs.used = 0;
 	free(t->w);
 	t->w = NULL;
 	t->n = t->cap = 0;
 }
 
-static int copy(char *dst, size_t size, const char *src)
+/* w->got = text (w->val itself when the same); false: no memory. */
+static bool keep_got(struct pm_txn *t, struct pm_write *w, const char *text)
 {
-	size_t len = strlen(src);
+	const char *s = strcmp(text, w->val) ? pm_txn_str(t, text) : w->val;
 
-	if (len >= size)
-		return -ENAMETOOLONG;
-	memcpy(dst, src, len + 1);
-	return 0;
+	if (!s)
+		return false;
+	w->got = s;
+	return true;
 }
 
 int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
@@ -83,14 +139,18 @@ int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
 	}
 	w = &t->w[t->n];
 	memset(w, 0, sizeof(*w));
-	if (strlen(path) >= PM_W_PATH ||
-	    copy(w->val, sizeof(w->val), value) < 0 ||
-	    copy(w->old, sizeof(w->old), old ? old : "") < 0)
+	if (!old)
+		old = "";
+	if (strlen(path) >= PM_W_PATH || strlen(value) >= PM_W_VAL ||
+	    strlen(old) >= PM_W_VAL)
 		return pm_err_set(t->ctx, "plan", path, value, ENAMETOOLONG,
 				  "path or value too long");
-	/* Its own length, not PM_W_PATH: a plan of thousands of writes. */
-	w->path = strdup(path);
-	if (!w->path)
+	/* Each string its own length: a plan of thousands of writes. */
+	w->path = pm_txn_str(t, path);
+	w->val = pm_txn_str(t, value);
+	w->old = strcmp(old, value) ? pm_txn_str(t, old) : w->val;
+	w->got = "";
+	if (!w->path || !w->val || !w->old)
 		return pm_err_set(t->ctx, "plan", path, value, ENOMEM, NULL);
 	w->flags = flags;
 	w->skip = !(flags & (PM_W_FORCE | PM_W_NOREAD)) &&
@@ -113,7 +173,8 @@ int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 			return (int)n;
 		if (flags & PM_W_CHOICE)
 			choice_of(flags, list, old, sizeof(old));
-		else if (copy(old, sizeof(old), list) < 0)
+		else if ((size_t)snprintf(old, sizeof(old), "%s", list) >=
+			 sizeof(old))
 			return pm_err_set(t->ctx, "plan", path, value,
 					  ENAMETOOLONG,
 					  "the current value is too long");
@@ -126,24 +187,31 @@ void pm_txn_truncate(struct pm_txn *t, int n)
 	/* The writes applied already stay. */
 	if (n < t->next)
 		n = t->next;
-	for (int i = n; i < t->n; i++) {
-		free(t->w[i].path);
-		free(t->w[i].alt);
-		t->w[i].path = NULL;
-		t->w[i].alt = NULL;
-	}
 	if (n < t->n)
 		t->n = n;
+}
+
+int pm_txn_set_alt(struct pm_txn *t, int i, const char *alt)
+{
+	t->w[i].alt = pm_txn_str(t, alt);
+	return t->w[i].alt ? 0 : -ENOMEM;
 }
 
 int pm_txn_replace(struct pm_txn *t, const char *path, const char *value)
 {
 	for (int i = t->next; i < t->n; i++) {
 		struct pm_write *x = &t->w[i];
+		char v[PM_W_VAL];
 
 		if (strcmp(x->path, path) || (x->flags & PM_W_RESTORE))
 			continue;
-		snprintf(x->val, sizeof(x->val), "%s", value);
+		snprintf(v, sizeof(v), "%s", value);
+		x->val = pm_txn_str(t, v);
+		if (!x->val) {
+			x->val = "";
+			return pm_err_set(t->ctx, "plan", path, value, ENOMEM,
+					  NULL);
+		}
 		x->skip = !(x->flags & (PM_W_FORCE | PM_W_NOREAD)) &&
 			  !strcmp(x->old, x->val);
 		return i;
@@ -219,8 +287,7 @@ static void restore_snapshot(struct pm_txn *t, struct pm_write *w)
 	}
 	read_back(t, w, now, sizeof(now));
 	if (strcmp(now, w->old)) {
-		w->undo_err = -1;
-		snprintf(w->got, sizeof(w->got), "%s", now);
+		w->undo_err = keep_got(t, w, now) ? -1 : ENOMEM;
 		t->not_restored++;
 		return;
 	}
@@ -260,8 +327,7 @@ static void roll_back(struct pm_txn *t, int upto)
 			continue;
 		}
 		if (strcmp(now, w->old)) {
-			w->undo_err = -1;
-			snprintf(w->got, sizeof(w->got), "%s", now);
+			w->undo_err = keep_got(t, w, now) ? -1 : ENOMEM;
 			t->not_restored++;
 			continue;
 		}
@@ -306,8 +372,7 @@ static void restore_failed(struct pm_txn *t, struct pm_write *w)
 	}
 	read_back(t, w, now, sizeof(now));
 	if (strcmp(now, w->old)) {
-		w->undo_err = -1;
-		snprintf(w->got, sizeof(w->got), "%s", now);
+		w->undo_err = keep_got(t, w, now) ? -1 : ENOMEM;
 		goto out;
 	}
 	w->undone = true;
@@ -325,18 +390,16 @@ static int late_read(struct pm_txn *t, struct pm_write *w)
 	char now[PM_W_VAL];
 
 	if (!pm_exists(t->ctx, w->path) && w->alt &&
-	    pm_exists(t->ctx, w->alt)) {
-		char *alt = strdup(w->alt);
-
-		if (!alt)
-			return pm_err_set(t->ctx, "plan", w->alt, w->val,
-					  ENOMEM, NULL);
-		free(w->path);
-		w->path = alt;
-	}
+	    pm_exists(t->ctx, w->alt))
+		w->path = w->alt;
 	if (pm_attr_read(t->ctx, w->path, now, sizeof(now)) < 0)
 		return -t->ctx->err.err;
-	copy(w->old, sizeof(w->old), now);
+	w->old = pm_txn_str(t, now);
+	if (!w->old) {
+		w->old = "";
+		return pm_err_set(t->ctx, "plan", w->path, w->val, ENOMEM,
+				  NULL);
+	}
 	w->flags &= ~(unsigned)(PM_W_NOREAD | PM_W_LATE);
 	w->skip = !(w->flags & PM_W_FORCE) && !strcmp(w->old, w->val);
 	return 0;
@@ -373,6 +436,7 @@ int pm_txn_apply(struct pm_txn *t)
 		return -t->journal_err;
 	for (int i = t->next; i < t->n; i++) {
 		struct pm_write *w = &t->w[i];
+		char got[PM_W_VAL];
 		int r;
 
 		if (pm_stop_caught() && !t->ctx->dry_run) {
@@ -398,8 +462,11 @@ int pm_txn_apply(struct pm_txn *t)
 			if (w->flags & PM_W_RESHAPE)
 				pm_ctx_forget_near(t->ctx);
 		} else {
-			r = write_verified(t, w, w->val, w->got,
-					   sizeof(w->got));
+			r = write_verified(t, w, w->val, got, sizeof(got));
+			/* Kept only when it differs from the value. */
+			if (r == 0 && !keep_got(t, w, got))
+				r = pm_err_set(t->ctx, "read", w->path, NULL,
+					       ENOMEM, NULL);
 		}
 		if (r < 0) {
 			w->err = t->ctx->err.err;

@@ -42,21 +42,36 @@ enum {
 };
 
 #define PM_W_PATH PM_PATH_MAX	/* a USB device behind hubs and docks */
-#define PM_W_VAL 128
+#define PM_W_VAL 128		/* a value's longest text, with its NUL */
 
+/*
+ * One planned write.  Its strings are the transaction's (struct
+ * pm_txn_strs), each as long as its text: a plan of thousands of writes
+ * holds about 100 bytes a write, not three PM_W_VAL buffers.  They stay
+ * until pm_txn_free; a caller may point one at a string of its own that
+ * lives as long (a test's literal).
+ */
 struct pm_write {
-	char *path;		/* system path, as shown (malloc'd) */
-	char old[PM_W_VAL];	/* before ("" unreadable) */
-	char val[PM_W_VAL];	/* to write */
-	char got[PM_W_VAL];	/* read back after the write ("" none) */
-	unsigned flags;
+	const char *path;	/* system path, as shown */
+	const char *old;	/* before ("" unreadable) */
+	const char *val;	/* to write */
+	const char *got;	/* read back after the write ("" none); val
+				 * itself when it read back as val */
+	const char *alt;	/* PM_W_LATE: the other place, NULL */
 	void *tag;		/* the caller's, for messages */
+	unsigned flags;
+	int err;		/* errno of a failed write, 0 */
+	int undo_err;		/* errno of a failed restore, -1 mismatch */
 	bool skip;		/* already at val: not written */
 	bool done;		/* written */
-	int err;		/* errno of a failed write, 0 */
 	bool undone;		/* restored and read back as old */
-	int undo_err;		/* errno of a failed restore, -1 mismatch */
-	char *alt;		/* PM_W_LATE: the other place (malloc'd) */
+};
+
+/* The strings of a transaction's writes: copied one after the other into
+ * blocks that never move, freed all at once with the transaction. */
+struct pm_txn_strs {
+	struct pm_strblk *blk;	/* the newest block, linked to the older */
+	size_t used;		/* bytes of it used */
 };
 
 struct pm_journal;
@@ -74,6 +89,7 @@ struct pm_txn {
 	 * PM_W_LATE file (NULL: none, as in a dry run). */
 	struct pm_journal *journal;
 	int journal_err;	/* errno of a journal that could not be made */
+	struct pm_txn_strs strs;
 };
 
 void pm_txn_init(struct pm_txn *t, struct pm_ctx *ctx);
@@ -103,13 +119,18 @@ int pm_txn_apply(struct pm_txn *t);
 /* Undo every write applied so far, in reverse order (an error found
  * while planning a later stage); t->not_restored counts the failures. */
 void pm_txn_undo(struct pm_txn *t);
-/* Forget the writes planned from index n on (none applied yet). */
+/* Forget the writes planned from index n on (none applied yet); their
+ * strings stay with the transaction until pm_txn_free. */
 void pm_txn_truncate(struct pm_txn *t, int n);
+/* Write i's other place (PM_W_LATE), copied: 0 or -ENOMEM. */
+int pm_txn_set_alt(struct pm_txn *t, int i, const char *alt);
+/* A copy of s that lives as long as t's writes, NULL (ENOMEM). */
+const char *pm_txn_str(struct pm_txn *t, const char *s);
 /*
  * A file planned already and not applied yet (a point that sets it twice):
  * its value becomes value, written once, skipped when the file reads so.
- * Returns the write's index, or -1 when path is not planned (a rollback's
- * snapshot, PM_W_RESTORE, is not a planned value).
+ * Returns the write's index, -1 when path is not planned (a rollback's
+ * snapshot, PM_W_RESTORE, is not a planned value), or -ENOMEM.
  */
 int pm_txn_replace(struct pm_txn *t, const char *path, const char *value);
 /* Writes that change something (not skipped). */

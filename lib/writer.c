@@ -236,6 +236,8 @@ int pm_writer_set(struct pm_writer *w, const char *path, const char *old,
 {
 	int i = pm_txn_replace(&w->txn, path, value);
 
+	if (i == -ENOMEM)
+		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
 	return i >= 0 ? i : pm_writer_plan(w, path, old, value, flags, tag);
 }
 

@@ -562,7 +562,7 @@ static void tun_write(struct opp *op, struct pm_writer *w,
 	}
 	k = pm_writer_plan(w, tp->path, NULL, val,
 			   tp->late ? PM_W_NOREAD | PM_W_LATE : 0, NULL);
-	if (k >= 0 && tp->alt[0] && !(w->txn.w[k].alt = strdup(tp->alt)))
+	if (k >= 0 && tp->alt[0] && pm_txn_set_alt(&w->txn, k, tp->alt) < 0)
 		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
 }
 

@@ -126,6 +126,88 @@ static void test_replace(struct pm_ctx *ctx)
 	pm_txn_free(&t);
 }
 
+/* Write i's planned path, old value and value in the strings test. */
+static void strings_of(int i, char *path, size_t psize, char *old,
+		       char *val)
+{
+	/* Paths of 8 to 307 bytes, values of 2 to 127: the blocks fill
+	 * unevenly, and some strings straddle where one would end. */
+	snprintf(path, psize, "/p/%d/%.*s", i, i % 300,
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	snprintf(old, PM_W_VAL, "o%d", i);
+	if (i % 3 == 0)
+		snprintf(val, PM_W_VAL, "%s", old);
+	else
+		snprintf(val, PM_W_VAL, "v%d%.*s", i, i % 110,
+			 "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
+			 "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
+			 "yyyyyyyyyyyyyyyyyyyy");
+}
+
+/* The writes' strings, each its own length in the transaction's
+ * blocks: thousands of them, long ones, replaced ones, all intact. */
+static void test_strings(struct pm_ctx *ctx)
+{
+	char path[PM_PATH_MAX], old[PM_W_VAL], val[PM_W_VAL + 1];
+	char *longp = malloc(PM_W_PATH + 1);
+	struct pm_txn t;
+	int bad = -1, n = 3000;
+
+	pm_txn_init(&t, ctx);
+	if (!longp)
+		return;
+	memset(longp, 'z', PM_W_PATH);
+	longp[0] = '/';
+	longp[PM_W_PATH] = '\0';
+	is_int(pm_txn_add_known(&t, longp, "", "1", 0), -ENAMETOOLONG,
+	       "a path of PM_W_PATH bytes is refused");
+	longp[PM_W_PATH - 1] = '\0';
+	for (int i = 0; i < n; i++) {
+		strings_of(i, path, sizeof(path), old, val);
+		if (pm_txn_add_known(&t, i == n / 2 ? longp : path, old, val,
+				     0) != i)
+			break;
+	}
+	is_int(t.n, n, "%d writes planned", n);
+	for (int i = 0; i < t.n && bad < 0; i++) {
+		strings_of(i, path, sizeof(path), old, val);
+		if (strcmp(t.w[i].path, i == n / 2 ? longp : path) ||
+		    strcmp(t.w[i].old, old) || strcmp(t.w[i].val, val) ||
+		    strcmp(t.w[i].got, "") || t.w[i].skip != (i % 3 == 0))
+			bad = i;
+	}
+	is_int(bad, -1, "every path and value as planned");
+	ok(t.w[3].old == t.w[3].val, "a value the file holds is kept once");
+	memset(val, 'w', PM_W_VAL);
+	val[PM_W_VAL - 1] = '\0';
+	is_int(pm_txn_replace(&t, "/p/4/xxxx", val), 4,
+	       "a value replaced by the longest one");
+	is_str(t.w[4].val, val, "which is kept whole");
+	is_str(t.w[5].val, "v5yyyyy", "the next write's value untouched");
+	val[PM_W_VAL - 1] = 'w';
+	val[PM_W_VAL] = '\0';
+	is_int(pm_txn_add_known(&t, "/q", "", val, 0), -ENAMETOOLONG,
+	       "a value of PM_W_VAL bytes is refused");
+	is_int(pm_txn_add_known(&t, "/q", val, "1", 0), -ENAMETOOLONG,
+	       "and an old value of PM_W_VAL bytes");
+	pm_txn_truncate(&t, 10);
+	is_int(pm_txn_add_known(&t, "/r", "1", "2", 0), 10,
+	       "planned again after a truncation");
+	is_int(pm_txn_set_alt(&t, 10, "/s"), 0, "its other place kept");
+	strings_of(9, path, sizeof(path), old, val);
+	ok(!strcmp(t.w[10].path, "/r") && !strcmp(t.w[10].alt, "/s") &&
+		   !strcmp(t.w[9].path, path) && !strcmp(t.w[9].val, val),
+	   "the earlier writes' strings stay");
+	pm_txn_free(&t);
+	is_int(t.n, 0, "freed");
+	free(longp);
+}
+
 static void test_apply(struct pm_ctx *ctx)
 {
 	struct pm_txn t;
@@ -140,6 +222,7 @@ static void test_apply(struct pm_ctx *ctx)
 	is_str(get("b"), "2\n", "b is untouched");
 	is_str(get("c"), "30\n", "c is written");
 	is_str(t.w[0].got, "10", "a is read back");
+	ok(t.w[0].got == t.w[0].val, "read back as written: kept once");
 	ok(t.w[0].done && !t.w[1].done && t.w[2].done, "done flags");
 	is_int(t.failed, -1, "nothing failed");
 	ok(!t.rolled_back, "no rollback");
@@ -293,6 +376,7 @@ int main(void)
 		return 99;
 	test_plan(&ctx);
 	test_replace(&ctx);
+	test_strings(&ctx);
 	test_apply(&ctx);
 	test_rollback(&ctx);
 	test_restore_fails(&ctx);
