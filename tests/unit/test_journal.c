@@ -413,6 +413,91 @@ static void test_release(void)
 	   st);
 }
 
+/* A journal's whole text, malloc'd ("" when unreadable). */
+static char *slurp(const char *rel)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(at(rel), O_RDONLY | O_CLOEXEC);
+	ssize_t k;
+
+	if (!buf)
+		abort();
+	while (fd >= 0 && n + 1 < cap &&
+	       (k = read(fd, buf + n, cap - 1 - n)) > 0)
+		n += (size_t)k;
+	if (fd >= 0)
+		close(fd);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* An escaper of its own to check the journal's against: \ooo for a
+ * space, a backslash and each byte outside '!'..'~'. */
+static size_t esc(char *out, const char *s)
+{
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += (size_t)sprintf(out + n,
+				     *p <= ' ' || *p > '~' || *p == '\\' ?
+					     "\\%03o" :
+					     "%c",
+				     *p);
+	return n;
+}
+
+/* A journal of thousands of records: made a block at a time, it is
+ * the same text as made whole, escapes cut by no block's end. */
+static void test_long(struct pm_ctx *ctx)
+{
+	enum { N = 2500 };
+	char path[128], old[64], *want, *text;
+	struct pm_journal j;
+	struct pm_txn t;
+	size_t n = 0;
+
+	reset();
+	want = malloc(1 << 20);
+	if (!want)
+		abort();
+	pm_txn_init(&t, ctx);
+	n += (size_t)sprintf(want, "pmtools-journal 1\npid %ld\ntool unit\n"
+				   "boot -\n", (long)getpid());
+	for (int i = 0; i < N; i++) {
+		/* 4 to 11 escapes a record, at every offset of a block. */
+		snprintf(path, sizeof(path), "/sys/devices/x %d/%.*s", i,
+			 i % 7, "\\\\\\\\\\\\\\");
+		snprintf(old, sizeof(old), "\377o ld\t%d", i);
+		pm_txn_add_known(&t, path, old, "new", 0);
+		n += (size_t)sprintf(want + n, "w ");
+		n += esc(want + n, path);
+		want[n++] = ' ';
+		n += esc(want + n, old);
+		want[n++] = '\n';
+	}
+	sprintf(want + n, "end %d\n", N);
+	pm_journal_init(&j, ctx, "unit");
+	is_int(pm_journal_write(&j, &t), 0, "a journal of %d records", N);
+	text = slurp("run/pmtools/journal");
+	ok(strlen(text) > 3 * 32768, "longer than a few blocks (%zu bytes)",
+	   strlen(text));
+	{
+		const char *t0 = strstr(text, "time "), *nl;
+
+		nl = t0 ? strchr(t0, '\n') : NULL;
+		/* The text but for its time line. */
+		if (nl)
+			memmove((char *)t0, nl + 1, strlen(nl + 1) + 1);
+	}
+	ok(!strcmp(text, want), "every record, escaped as one escaper says");
+	pm_journal_remove(&j);
+	pm_journal_close(&j);
+	pm_txn_free(&t);
+	free(text);
+	free(want);
+}
+
 int main(void)
 {
 	struct pm_ctx ctx;
@@ -428,6 +513,7 @@ int main(void)
 	if (system(cmd) != 0 || pm_ctx_open(&ctx, root) < 0)
 		return 99;
 	test_write(&ctx);
+	test_long(&ctx);
 	test_recover(&ctx);
 	test_boot(&ctx);
 	test_bad(&ctx);
