@@ -151,14 +151,6 @@ void pm_cpuspan_get(const struct pm_cpuspan *c, struct pm_cpuset *s)
 	pm_cpuspan_or(s, c);
 }
 
-bool pm_cpuspan_isset(const struct pm_cpuspan *c, unsigned cpu)
-{
-	unsigned i = cpu / 64;
-
-	return cpu < PM_MAX_CPUS && i >= c->lo && i < (unsigned)c->lo + c->n &&
-	       (span_words(c)[i - c->lo] >> (cpu % 64)) & 1;
-}
-
 bool pm_cpuspan_empty(const struct pm_cpuspan *c)
 {
 	return c->n == 0;

@@ -58,7 +58,16 @@ int pm_cpuspan_set(struct pm_cpuspan *c, const struct pm_cpuset *s);
 /* s = c, and d |= c. */
 void pm_cpuspan_get(const struct pm_cpuspan *c, struct pm_cpuset *s);
 void pm_cpuspan_or(struct pm_cpuset *d, const struct pm_cpuspan *c);
-bool pm_cpuspan_isset(const struct pm_cpuspan *c, unsigned cpu);
+/* Inline: a report asks it for each CPU of each policy. */
+static inline bool pm_cpuspan_isset(const struct pm_cpuspan *c, unsigned cpu)
+{
+	/* Below lo, the difference wraps past n. */
+	unsigned i = cpu / 64 - c->lo;
+
+	if (cpu >= PM_MAX_CPUS || i >= c->n)
+		return false;
+	return ((c->n > 1 ? c->u.w[i] : c->u.one) >> (cpu % 64)) & 1;
+}
 bool pm_cpuspan_empty(const struct pm_cpuspan *c);
 bool pm_cpuspan_intersects(const struct pm_cpuspan *c,
 			   const struct pm_cpuset *s);
