@@ -52,18 +52,6 @@ setup() {
 	load_libs
 }
 
-# Every path with its type, size, modification time, mode and link target:
-# any write changes it, and it costs a quarter of tree_sum, which each
-# group runs once at its end.
-tree_stat() {
-	if [ -x "$treesum" ]; then
-		"$treesum" --stat "$1"
-	else
-		(cd "$1" && find . ! -path './run/*.lock' \( -type d -printf '%p d %m\n' -o \
-			-printf '%p %y %s %T@ %m %l\n' \) | sort)
-	fi
-}
-
 # Fixture names of the table.
 fx_dir() {
 	case $1 in
