@@ -52,26 +52,15 @@ setup() {
 	load_libs
 }
 
-# Every path with its type, size, modification time, mode and link target:
-# any write changes it, and it costs a quarter of tree_sum, which each
-# group runs once at its end.
-tree_stat() {
-	if [ -x "$treesum" ]; then
-		"$treesum" --stat "$1"
-	else
-		(cd "$1" && find . ! -path './run/*.lock' \( -type d -printf '%p d %m\n' -o \
-			-printf '%p %y %s %T@ %m %l\n' \) | sort)
-	fi
-}
-
-# Fixture names of the table.
+# Fixture names of the table, into $fx (no subshell: this runs for
+# every case).
 fx_dir() {
 	case $1 in
-	hwp) printf '%s\n' "$BATS_FILE_TMPDIR/fx-hwp-laptop" ;;
-	arm) printf '%s\n' "$BATS_FILE_TMPDIR/fx-arm-biglittle" ;;
-	l2006) printf '%s\n' "$BATS_FILE_TMPDIR/fx-laptop2006" ;;
-	vm) printf '%s\n' "$BATS_FILE_TMPDIR/fx-vm-haltpoll" ;;
-	evil) printf '%s\n' "$BATS_FILE_TMPDIR/fx-evil" ;;
+	hwp) fx=$BATS_FILE_TMPDIR/fx-hwp-laptop ;;
+	arm) fx=$BATS_FILE_TMPDIR/fx-arm-biglittle ;;
+	l2006) fx=$BATS_FILE_TMPDIR/fx-laptop2006 ;;
+	vm) fx=$BATS_FILE_TMPDIR/fx-vm-haltpoll ;;
+	evil) fx=$BATS_FILE_TMPDIR/fx-evil ;;
 	*) return 1 ;;
 	esac
 }
@@ -112,14 +101,15 @@ write_text() { # FILE TEXT
 check_case() {
 	local tool=${f[0]} fxn=${f[1]} want=${f[2]} frag=${f[4]} a rc cmd top t0
 	local -a args=() etc=() lines=()
-	local sysroot=true why="" err
+	local sysroot=true why="" err outf errf
+	# The case's own folder only for the cases that name it.
 	tmp=$BATS_TEST_TMPDIR/case-$ln
-	mkdir -p "$tmp"
+	[[ $line != *@TMP@* && $line != *$'\t'@conf=* ]] || mkdir -p "$tmp"
 	if [ "$fxn" = none ]; then
 		sysroot=false
-		fx=$(fx_dir hwp)
+		fx_dir hwp
 	else
-		fx=$(fx_dir "$fxn") || {
+		fx_dir "$fxn" || {
 			failures+="line $ln: unknown fixture '$fxn'"$'\n'
 			return 1
 		}
@@ -159,16 +149,17 @@ check_case() {
 		failures+="line $ln: a pm-suspend case without --sysroot needs --check or -n"$'\n'
 		return 1
 	fi
-	t0=$(date +%s%N)
+	t0=$EPOCHREALTIME
+	outf=$BATS_TEST_TMPDIR/out errf=$BATS_TEST_TMPDIR/err
 	if $sysroot; then
-		timeout 20 "$cmd" --sysroot "$fx" "${args[@]}" >"$tmp/out" 2>"$tmp/err" </dev/null
+		timeout 20 "$cmd" --sysroot "$fx" "${args[@]}" >"$outf" 2>"$errf" </dev/null
 	else
-		timeout 20 "$cmd" "${args[@]}" >"$tmp/out" 2>"$tmp/err" </dev/null
+		timeout 20 "$cmd" "${args[@]}" >"$outf" 2>"$errf" </dev/null
 	fi
 	rc=$?
-	[ -z "${BAD_INPUT_TIMES:-}" ] || echo "$(($(date +%s%N) - t0)) $ln" >>"$BAD_INPUT_TIMES"
+	[ -z "${BAD_INPUT_TIMES:-}" ] || echo "$(((${EPOCHREALTIME/./} - ${t0/./}) * 1000)) $ln" >>"$BAD_INPUT_TIMES"
 	[ ${#etc[@]} -eq 0 ] || rm -rf "${etc[@]}"
-	mapfile -t lines <"$tmp/err"
+	mapfile -t lines <"$errf"
 	err="${lines[*]}"
 	expand frag "$frag"
 	printf -v frag '%b' "$frag"
@@ -177,7 +168,7 @@ check_case() {
 		why="exit $rc, want $want"
 	elif [[ $err == *Sanitizer* || $err == *"runtime error"* ]]; then
 		why="sanitizer report"
-	elif [ "$want" -ne 0 ] && [ -s "$tmp/out" ]; then
+	elif [ "$want" -ne 0 ] && [ -s "$outf" ]; then
 		why="stdout is not empty"
 	elif [ "$want" -ne 0 ] && { [ ${#lines[@]} -lt 1 ] || [ ${#lines[@]} -gt 2 ]; }; then
 		why="${#lines[@]} lines on stderr"
@@ -192,13 +183,13 @@ check_case() {
 		why="${#lines[@]} lines on stderr"
 	elif [[ $err == *[[:cntrl:]]* ]]; then
 		why="raw control bytes on stderr"
-	elif [ "$(tree_stat "$fx")" != "${stat[${fx##*/fx-}]}" ]; then
+	elif $per_case && ! tree_same --stat "$fx" "$BATS_FILE_TMPDIR/stat-${fx##*/fx-}" 2>/dev/null; then
 		why="the tree changed"
 	fi
 	if [ -n "$why" ]; then
 		failures+="bad-input.tsv:$ln: $tool ${f[*]:6}: $why"$'\n'
-		failures+="    stderr: $(head -c 300 "$tmp/err" | cat -v)"$'\n'
-		[ ! -s "$tmp/out" ] || failures+="    stdout: $(head -c 200 "$tmp/out" | cat -v)"$'\n'
+		failures+="    stderr: $(head -c 300 "$errf" | cat -v)"$'\n'
+		[ ! -s "$outf" ] || failures+="    stdout: $(head -c 200 "$outf" | cat -v)"$'\n'
 		# Put the tree back for the next cases.
 		rm -rf "$fx"
 		cp -a "$BATS_FILE_TMPDIR/pristine-${fx##*/fx-}" "$fx"
@@ -207,16 +198,13 @@ check_case() {
 	return 0
 }
 
-# Every case of GROUP (the tool, with .conf for the config-file cases), or
-# the cases of one known bug with "bug:TAG".
-run_group() { # GROUP | bug:TAG
-	local line n=0 g ln=0 bugs=0 tag
+# The cases of GROUP (the tool, with .conf for the config-file cases),
+# or of one known bug with "bug:TAG"; with per_case=true, each case
+# checks the trees after it.  Sets n, the number of cases.
+run_cases() { # GROUP | bug:TAG
+	local line g ln=0 tag
 	local -a f
-	local -A stat
-	failures=''
-	for g in hwp-laptop arm-biglittle laptop2006 vm-haltpoll evil; do
-		stat[$g]=$(<"$BATS_FILE_TMPDIR/stat-$g")
-	done
+	n=0
 	while IFS= read -r line; do
 		ln=$((ln + 1))
 		[[ -z $line || $line == '#'* ]] && continue
@@ -228,25 +216,47 @@ run_group() { # GROUP | bug:TAG
 			[[ $tag == "$1":* ]] || continue
 		else
 			[ "$g" = "$1" ] || continue
-			if [[ $tag == bug:* ]]; then
-				bugs=$((bugs + 1))
-				continue
-			fi
+			[[ $tag != bug:* ]] || continue
 		fi
 		n=$((n + 1))
-		[ -z "${BAD_INPUT_TIMES:-}" ] || t1=$(date +%s%N)
+		[ -z "${BAD_INPUT_TIMES:-}" ] || t1=$EPOCHREALTIME
 		check_case || :
-		[ -z "${BAD_INPUT_TIMES:-}" ] || echo "$(($(date +%s%N) - t1)) total $ln" >>"$BAD_INPUT_TIMES"
+		[ -z "${BAD_INPUT_TIMES:-}" ] ||
+			echo "$(((${EPOCHREALTIME/./} - ${t1/./}) * 1000)) total $ln" >>"$BAD_INPUT_TIMES"
 	done <"$table"
+}
+
+# Every case of GROUP, then the trees, by stat and byte for byte, once:
+# a tree that changed runs the group again from pristine trees, each
+# case checking them, to name the case that changed it.
+run_group() { # GROUP | bug:TAG
+	local g n changed=false
+	failures=''
+	per_case=false
+	untraced run_cases "$1"
 	[ "$n" -gt 0 ] || {
 		fail "no case for $1"
 		return 1
 	}
-	# Byte for byte too, once per group.
 	for g in hwp-laptop arm-biglittle laptop2006 vm-haltpoll evil; do
-		[ "$(tree_sum "$BATS_FILE_TMPDIR/fx-$g")" = "$(cat "$BATS_FILE_TMPDIR/sum-$g")" ] ||
-			failures+="$1: the $g tree is not byte-identical"$'\n'
+		tree_same --stat "$BATS_FILE_TMPDIR/fx-$g" "$BATS_FILE_TMPDIR/stat-$g" 2>/dev/null &&
+			tree_same "$BATS_FILE_TMPDIR/fx-$g" "$BATS_FILE_TMPDIR/sum-$g" 2>/dev/null ||
+			changed=true
 	done
+	if $changed; then
+		for g in hwp-laptop arm-biglittle laptop2006 vm-haltpoll evil; do
+			rm -rf "$BATS_FILE_TMPDIR/fx-$g"
+			cp -a "$BATS_FILE_TMPDIR/pristine-$g" "$BATS_FILE_TMPDIR/fx-$g"
+		done
+		failures=''
+		per_case=true
+		untraced run_cases "$1"
+		for g in hwp-laptop arm-biglittle laptop2006 vm-haltpoll evil; do
+			tree_same "$BATS_FILE_TMPDIR/fx-$g" "$BATS_FILE_TMPDIR/sum-$g" 2>/dev/null ||
+				failures+="$1: the $g tree is not byte-identical"$'\n'
+		done
+		[ -n "$failures" ] || failures="$1: a tree changed in one run of the cases, not in the next"
+	fi
 	[ -z "$failures" ] || {
 		fail "$failures"
 		return 1

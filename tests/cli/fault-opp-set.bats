@@ -69,16 +69,16 @@ opp_read_models=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
 @test "after the status switch and cpu3 online: an unreadable file of theirs is exit 1 naming it, both undone" {
 	fault_so
 	fx=$(opp_fixture)
-	before=$(tree_sum "$fx")
+	tree_save "$fx" "$fault_tmp/before"
 	n=0
 	for x in "$cf/policy0/scaling_governor" "$cf/policy2/scaling_max_freq" \
 		"$cf/policy1/energy_performance_preference" "$cpu/intel_pstate/max_perf_pct" \
 		"$cf/policy3/scaling_min_freq" "$cpu/cpu3/cpuidle/state5/disable"; do
-		run --separate-stderr env PM_FAULT_READ="*$x=EIO" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" full
+		fault_run PM_FAULT_READ="*$x=EIO" opp-set "$fx" full
 		[ "$status" -eq 1 ] || fail "$x: exit $status: $stderr"
 		[[ ${stderr_lines[0]} == "opp-set: "*"$x"*"(EIO)"* ]] || fail "$x: $stderr"
 		[[ ${stderr_lines[1]} == "opp-set: restored the 2 earlier writes: nothing was changed" ]] || fail "$x: $stderr"
-		[ "$(tree_sum "$fx")" = "$before" ] || fail "$x: the tree changed"
+		tree_same "$fx" "$fault_tmp/before" || fail "$x: the tree changed"
 		n=$((n + 1))
 	done
 	echo "# $n read fault scenarios after the switch (opp-set)" >&3
@@ -87,13 +87,13 @@ opp_read_models=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
 @test "unreadable idle states, cpuidle governor, no_turbo, profile, runtime PM, [sysfs] files fail too" {
 	fault_so
 	fx=$(opp_fixture)
-	before=$(tree_sum "$fx")
+	tree_save "$fx" "$fault_tmp/before"
 	for x in "${opp_read_models[@]}"; do
 		for e in EIO EACCES; do
-			run --separate-stderr env PM_FAULT_READ="$x=$e" LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" steady
+			fault_run PM_FAULT_READ="$x=$e" opp-set "$fx" steady
 			[ "$status" -eq 1 ] || fail "$x $e: exit $status: $stderr"
 			[[ $stderr == "opp-set: /etc/pm/opp.d/steady.conf:"*": cannot read "*"($e)" ]] || fail "$x $e: $stderr"
-			[ "$(tree_sum "$fx")" = "$before" ] || fail "$x $e: the tree changed"
+			tree_same "$fx" "$fault_tmp/before" || fail "$x $e: the tree changed"
 		done
 	done
 }

@@ -88,13 +88,12 @@ dev=/sys/devices/pci0000:00
 @test "an open for writing that fails (EIO, EINTR at open) at every write of freq set" {
 	fault_so
 	fx=$(fault_fresh)
-	before=$(tree_sum "$fx")
+	tree_save "$fx" "$fault_tmp/before"
 	for k in $(seq 1 12); do
-		run --separate-stderr env PM_FAULT_WRITE="*/sys/*=EIO@$k" LD_PRELOAD="$so" \
-			"$bin/pmctl" --sysroot "$fx" freq set --governor performance --min 1.2GHz --max 3GHz
+		fault_run PM_FAULT_WRITE="*/sys/*=EIO@$k" pmctl "$fx" freq set --governor performance --min 1.2GHz --max 3GHz
 		[ "$status" -eq 1 ] || fail "open $k: exit $status: $stderr"
 		[[ ${stderr_lines[0]} == *"(EIO)" ]] || fail "open $k: $stderr"
-		[ "$(tree_sum "$fx")" = "$before" ] || fail "open $k: the tree changed"
+		tree_same "$fx" "$fault_tmp/before" || fail "open $k: the tree changed"
 	done
 	# An open interrupted by a signal is tried again.
 	run --separate-stderr env PM_FAULT_WRITE="*/sys/*=EINTR@5" LD_PRELOAD="$so" \

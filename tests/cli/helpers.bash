@@ -112,6 +112,52 @@ tree_sum() {
 	fi
 }
 
+# Every path with its type, size, modification time, mode and link
+# target: any write changes it, and it costs a quarter of tree_sum (no
+# file is read).
+tree_stat() {
+	if [ -x "$treesum" ]; then
+		"$treesum" --stat "$1"
+	else
+		(cd "$1" && find . ! -path './run/*.lock' \( -type d -printf '%p d %m\n' -o \
+			-printf '%p %y %s %T@ %m %l\n' \) | sort)
+	fi
+}
+
+# tree_sum (or with --stat first, tree_stat) of DIR into FILE, and "is
+# DIR still as FILE says?" (exit 1 and the lines that differ on stderr
+# when not): one process each where [ "$(tree_sum DIR)" = "$before" ]
+# takes a subshell too.
+tree_save() { # [--stat] DIR FILE
+	local f=tree_sum
+	[ "$1" != --stat ] || { f=tree_stat; shift; }
+	"$f" "$1" >"$2"
+}
+tree_same() { # [--stat] DIR FILE
+	local f=tree_sum o=()
+	[ "$1" != --stat ] || { f=tree_stat; o=(--stat); shift; }
+	if [ -x "$treesum" ]; then
+		"$treesum" "${o[@]}" --same "$2" "$1"
+	else
+		diff "$2" <("$f" "$1") >&2
+	fi
+}
+
+# bats traps every command of a test: its DEBUG trap records a stack
+# trace each time (about half a millisecond a command, most of the cost
+# of a loop over hundreds of cases).  untraced runs FUNCTION ARG...
+# without it.  A failure inside is reported at the line of the call,
+# with the function's own message (hygiene.bats checks that the trap put
+# back is the one bats set).
+untraced() { # FUNCTION ARG...
+	local rc
+	trap - DEBUG
+	"$@"
+	rc=$?
+	trap 'bats_debug_trap "$BASH_SOURCE"' DEBUG
+	return "$rc"
+}
+
 # A refusal after the arguments parsed: exit CODE, nothing on stdout, one
 # line on stderr naming the tool, and the tree untouched.
 # shellcheck disable=SC2154 # status, output and stderr* are set by run

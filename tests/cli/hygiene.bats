@@ -527,3 +527,44 @@ TEMPORARY_CPUFREQ_GOVERNOR=performance"
 	mkdir "$fx/sys/power/newdir"
 	[ "$("$treesum" --stat "$fx")" != "$s" ]
 }
+
+@test "tree_same (treesum --same) passes on the same tree and names each line that differs" {
+	[ -x "$treesum" ] || skip "no build/treesum (make build/treesum)"
+	fx=$(fresh hwp-laptop)
+	l=$BATS_TEST_TMPDIR/list
+	tree_save "$fx" "$l"
+	[ "$(<"$l")" = "$(tree_sum "$fx")" ]
+	run --separate-stderr tree_same "$fx" "$l"
+	assert_success
+	[ -z "$stderr" ]
+	# A changed file: its old line and its new one; a new file; a
+	# removed file.
+	echo changed >"$fx/sys/power/pm_async"
+	: >"$fx/sys/power/zz_new"
+	rm "$fx/sys/power/wakeup_count"
+	run --separate-stderr tree_same "$fx" "$l"
+	assert_failure 1
+	[ "${#stderr_lines[@]}" -eq 4 ] || fail "$stderr"
+	[[ $stderr == *"- "*" ./sys/power/pm_async"* ]] || fail "$stderr"
+	[[ $stderr == *"+ "*" ./sys/power/pm_async"* ]] || fail "$stderr"
+	[[ $stderr == *"+ "*" ./sys/power/zz_new"* ]] || fail "$stderr"
+	[[ $stderr == *"- "*" ./sys/power/wakeup_count"* ]] || fail "$stderr"
+	# --stat: a mode changed.
+	tree_save --stat "$fx" "$l"
+	run tree_same --stat "$fx" "$l"
+	assert_success
+	chmod 600 "$fx/sys/power/state"
+	run tree_same --stat "$fx" "$l"
+	assert_failure 1
+	# A listing that cannot be read is an error of its own (2).
+	run tree_same "$fx" "$BATS_TEST_TMPDIR/none"
+	assert_failure 2
+}
+
+@test "untraced puts back the DEBUG trap bats set" {
+	want=$(trap -p DEBUG)
+	[ -n "$want" ]
+	f() { [ -z "$(trap -p DEBUG)" ]; }
+	untraced f
+	[ "$(trap -p DEBUG)" = "$want" ]
+}

@@ -64,23 +64,20 @@ dev=/sys/devices/pci0000:00
 journal=/run/pmtools/journal
 
 # prepare TOOL ARG...: a clean run of TOOL on a copy of $fx gives the
-# writes ($writes, $n), the tree it leaves ($ref) and its file count
-# ($nref); $orig is $fx as it is, $nfiles its count, $stamp the time
-# mark of fault_same.
+# writes ($writes, $n) and the tree it leaves ($ref, its listing in
+# $ref.sum); $orig is $fx as it is (its listing in $orig.sum).
 prepare() {
 	local tool=$1
 	shift
 	orig=$(mktemp -d "$fault_tmp/orig.XXXXXX")
 	ref=$(mktemp -d "$fault_tmp/ref.XXXXXX")
-	find "$fx" -type f -exec touch -d @1000000000 {} +
-	stamp=$(mktemp "$fault_tmp/stamp.XXXXXX")
 	cp -a "$fx/." "$orig/"
 	cp -a "$fx/." "$ref/"
 	mapfile -t writes < <(fault_writes "$ref" "$tool" "$@")
 	n=${#writes[@]}
 	[ "$n" -ge 1 ] || fail "$tool $*: no write in a clean run"
-	nfiles=$(find "$fx" -type f ! -path "$fx/run/*.lock" | wc -l)
-	nref=$(find "$ref" -type f ! -path "$ref/run/*.lock" | wc -l)
+	tree_save "$orig" "$orig.sum"
+	tree_save "$ref" "$ref.sum"
 }
 
 # paused K SIG TOOL ARG...: TOOL on $fx, with every signal's default
@@ -111,13 +108,12 @@ paused() {
 	wait "$spid" || st=$?
 }
 
-# same_as TREE COUNT: is $fx byte-identical to TREE (which has COUNT files)?
-same_as() { fault_same "$fx" "$1" "$stamp" "$2"; }
+# same_as TREE: is $fx byte-identical to TREE ($orig or $ref)?
+same_as() { tree_same "$fx" "$1.sum"; }
 
-# Back to $orig after a scenario, and the time mark for the next.
+# Back to $orig after a scenario.
 reset_fx() {
 	fault_reset "$fx" "$orig" "${writes[@]}"
-	touch -d '-2 seconds' "$stamp"
 }
 
 # loop MODE FX TOOL ARG...: tests/fault/signal-loop (a signal at each
@@ -152,7 +148,7 @@ loop() {
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
 	assert_success
 	[ -z "$stderr" ]
-	same_as "$orig" "$nfiles" || fail "not as before"
+	same_as "$orig" || fail "not as before"
 }
 
 @test "a signal during the rollback does not stop it; SIGKILL during it is finished by the next run" {
@@ -191,7 +187,7 @@ loop() {
 			[[ $stderr == "pmctl: opp-set (pid "*") died mid-apply: restored the 5 files it had changed ($journal)" ]] ||
 				fail "$stderr"
 		fi
-		same_as "$orig" "$nfiles" || fail "SIG$sig in the rollback: the tree changed"
+		same_as "$orig" || fail "SIG$sig in the rollback: the tree changed"
 	done
 }
 
@@ -208,7 +204,7 @@ loop() {
 	rm "$pf"
 	wait "$bgpid"
 	bgpid=
-	same_as "$ref" "$nref" || fail "not the whole point"
+	same_as "$ref" || fail "not the whole point"
 }
 
 @test "before the first write a signal acts as usual: waiting for the lock, SIGTERM ends opp-set, nothing written, no journal" {
@@ -290,14 +286,14 @@ pmctl_setters=(
 		assert_success
 		[[ $stderr == "pmctl: pmctl (pid $spid) died mid-apply: restored the $((k - 1)) file"*" it had changed ($journal)" ]] ||
 			fail "$line: $stderr"
-		same_as "$orig" "$nfiles" || fail "$line: not as before"
+		same_as "$orig" || fail "$line: not as before"
 	done
 	# -q: the recovery is not said.
 	paused 2 KILL pmctl freq set --max 3GHz
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -q idle governor "$gov"
 	assert_success
 	[ -z "$stderr" ]
-	same_as "$orig" "$nfiles"
+	same_as "$orig"
 }
 
 # The kernel's online list as the cpuN/online files say after a killed
@@ -410,7 +406,7 @@ sync_online() { # FX
 	[ "$(jq -c '[.found, .changed, .restored, .not_restored, .tool]' <<<"$output")" = '[true,3,3,0,"opp-set"]' ]
 	[ "$(jq -r '[.files[] | select(.changed)][0].path' <<<"$output")" = "${writes[2]%%$'\t'*}" ]
 	[ "${#stderr_lines[@]}" -eq 4 ]
-	same_as "$orig" "$nfiles"
+	same_as "$orig"
 }
 
 # ------------------------------------------------------------- the report
@@ -452,7 +448,7 @@ sync_online() { # FX
 	[ "$st" -eq 1 ] || fail "exit $st: $(cat "$t/err")"
 	[ "$(cat "$t/err")" = "opp-set: cannot write the report to standard output: Broken pipe (EPIPE); $n changes were made and kept" ] ||
 		fail "$(cat "$t/err")"
-	same_as "$ref" "$nref" || fail "not the whole point"
+	same_as "$ref" || fail "not the whole point"
 	[ "$(cat "$fx/run/pmtools/opp.current")" = full ]
 	reset_fx
 

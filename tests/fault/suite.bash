@@ -104,27 +104,27 @@ fault_reset() { # FX ORIG WRITES...
 		(cd "$fx" && xargs -r rm -f --)
 }
 
-# Is FX byte-identical to ORIG?  As tree_sum would say, but at the cost
-# of one find: a file whose content changed has a newer mtime, so only
-# the files modified since STAMP (set 2 s in the past, the kernel's file
-# times being coarse) are compared with ORIG, without a fork each; and
-# the count of files shows one created or removed.
-fault_same() { # FX ORIG STAMP NFILES
-	local fx=$1 orig=$2 stamp=$3 nfiles=$4 f a b
-	local -a files
-	# Few lines: bats traps every command, so no loop over the tree here.
-	mapfile -t files < <(find "$fx" -type f ! -path "$fx/run/*.lock" \
-		\( -newer "$stamp" -printf 'N%p\n' -o -printf '.\n' \) |
-		awk '/^N/ { print substr($0, 2) } END { print NR }')
-	[ "${files[-1]}" -eq "$nfiles" ] || return 1
-	unset 'files[-1]'
-	for f in "${files[@]}"; do
-		[ -f "$orig${f#"$fx"}" ] || return 1
-		a='' b=''
-		IFS= read -r -d '' a <"$f" || true
-		IFS= read -r -d '' b <"$orig${f#"$fx"}" || true
-		[ "$a" = "$b" ] || return 1
+# Run TOOL on FX under the shim with its settings VAR=VALUE...: status,
+# stderr and stderr_lines as bats' run --separate-stderr sets them, at
+# the cost of one process (run takes four: mktemp, two subshells, env).
+fault_run() { # VAR=VALUE... TOOL FX ARG...
+	local f=${fault_tmp:-$BATS_TEST_TMPDIR}/run.err tool fx
+	local -a vars=()
+	while [[ $1 =~ ^[A-Z_]+= ]]; do
+		vars+=("$1")
+		shift
 	done
+	tool=$1 fx=$2
+	shift 2
+	status=0
+	(
+		export "${vars[@]}" LD_PRELOAD="$so"
+		exec "$bin/$tool" --sysroot "$fx" "$@"
+	) >/dev/null 2>"$f" </dev/null || status=$?
+	stderr=
+	IFS= read -r -d '' stderr <"$f" || true
+	stderr=${stderr%$'\n'}
+	mapfile -t stderr_lines <"$f"
 }
 
 # Every write position k of a clean run of TOOL on FX, times every errno
@@ -138,14 +138,14 @@ fault_same() { # FX ORIG STAMP NFILES
 #    tree byte-identical to before.
 # Adds to fault_n; fails with every scenario that went wrong (at most 10).
 fault_loop() { # TOOL FX ARG...
-	local tool=$1 fx=$2 orig ref after before n k e path want first stamp nfiles
+	untraced fault_loop_ "$@"
+}
+fault_loop_() {
+	local tool=$1 fx=$2 orig ref after before n k e path want first
 	local -a writes fails=()
 	shift 2
 	orig=$(mktemp -d "${fault_tmp:-$BATS_TEST_TMPDIR}/orig.XXXXXX")
 	ref=$(mktemp -d "${fault_tmp:-$BATS_TEST_TMPDIR}/ref.XXXXXX")
-	# Old file times, so that fault_same compares only what a run wrote.
-	find "$fx" -type f -exec touch -d @1000000000 {} +
-	stamp=$(mktemp "${fault_tmp:-$BATS_TEST_TMPDIR}/stamp.XXXXXX")
 	cp -a "$fx/." "$orig/"
 	cp -a "$fx/." "$ref/"
 	mapfile -t writes < <(fault_writes "$ref" "$tool" "$@")
@@ -154,21 +154,19 @@ fault_loop() { # TOOL FX ARG...
 	for w in "${writes[@]}"; do
 		[[ $w == *$'\tok' ]] || fail "$tool $*: a clean run's write failed: $w"
 	done
-	after=$(tree_sum "$ref")
-	before=$(tree_sum "$fx")
-	nfiles=$(find "$fx" -type f ! -path "$fx/run/*.lock" | wc -l)
+	after=$ref.sum
+	before=$orig.sum
+	tree_save "$ref" "$after"
+	tree_save "$fx" "$before"
 	for ((k = 1; k <= n; k++)); do
 		path=${writes[k - 1]%%$'\t'*}
 		for e in "${fault_errnos[@]}"; do
 			fault_n=$((fault_n + 1))
-			touch -d '-2 seconds' "$stamp"
-			# With env: bats' own commands in run stay outside the shim.
-			run --separate-stderr env PM_FAULT_WRITE="*/sys/*=$e@$k:write" \
-				LD_PRELOAD="$so" "$bin/$tool" --sysroot "$fx" "$@"
+			fault_run PM_FAULT_WRITE="*/sys/*=$e@$k:write" "$tool" "$fx" "$@"
 			first=${stderr_lines[0]:-}
 			if [ "$e" = EINTR ]; then
 				[ "$status" -eq 0 ] || fails+=("write $k ($path) $e: exit $status: $stderr")
-				[ "$(tree_sum "$fx")" = "$after" ] ||
+				tree_same "$fx" "$after" 2>/dev/null ||
 					fails+=("write $k ($path) $e: the tree is not where a clean run leaves it")
 				fault_reset "$fx" "$orig" "${writes[@]}"
 				continue
@@ -201,15 +199,13 @@ fault_loop() { # TOOL FX ARG...
 				cat "$orig$path" >"$fx$path"
 				;;
 			esac
-			if ! fault_same "$fx" "$orig" "$stamp" "$nfiles"; then
-				fails+=("write $k ($path) $e: the tree changed: $stderr")
+			if ! tree_same "$fx" "$before" 2>"$fault_tmp/diff"; then
+				fails+=("write $k ($path) $e: the tree changed: $stderr; $(head -n 4 "$fault_tmp/diff")")
 				fault_reset "$fx" "$orig" "${writes[@]}"
 			fi
 			[ "${#fails[@]}" -lt 10 ] || break 2
 		done
 	done
-	# And once the whole tree, by tree_sum.
-	[ "$(tree_sum "$fx")" = "$before" ] || fails+=("after the loop: the tree is not byte-identical")
 	if [ "${#fails[@]}" -gt 0 ]; then
 		printf '%s\n' "${fails[@]}" >&2
 		fail "$tool $*: ${#fails[@]} scenarios failed (of $fault_n)"
@@ -220,6 +216,9 @@ fault_loop() { # TOOL FX ARG...
 # with ERRNO): the run fails before its first write, exit CODE, naming
 # the file and the errno, and the tree is untouched.
 fault_reads() { # CODE ERRNO TOOL FX ARG...
+	untraced fault_reads_ "$@"
+}
+fault_reads_() {
 	local code=$1 e=$2 tool=$3 fx=$4 ref before path log w
 	local -a writes paths fails=()
 	shift 4
@@ -228,19 +227,22 @@ fault_reads() { # CODE ERRNO TOOL FX ARG...
 	mapfile -t writes < <(fault_writes "$ref" "$tool" "$@")
 	[ "${#writes[@]}" -ge 1 ] || fail "$tool $*: no write in a clean run"
 	mapfile -t paths < <(printf '%s\n' "${writes[@]}" | cut -f1 | sort -u)
-	before=$(tree_sum "$fx")
+	before=$ref.sum
+	tree_save "$fx" "$before"
+	log=${fault_tmp:-$BATS_TEST_TMPDIR}/rlog
 	for path in "${paths[@]}"; do
 		fault_n=$((fault_n + 1))
-		log=$(mktemp "${fault_tmp:-$BATS_TEST_TMPDIR}/rlog.XXXXXX")
-		run --separate-stderr env PM_FAULT_READ="*$path=$e" PM_FAULT_LOG="$log" \
-			LD_PRELOAD="$so" "$bin/$tool" --sysroot "$fx" "$@"
+		: >"$log"
+		fault_run PM_FAULT_READ="*$path=$e" PM_FAULT_LOG="$log" "$tool" "$fx" "$@"
 		[ "$status" -eq "$code" ] || fails+=("read $path $e: exit $status, want $code: $stderr")
 		[[ ${stderr_lines[0]:-} == "$tool: "*"$path"*"($e)"* ]] || fails+=("read $path $e: $stderr")
-		w=$(grep -c "	$fx/sys/" "$log" || true)
+		w=0
+		while IFS=$'\t' read -r _ p _; do
+			[[ $p != "$fx/sys/"* ]] || w=$((w + 1))
+		done <"$log"
 		[ "$w" -eq 0 ] || fails+=("read $path $e: $w writes")
-		[ "$w" -eq 0 ] || [ "$(tree_sum "$fx")" = "$before" ] || fails+=("read $path $e: the tree changed")
 	done
-	[ "$(tree_sum "$fx")" = "$before" ] || fails+=("read faults: the tree changed")
+	tree_same "$fx" "$before" || fails+=("read faults: the tree changed")
 	if [ "${#fails[@]}" -gt 0 ]; then
 		printf '%s\n' "${fails[@]}" >&2
 		fail "$tool $*: ${#fails[@]} read scenarios failed"

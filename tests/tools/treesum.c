@@ -9,6 +9,13 @@
  *   treesum --stat DIR  every path with its type, size, modification time,
  *                       mode and link target: any write changes it, and no
  *                       file is read
+ *   treesum [--stat] --same FILE DIR
+ *                       compare DIR's listing with FILE (a listing this
+ *                       program wrote before): exit 0 when they are the
+ *                       same, 1 when not, with the lines that differ
+ *                       ("-" in FILE only, "+" in DIR only) on stderr;
+ *                       one process where "$(tree_sum DIR)" = "$before"
+ *                       took a subshell too
  *
  * The writers' lock files (run/ *.lock, at any depth below run/) hold the
  * last holder's pid, not machine state: they are left out of both.  The
@@ -192,14 +199,80 @@ static int by_path(const void *a, const void *b)
 	return x->plen < y->plen ? -1 : x->plen > y->plen;
 }
 
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * DIR's listing (ents) against the one in FILE: 0 same, 1 not.  The
+ * lines that differ are found by sorting both as plain text and merging:
+ * a changed file is its old line ("-") and its new one ("+").
+ */
+static int same(const char *file)
+{
+	FILE *f = fopen(file, "re");
+	char *want = NULL, **a = NULL, **b;
+	size_t size = 0, na = 0, i = 0, j = 0, shown = 0;
+	int differ = 0;
+
+	if (!f) {
+		fprintf(stderr, "treesum: %s: %s\n", file, strerror(errno));
+		exit(2);
+	}
+	if (getdelim(&want, &size, '\0', f) < 0 && !want)
+		want = strdup("");
+	fclose(f);
+	if (!want) {
+		perror("treesum");
+		exit(2);
+	}
+	for (char *s = want, *nl; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			nl = s + strlen(s) - 1;
+		else
+			*nl = '\0';
+		a = xrealloc(a, (na + 1) * sizeof(*a));
+		a[na++] = s;
+	}
+	b = xrealloc(NULL, (nents + 1) * sizeof(*b));
+	for (size_t k = 0; k < nents; k++)
+		b[k] = ents[k].line;
+	qsort(a, na, sizeof(*a), by_text);
+	qsort(b, nents, sizeof(*b), by_text);
+	while (i < na || j < nents) {
+		int c = i == na ? 1 : j == nents ? -1 : strcmp(a[i], b[j]);
+
+		if (c && shown++ < 20)
+			fprintf(stderr, "%c %s\n", c < 0 ? '-' : '+',
+				c < 0 ? a[i] : b[j]);
+		differ |= c != 0;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	free(a);
+	free(b);
+	free(want);
+	return differ;
+}
+
 int main(int argc, char **argv)
 {
-	int fd;
+	const char *list = NULL;
+	int fd, a = 1;
 
-	if (argc == 3 && !strcmp(argv[1], "--stat"))
+	if (a < argc && !strcmp(argv[a], "--stat")) {
 		stat_mode = true;
-	else if (argc != 2) {
-		fprintf(stderr, "usage: treesum [--stat] DIR\n");
+		a++;
+	}
+	if (a + 1 < argc && !strcmp(argv[a], "--same")) {
+		list = argv[a + 1];
+		a += 2;
+	}
+	if (a != argc - 1) {
+		fprintf(stderr,
+			"usage: treesum [--stat] [--same FILE] DIR\n");
 		return 2;
 	}
 	fd = open(argv[argc - 1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -212,6 +285,14 @@ int main(int argc, char **argv)
 		one(fd, ".", ".");
 	walk(fd, ".");
 	qsort(ents, nents, sizeof(*ents), by_path);
+	if (list) {
+		int r = same(list);
+
+		for (size_t i = 0; i < nents; i++)
+			free(ents[i].line);
+		free(ents);
+		return r ? 1 : status;
+	}
 	for (size_t i = 0; i < nents; i++) {
 		puts(ents[i].line);
 		free(ents[i].line);
