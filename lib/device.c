@@ -94,8 +94,7 @@ static unsigned char type_at(int dfd, const char *name, unsigned char t)
 				     DT_REG;
 }
 
-/* The last component of a link's target, "" when it is not a link. */
-static void link_base(int dfd, const char *name, char *buf, size_t size)
+void pm_link_base(int dfd, const char *name, char *buf, size_t size)
 {
 	char t[PM_PATH_MAX];
 	ssize_t n = readlinkat(dfd, name, t, sizeof(t) - 1);
@@ -229,7 +228,7 @@ static void read_device(struct walk *w, int dfd, bool subsys, bool driver)
 	int pfd;
 
 	if (subsys)
-		link_base(dfd, "subsystem", sub, sizeof(sub));
+		pm_link_base(dfd, "subsystem", sub, sizeof(sub));
 	if (w->want && !w->want(w->arg, w->path, sub[0] ? sub : NULL))
 		return;
 	pfd = openat(dfd, "power",
@@ -247,7 +246,7 @@ static void read_device(struct walk *w, int dfd, bool subsys, bool driver)
 		return;
 	}
 	if (driver)
-		link_base(dfd, "driver", drv, sizeof(drv));
+		pm_link_base(dfd, "driver", drv, sizeof(drv));
 	d = add_device(w, drv, sub);
 	if (!d) {
 		w->err = ENOMEM;

@@ -59,6 +59,10 @@ int pm_devices_read(struct pm_ctx *ctx, const char *base,
 		    pm_device_want want, void *arg, struct pm_devices *list);
 /* A device's path below /sys/devices ("/pci0000:00/..."), as listed. */
 const char *pm_device_rel(const char *path);
+/* The last component of the target of link NAME in folder DFD (a
+ * device's "driver" or "subsystem"), "" when it is not a link or the
+ * name does not fit SIZE. */
+void pm_link_base(int dfd, const char *name, char *buf, size_t size);
 /* Parents before children, names in version order (cpu2 before cpu10). */
 void pm_devices_sort(struct pm_devices *list);
 void pm_devices_free(struct pm_devices *list);

@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "device.h"
 #include "parse.h"
 #include "tune.h"
 
@@ -570,23 +571,6 @@ static void id_of(struct pm_ctx *ctx, int dfd, const char *name, char *out,
 		memcpy(out, p, strlen(p) + 1);
 }
 
-/* The last component of the link dfd/name ("" when none). */
-static void link_base(int dfd, const char *name, char *out, size_t size)
-{
-	char t[PM_PATH_MAX];
-	ssize_t n = readlinkat(dfd, name, t, sizeof(t) - 1);
-	const char *b;
-
-	out[0] = '\0';
-	if (n <= 0)
-		return;
-	t[n] = '\0';
-	b = strrchr(t, '/');
-	b = b ? b + 1 : t;
-	if (strlen(b) < size)
-		memcpy(out, b, strlen(b) + 1);
-}
-
 /*
  * The device's power/control into t: false when it has none (ENOENT),
  * so it is not a tunable.
@@ -659,7 +643,7 @@ static int read_pci(struct pm_ctx *ctx, const char *ids,
 					      t->class_name,
 					      sizeof(t->class_name));
 		}
-		link_base(dfd, "driver", t->driver, sizeof(t->driver));
+		pm_link_base(dfd, "driver", t->driver, sizeof(t->driver));
 		ids_name(ids, t);
 		close(dfd);
 	}
@@ -777,7 +761,7 @@ static int read_usb(struct pm_ctx *ctx, const char *ids,
 			t->autosuspend_delay_ms = PM_UNKNOWN_S64;
 		usb_class(ctx, dfd, ids, t);
 		usb_name(ctx, dfd, ids, t);
-		link_base(dfd, "driver", t->driver, sizeof(t->driver));
+		pm_link_base(dfd, "driver", t->driver, sizeof(t->driver));
 		close(dfd);
 	}
 	if (n > 0)
