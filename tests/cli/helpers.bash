@@ -143,6 +143,10 @@ tree_same() { # [--stat] DIR FILE
 	fi
 }
 
+# bats' DEBUG trap, cheaper (bats-trap.bash beside this file).
+# shellcheck source=tests/cli/bats-trap.bash
+source "${BASH_SOURCE[0]%/*}/bats-trap.bash"
+
 # bats traps every command of a test: its DEBUG trap records a stack
 # trace each time (about half a millisecond a command, most of the cost
 # of a loop over hundreds of cases).  untraced runs FUNCTION ARG...

@@ -568,3 +568,16 @@ TEMPORARY_CPUFREQ_GOVERNOR=performance"
 	untraced f
 	[ "$(trap -p DEBUG)" = "$want" ]
 }
+
+@test "bats-trap.bash: the same failure reports as bats' own DEBUG trap" {
+	[ "${BATS_VERSION:-}" = 1.8.2 ] || skip "bats-trap.bash is for bats 1.8.2 (this is ${BATS_VERSION:-unknown})"
+	f=$top/tests/fixtures/bats-trap.bats
+	# bats itself, in a clean environment: none of this run's BATS_*
+	# settings (its -f), nor the PATH bats gives a test (its libexec).
+	run env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C "$BATS_ROOT/bin/bats" "$f"
+	lean=$output
+	run env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C PMTOOLS_BATS_TRAP=1 "$BATS_ROOT/bin/bats" "$f"
+	[ "$output" = "$lean" ] || fail "$(diff <(echo "$output") <(echo "$lean"))"
+	[[ $lean == *"(from function \`g' in file "*"bats-trap.bats, line 15,"* ]] || fail "$lean"
+	[ "$(grep -c '^not ok' <<<"$lean")" -eq 6 ] || fail "$lean"
+}
