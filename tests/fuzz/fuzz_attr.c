@@ -528,7 +528,7 @@ static void g_value(const char *path, const uint8_t *data, size_t len)
 	CHECK(r == 0 || r < 0);
 	r = pm_txn_add(&t, path, "fuzz", PM_W_FORCE);
 	if (r >= 0) {
-		CHECK(fz_terminated(t.w[r].old, sizeof(t.w[r].old)));
+		CHECK(t.w[r].old && strlen(t.w[r].old) < PM_W_VAL);
 		CHECK(pm_txn_apply(&t) == 0);
 		CHECK(!strcmp(t.w[r].got, "fuzz"));
 	}
@@ -584,16 +584,17 @@ static void g_policy(void)
 		if (pm_trans_table_read(&ctx, p, &tt) == 0)
 			CHECK(tt.n >= 1 && tt.n <= PM_MAX_FREQS && tt.counts);
 		pm_trans_table_free(&tt);
+		pm_policy_free(p);
 	}
 	n = pm_policies_read(&ctx, PM_POL_ALL, &v);
 	for (int i = 0; i < n; i++)
 		policy_ok(&v[i]);
-	free(v);
+	pm_policies_free(v, n);
 	/* Without PM_POL_INFO: the online list stands in for affected_cpus. */
 	n = pm_policies_read(&ctx, PM_POL_LIMITS | PM_POL_GOVERNOR, &v);
 	for (int i = 0; i < n; i++)
 		policy_ok(&v[i]);
-	free(v);
+	pm_policies_free(v, n);
 	pm_cpufreq_global_read(&ctx, &g);
 	STR_OK(g.intel_status);
 	STR_OK(g.amd_status);

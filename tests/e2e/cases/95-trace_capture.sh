@@ -1,6 +1,7 @@
 #!/bin/sh
 # trace_capture: one real S3 cycle with --timings, the kernel's trace
 # and its own device-time messages printed for a recording.
+#@ default: no
 #@ why: by hand, to record a real trace for the fixtures
 #@ timeout: 300
 # shellcheck source=tests/e2e/lib.sh
