@@ -140,26 +140,35 @@ $(TREESUM): tests/tools/treesum.c
 	@mkdir -p $(@D)
 	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
 
-check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM)
+# The tests' run without a fork of the shell (tests/tools/spawn.c, a bash
+# builtin; tests/cli/bats-run.bash): built where Debian's bash-builtins
+# gives bash's headers, else the tests use bats' own run.
+SPAWN_SO := $(if $(wildcard /usr/include/bash/config.h),build/spawn.so)
+build/spawn.so: tests/tools/spawn.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra -Werror -fPIC -shared -I/usr/include/bash \
+	  -I/usr/include/bash/include -I/usr/include/bash/builtins -o $@ $<
+
+check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM) $(SPAWN_SO)
 	@tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run --bin $(B) unit
 
-check-cli: all $(FAULT_SO) $(TREESUM)
+check-cli: all $(FAULT_SO) $(TREESUM) $(SPAWN_SO)
 	@tests/run --bin $(B) cli
 
 # The signal suite unbounded, by hand: each of SIGINT, SIGTERM, SIGHUP
 # and SIGQUIT at every write of opp-set and of every pmctl setter, and
 # SIGKILL at each followed by the next run (CI: 6 positions a run, one
 # signal at each, no SIGKILL loop over the pmctl setters).
-check-signals: all $(FAULT_SO) $(TREESUM)
+check-signals: all $(FAULT_SO) $(TREESUM) $(SPAWN_SO)
 	@PM_SIGNALS_FULL=1 PM_SIGNALS_ALL=1 T=signals tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
 # the linters, counted in one summary line.
 check-all:
-	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM)
+	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM) $(SPAWN_SO)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
 	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} \
 	  PMTOOLS_PKG_CHROOT=$${PMTOOLS_PKG_CHROOT:-$$([ "$$(id -u)" = 0 ] && echo 1 || echo 0)} \
@@ -353,7 +362,7 @@ fuzz:
 clean:
 	rm -rf build/lib build/cmd build/unit build/asan build/static \
 	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp build/paths.stamp \
-	  $(FAULT_SO) $(TREESUM)
+	  $(FAULT_SO) $(TREESUM) build/spawn.so
 
 distclean:
 	rm -rf build
