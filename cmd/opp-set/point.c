@@ -487,6 +487,49 @@ static const char *bus_ok(const char *k, char *buf, size_t size)
 	return buf;
 }
 
+#define CLASS_WORDS                                                     \
+	"audio, input, display, network, storage, bridge, usb, or 2, 4 or " \
+	"6 hex digits"
+
+/* A [runtime_pm] line: a bus, a path, class.CLASS, driver.NAME, or the
+ * exclusions of the lines for many devices. */
+static const char *runtime_ok(const char *k, const char *v, char *buf,
+			      size_t size)
+{
+	bool x = !strncmp(k, "exclude_", 8);
+	const char *w = x ? v : strchr(k, '.') ? strchr(k, '.') + 1 : "";
+	char out[256];
+	const char *bad = NULL;
+	size_t n = 0;
+	int r = 0;
+	bool cls;
+
+	if (!strcmp(k, "exclude_class") || !strncmp(k, "class.", 6))
+		r = pm_pci_class_parse(w, x, out, sizeof(out), &bad, &n);
+	else if (!strcmp(k, "exclude_driver") || !strncmp(k, "driver.", 7))
+		r = pm_driver_list_parse(w, x, out, sizeof(out), &bad, &n);
+	else if (x)
+		return snprintf(buf, size, "'%s' is not a key (the exclusions: "
+					   "exclude_class, exclude_driver)",
+				k) ? buf : buf;
+	else
+		return bus_ok(k, buf, size) ? buf : v_runtime(v, buf, size);
+	if (r == 0 && !x && strchr(out, ' ') && k[0] == 'd')
+		r = -EINVAL, bad = w, n = strlen(w);
+	cls = k[x ? 8 : 0] == 'c';
+	if (r < 0 && !bad)
+		snprintf(buf, size, "names no %s%s", cls ? "class" : "driver",
+			 x ? " (none for none)" : "");
+	else if (r < 0 && x && n == 4 && !strncmp(bad, "none", 4))
+		snprintf(buf, size, "none with %s",
+			 cls ? "classes" : "drivers");
+	else if (r < 0)
+		snprintf(buf, size, "'%.*s' is not %s%s", (int)n, bad,
+			 cls ? "a PCI class (" CLASS_WORDS : "a driver's name",
+			 cls ? x ? ", or none)" : ")" : x ? " (or none)" : "");
+	return r < 0 ? buf : x ? NULL : v_runtime(v, buf, size);
+}
+
 const char *opp_save_unsafe(const char *v, bool arg)
 {
 	size_t len = strlen(v);
@@ -616,9 +659,7 @@ static void check_key(struct opp *op, const char *file, unsigned line,
 		if (!bad)
 			bad = v_any(value, err, sizeof(err));
 	} else if (!strcmp(sec, "runtime_pm")) {
-		bad = bus_ok(key, err, sizeof(err));
-		if (!bad)
-			bad = v_runtime(value, err, sizeof(err));
+		bad = runtime_ok(key, value, err, sizeof(err));
 	} else {
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (!strcmp(keys[i].section, sec) &&
