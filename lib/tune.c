@@ -987,6 +987,33 @@ int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list)
 	return rc < 0 ? rc : list->n - start;
 }
 
+int pm_device_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)
+{
+	int start = list->n, rc = read_pci(ctx, NULL, list);
+
+	if (!rc)
+		rc = read_usb(ctx, NULL, list);
+	pm_err_clear(ctx);
+	return rc < 0 ? rc : list->n - start;
+}
+
+int pm_tunable_device(struct pm_ctx *ctx, const struct pm_tunable *t,
+		      char *out, size_t size)
+{
+	static const char tail[] = "/power/control";
+	char dir[PM_PATH_MAX];
+	size_t n = strlen(t->path);
+
+	if ((t->kind != PM_TUNE_RUNTIME_PM &&
+	     t->kind != PM_TUNE_USB_AUTOSUSPEND) ||
+	    n <= sizeof(tail) - 1 || strcmp(t->path + n - (sizeof(tail) - 1),
+					    tail))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(n - (sizeof(tail) - 1)),
+		 t->path);
+	return pm_device_resolve(ctx, dir, out, size);
+}
+
 int pm_usb_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)
 {
 	int start = list->n, rc = read_usb(ctx, NULL, list);

@@ -170,6 +170,15 @@ int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 void pm_tunables_free(struct pm_tunables *list);
 /* The SATA hosts and the one-file tunables alone, as pm_tunables_read. */
 int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list);
+/* The PCI and USB devices alone (no names read), as pm_tunables_read. */
+int pm_device_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
+/*
+ * The /sys/devices folder of a device's tunable (runtime PM, USB
+ * autosuspend) into out: 0, or -EINVAL for another kind, or
+ * pm_device_resolve's -errno.
+ */
+int pm_tunable_device(struct pm_ctx *ctx, const struct pm_tunable *t,
+		      char *out, size_t size);
 /* The USB devices alone (no names read), as pm_tunables_read has them. */
 int pm_usb_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 

@@ -22,6 +22,8 @@ const char *opp_where(const struct opp_setting *s, char *buf, size_t size)
 {
 	if (s->line)
 		snprintf(buf, size, "%s:%u: ", s->file, s->line);
+	else if (s->file && !strncmp(s->file, "--", 2))
+		snprintf(buf, size, "%s: ", s->file);	/* --auto-tune's */
 	else
 		snprintf(buf, size, "-s %s: ", s->file ? s->file : "");
 	return buf;
@@ -986,6 +988,15 @@ void opp_add_setting(struct opp *op, struct opp_point *pt, const char *file,
 
 	snprintf(head, sizeof(head), "supply %s", arg);
 	add(op, pt, keep_file(op, pt, file), line, head, key, value);
+}
+
+void opp_add_auto(struct opp *op, struct opp_point *pt, const char *set)
+{
+	char shown[200];
+
+	opp_add_inline(op, set, pt);
+	snprintf(shown, sizeof(shown), "--auto-tune (%s)", set);
+	pt->v[pt->n - 1].file = keep_file(op, pt, shown);
 }
 
 void opp_point_free(struct opp_point *pt)
