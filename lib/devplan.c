@@ -293,8 +293,8 @@ void pm_device_plan(struct pm_writer *w, struct pm_devreq *r)
 
 /* ---------------------------------------------------------------- sysfs */
 
-void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
-		  const char *where)
+static void attr_plan_one(struct pm_writer *w, const char *path,
+			  const char *value, const char *where)
 {
 	char cur[PM_ATTR_MAX], real[PM_PATH_MAX];
 	int fd, r, e;
@@ -319,4 +319,26 @@ void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
 	/* "[s2idle] deep": the old value is the bracketed one. */
 	pm_writer_set(w, path, NULL, value, strchr(cur, '[') ? PM_W_CHOICE : 0,
 		      NULL);
+}
+
+void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
+		  const char *where)
+{
+	char **m;
+	int n;
+
+	if (!pm_glob_magic(path)) {
+		attr_plan_one(w, path, value, where);
+		return;
+	}
+	/* Each match planned, confined and checked as one path is. */
+	n = pm_glob(w->ctx, path, &m);
+	if (n == -ENOMEM)
+		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
+	if (n <= 0)
+		pm_die(w->t, PM_EXIT_UNSUPPORTED, "%s%s: matches nothing",
+		       where, path);
+	for (int i = 0; i < n; i++)
+		attr_plan_one(w, m[i], value, where);
+	pm_list_free(m, n);
 }

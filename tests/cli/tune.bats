@@ -157,3 +157,19 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	[ "${stderr_lines[1]}" = "opp-set: restored the 11 earlier writes: nothing was changed" ] || fail "$stderr"
 	[ "$(tree_sum "$d")" = "$before" ]
 }
+
+@test "[sysfs] globs: every match written and read back; a failed match undoes the others" {
+	fault_so
+	d=$(fresh tune-laptop)
+	glob='sysfs./sys/class/scsi_host/host*/link_power_management_policy=min_power'
+	before=$(tree_sum "$d")
+	run --separate-stderr env PM_FAULT_WRITE="*/scsi_host/host1/link_power_management_policy=EIO@1" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$d" -s "$glob"
+	assert_failure 1
+	[[ ${stderr_lines[0]} == "opp-set: cannot write "*"host1/link_power_management_policy"*"(EIO)" ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: restored the 1 earlier write: nothing was changed" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J -s "$glob"
+	assert_success
+	jq -e '[.writes[] | select(.ok) | .path] == ["/sys/class/scsi_host/host0/link_power_management_policy", "/sys/class/scsi_host/host1/link_power_management_policy"]' <<<"$output"
+}
