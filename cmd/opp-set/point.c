@@ -230,46 +230,6 @@ static const char *v_tune(enum pm_tune_kind k, const char *v, char *buf,
 	return buf;
 }
 
-static const char *v_usb(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_USB_AUTOSUSPEND, v, buf, size);
-}
-
-static const char *v_sata(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_SATA_LINK, v, buf, size);
-}
-
-static const char *v_aspm(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_PCIE_ASPM, v, buf, size);
-}
-
-static const char *v_power_save(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_AUDIO_POWER_SAVE, v, buf, size);
-}
-
-static const char *v_yn(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_AUDIO_CONTROLLER, v, buf, size);
-}
-
-static const char *v_nmi(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_NMI_WATCHDOG, v, buf, size);
-}
-
-static const char *v_centisecs(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_DIRTY_WRITEBACK, v, buf, size);
-}
-
-static const char *v_laptop(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_LAPTOP_MODE, v, buf, size);
-}
-
 static const char *v_delay(const char *v, char *buf, size_t size)
 {
 	int64_t x;
@@ -369,52 +329,55 @@ static const char *v_includes(const char *v, char *buf, size_t size)
 
 struct key {
 	const char *section, *key;
-	check_fn check;
+	check_fn check;		/* NULL: a device tunable's value */
+	enum pm_tune_kind tune;	/* its kind, or PM_TUNE_NKINDS */
 };
 
 static const struct key keys[] = {
-	{ "opp", "description", v_text },
-	{ "opp", "include", v_includes },
-	{ "cpufreq", "governor", v_governors },
-	{ "cpufreq", "min", v_khz },
-	{ "cpufreq", "max", v_khz },
-	{ "cpufreq", "speed", v_khz },
-	{ "cpufreq", "epp", v_epp },
-	{ "cpufreq", "boost", v_onoff },
-	{ "intel_pstate", "min_perf_pct", v_pct },
-	{ "intel_pstate", "max_perf_pct", v_pct },
-	{ "intel_pstate", "no_turbo", v_onoff },
-	{ "intel_pstate", "status", v_intel_status },
-	{ "amd_pstate", "status", v_amd_status },
-	{ "cpuidle", "governor", v_name },
-	{ "cpuidle", "disable", v_states },
-	{ "cpuidle", "max_latency", v_us },
-	{ "cpu", "online", v_cpus },
-	{ "cpu", "smt", v_onoff_word },
-	{ "devfreq", "governor", v_name },
-	{ "devfreq", "min", v_hz },
-	{ "devfreq", "max", v_hz },
-	{ "platform", "profile", v_name },
-	{ "supply", "charge_start", v_pct },
-	{ "supply", "charge_stop", v_pct },
-	{ "supply", "charge_behaviour", v_name },
-	{ "usb", "autosuspend", v_usb },
-	{ "usb", "autosuspend_delay_ms", v_delay },
-	{ "usb", "exclude", v_usb_classes },
-	{ "sata", "link_power", v_sata },
-	{ "pcie", "aspm", v_aspm },
-	{ "audio", "power_save", v_power_save },
-	{ "audio", "power_save_controller", v_yn },
-	{ "sysctl", "kernel.nmi_watchdog", v_nmi },
-	{ "sysctl", "vm.dirty_writeback_centisecs", v_centisecs },
-	{ "sysctl", "vm.laptop_mode", v_laptop },
-	{ "match", "ac", v_ac },
-	{ "match", "battery_below", v_pct },
-	{ "match", "battery_above", v_pct },
-	{ "match", "thermal_above", v_celsius },
-	{ "match", "cpu_pressure_above", v_pct },
-	{ "match", "cpu_pressure_below", v_pct },
-	{ "match", "priority", v_int },
+	{ "opp", "description", v_text, PM_TUNE_NKINDS },
+	{ "opp", "include", v_includes, PM_TUNE_NKINDS },
+	{ "cpufreq", "governor", v_governors, PM_TUNE_NKINDS },
+	{ "cpufreq", "min", v_khz, PM_TUNE_NKINDS },
+	{ "cpufreq", "max", v_khz, PM_TUNE_NKINDS },
+	{ "cpufreq", "speed", v_khz, PM_TUNE_NKINDS },
+	{ "cpufreq", "epp", v_epp, PM_TUNE_NKINDS },
+	{ "cpufreq", "boost", v_onoff, PM_TUNE_NKINDS },
+	{ "intel_pstate", "min_perf_pct", v_pct, PM_TUNE_NKINDS },
+	{ "intel_pstate", "max_perf_pct", v_pct, PM_TUNE_NKINDS },
+	{ "intel_pstate", "no_turbo", v_onoff, PM_TUNE_NKINDS },
+	{ "intel_pstate", "status", v_intel_status, PM_TUNE_NKINDS },
+	{ "amd_pstate", "status", v_amd_status, PM_TUNE_NKINDS },
+	{ "cpuidle", "governor", v_name, PM_TUNE_NKINDS },
+	{ "cpuidle", "disable", v_states, PM_TUNE_NKINDS },
+	{ "cpuidle", "max_latency", v_us, PM_TUNE_NKINDS },
+	{ "cpu", "online", v_cpus, PM_TUNE_NKINDS },
+	{ "cpu", "smt", v_onoff_word, PM_TUNE_NKINDS },
+	{ "devfreq", "governor", v_name, PM_TUNE_NKINDS },
+	{ "devfreq", "min", v_hz, PM_TUNE_NKINDS },
+	{ "devfreq", "max", v_hz, PM_TUNE_NKINDS },
+	{ "platform", "profile", v_name, PM_TUNE_NKINDS },
+	{ "supply", "charge_start", v_pct, PM_TUNE_NKINDS },
+	{ "supply", "charge_stop", v_pct, PM_TUNE_NKINDS },
+	{ "supply", "charge_behaviour", v_name, PM_TUNE_NKINDS },
+	{ "usb", "autosuspend", NULL, PM_TUNE_USB_AUTOSUSPEND },
+	{ "usb", "autosuspend_delay_ms", v_delay, PM_TUNE_NKINDS },
+	{ "usb", "exclude", v_usb_classes, PM_TUNE_NKINDS },
+	{ "sata", "link_power", NULL, PM_TUNE_SATA_LINK },
+	{ "pcie", "aspm", NULL, PM_TUNE_PCIE_ASPM },
+	{ "audio", "power_save", NULL, PM_TUNE_AUDIO_POWER_SAVE },
+	{ "audio", "power_save_controller", NULL,
+	  PM_TUNE_AUDIO_CONTROLLER },
+	{ "sysctl", "kernel.nmi_watchdog", NULL, PM_TUNE_NMI_WATCHDOG },
+	{ "sysctl", "vm.dirty_writeback_centisecs", NULL,
+	  PM_TUNE_DIRTY_WRITEBACK },
+	{ "sysctl", "vm.laptop_mode", NULL, PM_TUNE_LAPTOP_MODE },
+	{ "match", "ac", v_ac, PM_TUNE_NKINDS },
+	{ "match", "battery_below", v_pct, PM_TUNE_NKINDS },
+	{ "match", "battery_above", v_pct, PM_TUNE_NKINDS },
+	{ "match", "thermal_above", v_celsius, PM_TUNE_NKINDS },
+	{ "match", "cpu_pressure_above", v_pct, PM_TUNE_NKINDS },
+	{ "match", "cpu_pressure_below", v_pct, PM_TUNE_NKINDS },
+	{ "match", "priority", v_int, PM_TUNE_NKINDS },
 };
 
 static const char *const sections[] = {
@@ -678,8 +641,10 @@ static void check_key(struct opp *op, const char *file, unsigned line,
 				snprintf(msg, sizeof(msg),
 					 "unknown key '%s' in [%s]", key, sec);
 			die_at(op, file, line, NULL, msg);
-		} else {
+		} else if (k->check) {
 			bad = k->check(value, err, sizeof(err));
+		} else {
+			bad = v_tune(k->tune, value, err, sizeof(err));
 		}
 	}
 	if (bad) {
