@@ -473,12 +473,16 @@ static const char *runtime_ok(const char *k, const char *v, char *buf,
 		r = pm_pci_class_parse(w, x, out, sizeof(out), &bad, &n);
 	else if (!strcmp(k, "exclude_driver") || !strncmp(k, "driver.", 7))
 		r = pm_driver_list_parse(w, x, out, sizeof(out), &bad, &n);
-	else if (x)
-		return snprintf(buf, size, "'%s' is not a key (the exclusions: "
-					   "exclude_class, exclude_driver)",
-				k) ? buf : buf;
-	else
+	else if (!x)
 		return bus_ok(k, buf, size) ? buf : v_runtime(v, buf, size);
+	else
+		r = -EINVAL;
+	if (r < 0 && x && !bad && strcmp(k, "exclude_class") &&
+	    strcmp(k, "exclude_driver")) {
+		snprintf(buf, size, "'%s' is not a key (the exclusions: "
+				    "exclude_class, exclude_driver)", k);
+		return buf;
+	}
 	if (r == 0 && !x && strchr(out, ' ') && k[0] == 'd')
 		r = -EINVAL, bad = w, n = strlen(w);
 	cls = k[x ? 8 : 0] == 'c';
