@@ -26,6 +26,7 @@ enum {
 	OPT_SAVE,
 	OPT_AUTO,
 	OPT_REAPPLY,
+	OPT_AUTO_TUNE,
 };
 
 static void usage(FILE *f)
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 	      "       opp-set [options] -s SECTION[:ARG].KEY=VALUE...\n"
 	      "       opp-set --list | --show NAME | --diff NAME | --current\n"
 	      "       opp-set --save FILE | --auto | --reapply[=charge]\n"
+	      "       opp-set --auto-tune [--save FILE]\n"
 	      "\n"
 	      "Apply an operating point: every setting of /etc/pm/opp.d/"
 	      "NAME.conf (or of\n"
@@ -62,6 +64,12 @@ static void usage(FILE *f)
 	      "file (-f restores)\n"
 	      "      --auto           apply the highest-priority point whose "
 	      "[match] holds\n"
+	      "      --auto-tune      set every tunable pmctl tune shows Bad "
+	      "but keyboards,\n"
+	      "                       mice, audio and TLP's driver denylist; "
+	      "with --save FILE,\n"
+	      "                       save the machine first (-f FILE undoes "
+	      "it)\n"
 	      "      --reapply[=charge]\n"
 	      "                       apply again what was applied last "
 	      "(the same point, or\n"
@@ -280,6 +288,9 @@ static void reapply_source(struct opp *op, bool *autom, const char **name,
 	} else if (!strcmp(how, "set")) {
 		pm_note(&op->t, "the last point was given with -s: only the "
 				"recorded charge settings are applied again");
+	} else if (!strcmp(how, "auto-tune")) {
+		pm_note(&op->t, "the last point was --auto-tune's: only the "
+				"recorded charge settings are applied again");
 	} else {
 		*autom = true;
 	}
@@ -322,7 +333,7 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 struct args {
 	const char *sets[MAX_SETS];
 	const char *file, *name, *show, *diff, *save;
-	bool list, current, autom, reapply;
+	bool list, current, autom, reapply, autotune;
 	int nsets;
 };
 
@@ -361,6 +372,9 @@ static bool own_opt(struct opp *op, struct args *a, int c, const char *arg)
 	case OPT_AUTO:
 		a->autom = true;
 		return true;
+	case OPT_AUTO_TUNE:
+		a->autotune = true;
+		return true;
 	case OPT_REAPPLY:
 		a->reapply = true;
 		if (arg && !strcmp(arg, "charge"))
@@ -388,8 +402,9 @@ enum {
 	X_SAVE = 1 << 8,
 	X_AUTO = 1 << 9,
 	X_REAPPLY = 1 << 10,
+	X_AUTO_TUNE = 1 << 11,
 	X_MODES = X_POINT | X_LIST | X_SHOW | X_DIFF | X_CURRENT | X_SAVE |
-		  X_AUTO | X_REAPPLY,
+		  X_AUTO | X_REAPPLY | X_AUTO_TUNE,
 };
 
 /* One mode per run; a point from one source, -s alone. */
@@ -397,7 +412,7 @@ static void check_modes(struct opp *op, const struct args *a)
 {
 	static const char one_mode[] = "give one of NAME, -f FILE, -s, --list, "
 				       "--show, --diff, --current, --save, "
-				       "--auto and --reapply";
+				       "--auto, --reapply and --auto-tune";
 	static const struct pm_opt_rule rules[] = {
 		{ PM_RULE_ANY_OF, X_MODES, 0,
 		  "name a point (opp-set --list shows them), or give -f FILE "
@@ -412,8 +427,10 @@ static void check_modes(struct opp *op, const struct args *a)
 			 (a->name || a->file || a->nsets ? X_POINT : 0) |
 			 (a->list ? X_LIST : 0) | (a->show ? X_SHOW : 0) |
 			 (a->diff ? X_DIFF : 0) | (a->current ? X_CURRENT : 0) |
-			 (a->save ? X_SAVE : 0) | (a->autom ? X_AUTO : 0) |
-			 (a->reapply ? X_REAPPLY : 0);
+			 (a->save && !a->autotune ? X_SAVE : 0) |
+			 (a->autom ? X_AUTO : 0) |
+			 (a->reapply ? X_REAPPLY : 0) |
+			 (a->autotune ? X_AUTO_TUNE : 0);
 
 	pm_tool_rules(&op->t, given, rules, sizeof(rules) / sizeof(rules[0]),
 		      NULL);
@@ -433,6 +450,7 @@ static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ "reapply", optional_argument, NULL, OPT_REAPPLY },
+		{ "auto-tune", no_argument, NULL, OPT_AUTO_TUNE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -512,6 +530,11 @@ static void load_point(struct opp *op, struct args *a, struct opp_point *pt,
 		for (int i = 0; i < a->nsets; i++)
 			opp_add_inline(op, a->sets[i], pt);
 	}
+	if (a->autotune) {
+		opp_auto_tune(op, pt);
+		snprintf(how, size, "auto-tune");
+		return;
+	}
 	if (a->autom) {
 		snprintf(how, size, "auto");
 	} else if (a->name) {
@@ -587,7 +610,7 @@ int main(int argc, char **argv)
 	pm_tool_init(&op.t, "opp-set", usage);
 	op.t.dry_run_opt = true;
 	parse_args(&op, &a, argc, argv);
-	if (a.list || a.current || a.save || a.show)
+	if (a.list || a.current || (a.save && !a.autotune) || a.show)
 		return run_query(&op, &a);
 	memset(&pt, 0, sizeof(pt));
 	pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT | PM_SEEN_WAIT |
@@ -608,6 +631,9 @@ int main(int argc, char **argv)
 	op.how = how;
 	op.pt = &pt;
 	load_point(&op, &a, &pt, how, sizeof(how));
+	/* What --auto-tune changes, saved before its first write. */
+	if (a.save)
+		opp_save(&op, a.save);
 	code = apply(&op, &pt, &w, &changes);
 	if (code == PM_EXIT_OK)
 		say_done(&op, &pt, changes, !!a.diff);

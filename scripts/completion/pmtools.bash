@@ -870,7 +870,7 @@ _pmtools_opp_setting() {
 _pmtools_opp_set() {
 	local a
 	_pmtools_spec fsFco "--file --set --show --diff --save --format --output --sysroot --cpu" \
-		"--dry-run --list --current --auto --reapply --wait --help --version --json --quiet --verbose"
+		"--dry-run --list --current --auto --reapply --auto-tune --wait --help --version --json --quiet --verbose"
 	_pmtools_scan +
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
@@ -887,14 +887,14 @@ _pmtools_opp_set() {
 	fi
 	if [[ $_pmt_cur == -* ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then
 		a=(-f --file -s --set -n --dry-run --diff --show --list --current --save
-			--auto --reapply --wait -F --format -J --json -o --output --sysroot -q --quiet
-			-v --verbose -h --help -V --version)
+			--auto --reapply --auto-tune --wait -F --format -J --json -o --output --sysroot
+			-q --quiet -v --verbose -h --help -V --version)
 		_pmtools_opts "${a[@]}"
 		return
 	fi
 	# NAME: one, and not beside -f, -s or the other modes.
 	if ((${#_pmt_pos[@]} + ${#_pmt_after[@]} == 0)); then
-		for a in -f --file -s --set --list --show --diff --current --save --auto --reapply; do
+		for a in -f --file -s --set --list --show --diff --current --save --auto --reapply --auto-tune; do
 			[[ $_pmt_seen == *" $a "* ]] && return
 		done
 		_pmtools_points
