@@ -69,6 +69,10 @@ endif
 ALL_CFLAGS  = $(PM_CFLAGS) $(HARDEN) $(CPPFLAGS) $(CFLAGS) $(VARIANT)
 ALL_LDFLAGS = $(LDFLAGS) $(VLDFLAGS)
 LDLIBS     += -lm
+# zstd compresses pm-suspend's hibernation image (lib/snapimg.c); only
+# the binaries that use it link it, so the others need no libzstd.
+ZSTD_LIBS  := -lzstd
+pm-suspend_LIBS := $(ZSTD_LIBS)
 
 TOOLS     := pmctl pm-suspend opp-set cstate-stat
 LIB_SRC   := $(wildcard lib/*.c)
@@ -118,13 +122,13 @@ $(LIBPM): $(LIB_OBJ)
 define tool_rule
 $(1)_OBJ := $$(patsubst cmd/%.c,$(B)/cmd/%.o,$$(wildcard cmd/$(1)/*.c))
 $(B)/$(1): $$($(1)_OBJ) $(LIBPM)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(B)/unit/%: tests/unit/%.c tests/unit/tap.h tests/unit/tree.h $(LIBPM) $(PATHS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(ZSTD_LIBS) $(LDLIBS)
 
 # Every suite, one summary line.  SANITIZE=1 runs them on build/asan.
 # The fault shim of tests/fault (LD_PRELOAD; not with ASan or static).

@@ -55,6 +55,7 @@
 #include "dump.h"
 #include "device.h"
 #include "tune.h"
+#include "snapimg.h"
 #include "conf.h"
 #include "tool.h"
 #include "writer.h"
