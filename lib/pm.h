@@ -56,6 +56,7 @@
 #include "device.h"
 #include "tune.h"
 #include "snapimg.h"
+#include "snapdev.h"
 #include "conf.h"
 #include "tool.h"
 #include "writer.h"

@@ -428,6 +428,7 @@ int pm_snapr_open(struct pm_snapr *r, struct pm_snap_io *io,
 	e = hdr_sane(r, p);
 	if (e)
 		return e;
+	r->have_hdr = true;
 	if (memcmp(sigid, r->h.id, PM_SNAP_ID_LEN))
 		return why(r->why, sizeof(r->why), -ESTALE,
 			   "the signature and the header have different ids (a stale header)");

@@ -129,6 +129,7 @@ struct pm_snapr {
 	uint32_t crc;		/* CRC32C of them */
 	char orig_sig[PM_SNAP_SIGLEN];	/* what page 0 said before */
 	int64_t bad_block;	/* the block refused, or -1 */
+	bool have_hdr;		/* h holds a header that was checked */
 	char why[PM_SNAP_WHY_MAX];
 };
 

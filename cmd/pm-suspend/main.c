@@ -3,7 +3,7 @@
  * pm-suspend: suspend or hibernate the machine, with pm-utils' hooks,
  * the wakeup_count handshake, an RTC wake-up, hibernation safety checks
  * and the kernel's reason when it refuses.  Also pm-hibernate,
- * pm-suspend-hybrid and pm-is-supported by argv[0].
+ * pm-suspend-hybrid, pm-is-supported and pm-resume by argv[0].
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ps.h"
+#include "resume.h"
 
 enum {
 	OPT_CHECK = PM_OPT_TOOL,
@@ -738,8 +739,11 @@ int main(int argc, char **argv)
 	static struct ps p;
 	struct args a = { 0 };
 	struct sigaction sa;
+	const char *slash = strrchr(argv[0], '/');
 	int st;
 
+	if (!strcmp(slash ? slash + 1 : argv[0], "pm-resume"))
+		return ps_resume_main(argc, argv);
 	init_names(&p, &a, argv[0]);
 	join_cmdline(&p, argc, argv);
 	pm_tool_init(&p.t, p.name, usage);

@@ -81,7 +81,7 @@ man_defined() {
 	assert_success
 	[ -x "$d$p/bin/pmctl" ] && [ -x "$d$p/bin/cstate-stat" ]
 	[ -x "$d$p/sbin/pm-suspend" ] && [ -x "$d$p/sbin/opp-set" ]
-	for n in pm-hibernate pm-suspend-hybrid; do
+	for n in pm-hibernate pm-suspend-hybrid pm-resume; do
 		[ "$(readlink "$d$p/sbin/$n")" = pm-suspend ] || fail "$n"
 	done
 	[ "$(readlink "$d$p/bin/pm-is-supported")" = ../sbin/pm-suspend ]
@@ -89,7 +89,7 @@ man_defined() {
 		s=${m##*.}
 		[ -f "$d$p/share/man/man$s/${m##*/}" ] || fail "${m##*/} not installed"
 	done
-	for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do
+	for n in pm-hibernate pm-suspend-hybrid pm-is-supported pm-resume; do
 		[ "$(readlink "$d$p/share/man/man8/$n.8")" = pm-suspend.8 ] || fail "$n.8"
 	done
 	for f in "$top"/data/opp.d/*.conf; do
@@ -108,7 +108,7 @@ man_defined() {
 	[ -x "$d$p/libexec/pmtools/auto-recheck" ]
 	# Completion for every installed name (COMPATCOMPDIR unset: links).
 	[ -f "$d$p/share/bash-completion/completions/pmtools" ]
-	for n in pmctl opp-set cstate-stat pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported pmtools-textfile; do
+	for n in pmctl opp-set cstate-stat pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported pmtools-textfile pm-resume; do
 		[ "$(readlink "$d$p/share/bash-completion/completions/$n")" = pmtools ] || fail "completion $n"
 	done
 	# Nothing under /etc: examples go to share, configuration is the admin's.
