@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -29,6 +30,7 @@
 #define TAIL_HOFF (TAIL_ORIG - 8)
 #define TAIL_ID (TAIL_HOFF - PM_SNAP_ID_LEN)
 #define TAIL_CRC (TAIL_ID - 4)
+#define TAIL_RMS (TAIL_CRC - 4)	/* the reader's time, after a resume */
 
 /* ------------------------------------------------------------ helpers */
 
@@ -97,6 +99,14 @@ static int why(char *buf, size_t size, int err, const char *fmt, ...)
 	vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void pm_snap_id_hex(const uint8_t *id, char *out)
@@ -186,6 +196,7 @@ static void hdr_encode(const struct pm_snap_hdr *h, uint8_t *p)
 	put32(p + 68, 1);	/* compression: 1 = zstd */
 	memcpy(p + 72, h->id, PM_SNAP_ID_LEN);
 	memcpy(p + 88, h->release, strnlen(h->release, 64));
+	put32(p + HDR_LEN - 8, h->write_ms);
 	put32(p + HDR_LEN - 4, pm_crc32c(0, p, HDR_LEN - 4));
 }
 
@@ -203,6 +214,7 @@ static void hdr_decode(struct pm_snap_hdr *h, const uint8_t *p)
 	memcpy(h->id, p + 72, PM_SNAP_ID_LEN);
 	memcpy(h->release, p + 88, PM_SNAP_RELEASE_MAX - 1);
 	h->release[PM_SNAP_RELEASE_MAX - 1] = '\0';
+	h->write_ms = get32(p + HDR_LEN - 8);
 }
 
 static uint64_t div_up(uint64_t a, uint64_t b)
@@ -319,7 +331,8 @@ static void sig_encode(uint8_t *p, const char *orig, uint64_t hdr_off,
 	put32(p + TAIL_CRC, pm_crc32c(0, p + TAIL_ID, PM_SNAP_PAGE - TAIL_ID));
 }
 
-int pm_snap_sig_restore(struct pm_snap_io *io, char *whybuf, size_t whysize)
+int pm_snap_sig_restore(struct pm_snap_io *io, uint32_t resume_ms,
+			char *whybuf, size_t whysize)
 {
 	uint8_t p[PM_SNAP_PAGE];
 	int e = io->read(io->arg, 0, p);
@@ -330,7 +343,7 @@ int pm_snap_sig_restore(struct pm_snap_io *io, char *whybuf, size_t whysize)
 	if (memcmp(p + TAIL_SIG, PM_SNAP_SIG, PM_SNAP_SIGLEN))
 		return 0;
 	memcpy(p + TAIL_SIG, p + TAIL_ORIG, PM_SNAP_SIGLEN);
-	memset(p + TAIL_CRC, 0, TAIL_SIG - TAIL_CRC);
+	put32(p + TAIL_RMS, resume_ms);
 	e = io->write(io->arg, 0, p);
 	if (e)
 		return why(whybuf, whysize, e, "page 0: write: %s",
@@ -585,6 +598,7 @@ int pm_snapw_open(struct pm_snapw *w, struct pm_snap_io *io,
 	else if (getrandom(w->h.id, PM_SNAP_ID_LEN, 0) != PM_SNAP_ID_LEN)
 		return why(w->why, sizeof(w->why), -errno ? -errno : -EIO,
 			   "random id: %s", strerror(errno));
+	w->t0 = mono_s();
 	w->cbufsize = ZSTD_compressBound(PM_SNAP_BLOCK) + BLK_HDR;
 	w->raw = malloc(PM_SNAP_BLOCK);
 	w->cbuf = malloc(w->cbufsize);
@@ -787,6 +801,7 @@ int pm_snapw_finish(struct pm_snapw *w)
 	if (e)
 		return e;
 	w->h.hdr_off = hdr;
+	w->h.write_ms = (uint32_t)((mono_s() - w->t0) * 1000);
 	hdr_encode(&w->h, w->page);
 	e = write_page(w, hdr, w->page, "header");
 	if (e)
@@ -804,4 +819,43 @@ void pm_snapw_free(struct pm_snapw *w)
 	w->cbuf = NULL;
 	w->pages = NULL;
 	w->zc = NULL;
+}
+
+int pm_snap_last(struct pm_snap_io *io, const uint8_t *id,
+		 struct pm_snap_hdr *h, uint32_t *resume_ms)
+{
+	uint8_t p[PM_SNAP_PAGE];
+	uint64_t at;
+	int e = io->read(io->arg, 0, p);
+
+	if (e)
+		return e;
+	/* Put back by the reader: the tail as the writer left it but for
+	 * the swap signature, which its checksum covered as ours. */
+	if (!memcmp(p + TAIL_SIG, PM_SNAP_SIG, PM_SNAP_SIGLEN) ||
+	    memcmp(p + TAIL_SIG, p + TAIL_ORIG, PM_SNAP_SIGLEN) ||
+	    memcmp(p + TAIL_ID, id, PM_SNAP_ID_LEN))
+		return -ENOENT;
+	/* NOLINTNEXTLINE(bugprone-not-null-terminated-result) */
+	memcpy(p + TAIL_SIG, PM_SNAP_SIG, PM_SNAP_SIGLEN);
+	if (get32(p + TAIL_CRC) != pm_crc32c(0, p + TAIL_ID,
+					     PM_SNAP_PAGE - TAIL_ID))
+		return -ENOENT;
+	*resume_ms = get32(p + TAIL_RMS);
+	at = get64(p + TAIL_HOFF);
+	e = io->read(io->arg, at, p);
+	if (e)
+		return e;
+	if (memcmp(p, HDR_MAGIC, 8) ||
+	    get32(p + HDR_LEN - 4) != pm_crc32c(0, p, HDR_LEN - 4))
+		return -EBADMSG;
+	hdr_decode(h, p);
+	return memcmp(h->id, id, PM_SNAP_ID_LEN) ? -ENOENT : 0;
+}
+
+int pm_snap_new_id(uint8_t *id)
+{
+	if (getrandom(id, PM_SNAP_ID_LEN, 0) != PM_SNAP_ID_LEN)
+		return errno ? -errno : -EIO;
+	return 0;
 }

@@ -55,6 +55,7 @@ struct pm_snap_hdr {
 	uint32_t image_crc;	/* CRC32C of the whole snapshot */
 	uint8_t id[PM_SNAP_ID_LEN];
 	char release[PM_SNAP_RELEASE_MAX];
+	uint32_t write_ms;	/* the writer's time, open to finish */
 	uint64_t hdr_off;	/* page of the header (from the signature) */
 	uint64_t map_pages;	/* pages of the map chain */
 };
@@ -97,6 +98,7 @@ struct pm_snapw {
 	uint64_t *pages;	/* the data pages written, in order */
 	size_t cap;
 	uint64_t added;		/* snapshot bytes taken */
+	double t0;		/* CLOCK_MONOTONIC at open */
 	char why[PM_SNAP_WHY_MAX];
 };
 
@@ -153,9 +155,21 @@ void pm_snapr_close(struct pm_snapr *r);
 
 /*
  * Put back page 0's own signature (what the writer found there), so the
- * swap area is a swap area again; 0 when there is no image.
+ * swap area is a swap area again; 0 when there is no image.  The tail
+ * stays, with resume_ms (the reader's time) beside it, for
+ * pm_snap_last.
  */
-int pm_snap_sig_restore(struct pm_snap_io *io, char *why, size_t whysize);
+int pm_snap_sig_restore(struct pm_snap_io *io, uint32_t resume_ms,
+			char *why, size_t whysize);
+/*
+ * After a resume, the header of the image just restored, found through
+ * page 0's tail when its id is id: 0, or -ENOENT (not there any more),
+ * -EBADMSG.
+ */
+int pm_snap_last(struct pm_snap_io *io, const uint8_t *id,
+		 struct pm_snap_hdr *h, uint32_t *resume_ms);
+/* A random image id (getrandom): 0 or -errno. */
+int pm_snap_new_id(uint8_t *id);
 
 /* The id as 32 hex digits. */
 void pm_snap_id_hex(const uint8_t *id, char *out /* 33 bytes */);

@@ -19,15 +19,24 @@ enum {
 };
 
 static const char resume_usage_text[] =
-	"Usage: pm-resume --check DEVICE|FILE [options]\n"
+	"Usage: pm-resume [options] [DEVICE]\n"
+	"       pm-resume --check DEVICE|FILE [options]\n"
 	"\n"
-	"Inspect the hibernation image that pm-hibernate --userspace "
+	"Resume from the hibernation image that pm-hibernate --userspace "
 	"wrote to\n"
-	"DEVICE or FILE (an absolute path): its header, then every "
-	"block read,\n"
-	"decompressed and checked against its checksums.  Nothing is "
-	"restored or\n"
-	"changed.\n"
+	"DEVICE (default: the kernel's resume device): every block read, "
+	"decompressed,\n"
+	"checked and given to the kernel (/dev/snapshot), the swap "
+	"signature put\n"
+	"back, then the restore.  A damaged or foreign image is refused "
+	"with its\n"
+	"reason and the swap signature put back: the boot goes on.  Run "
+	"it before\n"
+	"any file system is mounted read-write.\n"
+	"\n"
+	"--check inspects the image on DEVICE or FILE (an absolute path) "
+	"the same\n"
+	"way, and restores and changes nothing.\n"
 	"\n"
 	"Options:\n"
 	"      --check DEVICE|FILE  the image to inspect\n"
@@ -42,11 +51,14 @@ static const char resume_usage_text[] =
 	"  -h, --help               show this help\n"
 	"  -V, --version            show the version\n"
 	"\n"
-	"Exit status: 0 a whole image of the running kernel, 1 a damaged "
-	"image or one\n"
-	"that cannot be read (the block named), 2 usage error, 3 no "
-	"image there, or\n"
-	"one of another kernel.\n"
+	"Exit status of --check: 0 a whole image of the running kernel, "
+	"1 a damaged\n"
+	"image or one that cannot be read (the block named), 2 usage "
+	"error, 3 no\n"
+	"image there, or one of another kernel.  Of a resume: 0 no image "
+	"(nothing to\n"
+	"do), 1 an image refused or a restore that failed, 2 usage "
+	"error.\n"
 	"See pm-suspend(8).\n";
 
 static void resume_usage(FILE *f)
@@ -178,6 +190,96 @@ static void check_image(struct rs *s)
 	close(fd);
 }
 
+/* The kernel could not take the image: the step, the ioctl, errno. */
+static int kernel_failed(struct rs *s, const char *step)
+{
+	const struct pm_err *e = &s->ctx.err;
+
+	snprintf(s->r.why, sizeof(s->r.why), "%s: %s%s%.64s: %s (%s)", step,
+		 e->value[0] ? e->value : e->op, e->value[0] ? " on " : " ",
+		 e->file, strerror(e->err), pm_errno_name(e->err));
+	return -e->err;
+}
+
+/* Every block checked and given to the kernel, page by page. */
+static int give_image(struct rs *s, uint8_t *buf)
+{
+	ssize_t n;
+
+	while ((n = pm_snapr_next(&s->r, buf, PM_SNAP_BLOCK)) > 0)
+		for (ssize_t off = 0; off < n; off += PM_SNAP_PAGE)
+			if (pm_snapshot_write(&s->ctx, &s->snap, buf + off) < 0)
+				return kernel_failed(s, "giving the image to "
+						     "the kernel");
+	return (int)n;
+}
+
+/* The image to the kernel, the signature put back, the restore. */
+static int restore(struct rs *s, struct pm_snap_io *io)
+{
+	uint8_t *buf = malloc(PM_SNAP_BLOCK);
+	int e = buf ? 0 : -ENOMEM;
+
+	if (!e && pm_snapshot_open(&s->ctx, &s->snap, true) < 0)
+		e = kernel_failed(s, "opening the snapshot device");
+	if (!e)
+		e = give_image(s, buf);
+	free(buf);
+	/* Never the same image twice: the signature goes before the
+	 * restore, whose success does not return. */
+	if (!e && pm_snap_sig_restore(io, (uint32_t)((now_s() - s->t0) * 1000),
+				      s->r.why, sizeof(s->r.why)))
+		e = -EIO;
+	if (!e && pm_snapshot_freeze(&s->ctx, &s->snap) < 0)
+		e = kernel_failed(s, "freezing user space");
+	if (!e && pm_snapshot_restore(&s->ctx, &s->snap) < 0)
+		e = kernel_failed(s, "restoring");
+	if (s->snap.frozen)
+		pm_snapshot_unfreeze(&s->ctx, &s->snap);
+	pm_snapshot_close(&s->snap);
+	return e;
+}
+
+static void resume_image(struct rs *s)
+{
+	struct pm_snap_fileio f;
+	struct pm_snap_io io;
+	char buf[PM_PATH_MAX + 700], why[PM_SNAP_WHY_MAX];
+	int fd, e;
+
+	if (pm_kernel_release(&s->ctx, s->release, sizeof(s->release)) < 0)
+		pm_die(&s->t, PM_EXIT_FAIL,
+		       "cannot tell the running kernel: %s",
+		       pm_err_str(&s->ctx.err, buf, sizeof(buf)));
+	fd = pm_snap_image_open(&s->ctx, s->path, true);
+	if (fd < 0)
+		pm_die(&s->t, PM_EXIT_FAIL, "cannot open %s",
+		       pm_err_str(&s->ctx.err, buf, sizeof(buf)));
+	e = pm_snap_fileio_init(&io, &f, fd);
+	if (e < 0)
+		pm_die(&s->t, PM_EXIT_FAIL, "%s: %s", s->path, strerror(-e));
+	s->t0 = now_s();
+	e = pm_snapr_open(&s->r, &io, s->release, NULL);
+	if (e == -ENOENT) {
+		if (s->t.verbose > 0)
+			pm_warn(&s->t, "%s: %s", s->path, s->r.why);
+		s->status = PM_EXIT_OK;
+	} else {
+		/* A restore that works does not return. */
+		if (!e)
+			restore(s, &io);
+		s->status = PM_EXIT_FAIL;
+		if (pm_snap_sig_restore(&io, 0, why, sizeof(why)))
+			pm_warn(&s->t, "%s: %s; the swap signature could not "
+				"be put back (mkswap it)", s->path, s->r.why);
+		else if (s->t.verbose >= 0)
+			pm_warn(&s->t, "%s: %s; the swap signature is put "
+				"back, booting on", s->path, s->r.why);
+	}
+	pm_snapr_close(&s->r);
+	close(fd);
+}
+
 static void resume_opts(struct rs *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -197,28 +299,46 @@ static void resume_opts(struct rs *s, int argc, char **argv)
 				       "--check given twice with different "
 				       "values");
 		s->path = optarg;
+		s->check = true;
 	}
+	if (optind < argc && !s->check)
+		s->path = argv[optind++];
 	if (optind < argc)
 		pm_usage_error(&s->t, "unexpected argument '%s'", argv[optind]);
-	if (!s->path)
-		pm_usage_error(&s->t, "--check DEVICE|FILE is needed");
-	if (!s->path[0] || s->path[0] != '/')
+	if (s->path && s->path[0] != '/')
 		pm_usage_error(&s->t,
-			       "--check '%s': an absolute path (/dev/vda2, "
+			       "%s'%s': an absolute path (/dev/vda2, "
 			       "/var/tmp/image)",
-			       s->path);
-	pm_tool_only(&s->t, PM_SEEN_FORMAT | PM_SEEN_OUTPUT, "pm-resume");
-	pm_tool_formats(&s->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
+			       s->check ? "--check " : "", s->path);
+	if (s->check) {
+		pm_tool_only(&s->t, PM_SEEN_FORMAT | PM_SEEN_OUTPUT,
+			     "pm-resume --check");
+		pm_tool_formats(&s->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON);
+	} else {
+		pm_tool_only(&s->t, 0, "pm-resume without --check");
+	}
 }
 
 int ps_resume_main(int argc, char **argv)
 {
 	static struct rs s;
+	char buf[PM_PATH_MAX + 700];
 	struct pm_out o;
 
 	pm_tool_init(&s.t, "pm-resume", resume_usage);
 	resume_opts(&s, argc, argv);
 	pm_tool_ctx(&s.t, &s.ctx);
+	if (!s.check) {
+		if (!s.path && pm_resume_dev_read(&s.ctx, &s.dev) < 0)
+			pm_die(&s.t, pm_exit_for(s.ctx.err.err),
+			       "no resume device: %s",
+			       pm_err_str(&s.ctx.err, buf, sizeof(buf)));
+		if (!s.path)
+			s.path = s.dev.path;
+		resume_image(&s);
+		pm_ctx_close(&s.ctx);
+		return s.status;
+	}
 	check_image(&s);
 	if (s.status && s.t.verbose >= 0)
 		pm_warn(&s.t, "%s: %s", s.path, s.r.why);

@@ -8,7 +8,10 @@
 struct rs {
 	struct pm_tool t;
 	struct pm_ctx ctx;
-	const char *path;		/* --check PATH */
+	const char *path;		/* --check PATH, or DEVICE */
+	bool check;			/* --check */
+	struct pm_resume_dev dev;	/* the kernel's, without DEVICE */
+	struct pm_snapshot snap;
 	char release[PM_SNAP_RELEASE_MAX];	/* the running kernel's */
 	struct pm_snapr r;
 	bool found;			/* an image's signature is there */
@@ -16,6 +19,7 @@ struct rs {
 	int err;			/* the reader's -errno, 0 */
 	int status;			/* the exit status */
 	double read_s;
+	double t0;			/* the resume's start */
 };
 
 /* pm-resume's main. */

@@ -51,7 +51,7 @@ man_defined() {
 
 @test "pm-suspend's config keys are the ones pm-suspend.conf(5) documents" {
 	for k in HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST \
-		SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR; do
+		SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR HIBERNATE_METHOD; do
 		man_text "$top/man/pm-suspend.conf.5" | grep -q "\b$k\b" || fail "$k is not in pm-suspend.conf.5"
 	done
 	fx=$(fresh hwp-laptop)
@@ -60,7 +60,7 @@ man_defined() {
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" -n
 	assert_failure 2
 	known=$(sed -n 's/.*(known: \(.*\))$/\1/p' <<<"${stderr_lines[0]}" | tr -d ,)
-	[ "$known" = "HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR" ] || fail "$known"
+	[ "$known" = "HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR HIBERNATE_METHOD" ] || fail "$known"
 }
 
 @test "the man pages are mandoc -Tlint clean" {

@@ -95,7 +95,90 @@ flip() {
 	run --separate-stderr "$resume" --sysroot "$fx" --check dev/vda
 	assert_failure 2
 	[ "${stderr_lines[0]}" = "pm-resume: --check 'dev/vda': an absolute path (/dev/vda2, /var/tmp/image)" ]
-	run --separate-stderr "$resume" --sysroot "$fx"
+	run --separate-stderr "$resume" --sysroot "$fx" --check
 	assert_failure 2
-	[ "${stderr_lines[0]}" = "pm-resume: --check DEVICE|FILE is needed" ]
+	[ "${stderr_lines[0]}" = "pm-resume: option '--check' needs a value" ]
+	# Without --check, a resume: from the kernel's resume device.
+	run --separate-stderr "$resume" --sysroot "$fx"
+	assert_failure 3
+	[ "$stderr" = "pm-resume: no resume device: /sys/power/resume: No such file or directory (ENOENT)" ]
+}
+
+# A hwp-laptop whose resume device (259:3, nvme0n1p3) is a swap area in
+# a file, and /dev/snapshot a plain file: every ioctl is ENOTTY.
+userfx() {
+	fx=$(fresh hwp-laptop)
+	mkdir -p "$fx/etc/pm/sleep.d" "$fx/sys/dev/block/259:3" "$fx/dev" "$fx/var/log" \
+		"$fx/sys/class/block/nvme0n1p3"
+	echo 259:3 >"$fx/sys/class/block/nvme0n1p3/dev"
+	printf 'MAJOR=259\nMINOR=3\nDEVNAME=nvme0n1p3\nDEVTYPE=partition\n' \
+		>"$fx/sys/dev/block/259:3/uevent"
+	head -c 65536 /dev/zero >"$fx/dev/nvme0n1p3"
+	printf SWAPSPACE2 | dd of="$fx/dev/nvme0n1p3" bs=1 seek=4086 conv=notrunc status=none
+	: >"$fx/dev/snapshot"
+	# shellcheck disable=SC2016 # expanded by the hook
+	printf '#!/bin/sh\necho "10a $1 $2" >>"$PM_SYSROOT/hooks.log"\n' >"$fx/etc/pm/sleep.d/10a"
+	chmod 755 "$fx/etc/pm/sleep.d/10a"
+}
+
+@test "pm-hibernate --userspace: a refused ioctl is exit 1 naming it, all undone" {
+	userfx
+	disk=$(cat "$fx/sys/power/disk")
+	swap=$(sha1sum <"$fx/dev/nvme0n1p3")
+	ln -s "$bin/pm-suspend" "$BATS_TEST_TMPDIR/bin/pm-hibernate"
+	run --separate-stderr "$BATS_TEST_TMPDIR/bin/pm-hibernate" --sysroot "$fx" --userspace --json
+	assert_failure 1
+	msg="user-space hibernation: the swap area: SNAPSHOT_SET_SWAP_AREA on /dev/snapshot: Inappropriate ioctl for device (ENOTTY)"
+	[[ $stderr == *"$msg"* ]] || fail "$stderr"
+	jq -e --arg m "$msg" '.legs[0].error == $m and .legs[0].entered == false and
+		.legs[0].image == null' <<<"$output"
+	[ "$(cat "$fx/hooks.log")" = $'10a hibernate hibernate\n10a thaw hibernate' ]
+	[ "$(cat "$fx/sys/power/disk")" = "$disk" ]
+	[ "$(sha1sum <"$fx/dev/nvme0n1p3")" = "$swap" ]
+	# The same through pm-suspend.conf; and --userspace takes hibernation only.
+	echo HIBERNATE_METHOD=userspace >"$fx/etc/pm/pm-suspend.conf"
+	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" hibernate
+	assert_failure 1
+	[[ $stderr == *"$msg"* ]] || fail "$stderr"
+	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" --userspace deep
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "pm-suspend: --userspace writes a hibernation image: it takes hibernate or suspend-then-hibernate, without --test or --diagnose" ]
+}
+
+@test "pm-resume: a whole image goes to /dev/snapshot, the signature back first; a bad one is refused" {
+	userfx
+	dev=$fx/dev/nvme0n1p3
+	"$top/build/mksnapimg" "$dev" 200 6.1.0-57-amd64 "$BATS_TEST_TMPDIR/raw"
+	echo 6.1.0-57-amd64 >"$fx/proc/sys/kernel/osrelease"
+	# /dev/snapshot is a plain file here: it takes the pages, then the
+	# first ioctl (SNAPSHOT_FREEZE) is ENOTTY.
+	run --separate-stderr "$resume" --sysroot "$fx"
+	assert_failure 1
+	[ "$stderr" = "pm-resume: /dev/nvme0n1p3: freezing user space: SNAPSHOT_FREEZE on /dev/snapshot: Inappropriate ioctl for device (ENOTTY); the swap signature is put back, booting on" ]
+	cmp "$fx/dev/snapshot" "$BATS_TEST_TMPDIR/raw"
+	[ "$(dd if="$dev" bs=1 skip=4086 count=10 status=none)" = SWAPSPACE2 ]
+	# Never the same image twice: the signature is gone, nothing to do.
+	: >"$fx/dev/snapshot"
+	run --separate-stderr "$resume" --sysroot "$fx" /dev/nvme0n1p3 -v
+	assert_success
+	[ "$stderr" = "pm-resume: /dev/nvme0n1p3: no image: a plain swap signature" ]
+	[ ! -s "$fx/dev/snapshot" ]
+	# A flipped byte in block 1: refused by name, the swap usable again.
+	"$top/build/mksnapimg" "$dev" 200 6.1.0-57-amd64
+	flip "$dev" $((4096 * 30))
+	run --separate-stderr "$resume" --sysroot "$fx"
+	assert_failure 1
+	[[ $stderr == "pm-resume: /dev/nvme0n1p3: block 1 of 4: checksum mismatch "*"; the swap signature is put back, booting on" ]] || fail "$stderr"
+	[ "$(dd if="$dev" bs=1 skip=4086 count=10 status=none)" = SWAPSPACE2 ]
+	# Another kernel's: refused before a page goes to the kernel.
+	"$top/build/mksnapimg" "$dev" 20 6.1.0-58-amd64
+	: >"$fx/dev/snapshot"
+	run --separate-stderr "$resume" --sysroot "$fx"
+	assert_failure 1
+	[ "$stderr" = "pm-resume: /dev/nvme0n1p3: image of kernel 6.1.0-58-amd64, this is 6.1.0-57-amd64; the swap signature is put back, booting on" ]
+	[ ! -s "$fx/dev/snapshot" ]
+	# The real root under PM_TEST_GUARD: refused before anything is opened.
+	run --separate-stderr "$resume" /dev/pmtools-test-no-such-device
+	assert_failure 1
+	[[ $stderr == *"PM_TEST_GUARD is set and the system root is the real /"* ]] || fail "$stderr"
 }

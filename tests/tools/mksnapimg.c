@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mksnapimg FILE PAGES RELEASE: a swap area in FILE (page 0 ends in
- * SWAPSPACE2) holding a hibernation image of PAGES pages of made-up
+ * mksnapimg FILE PAGES RELEASE [RAW]: a swap area in FILE (page 0 ends
+ * in SWAPSPACE2) holding a hibernation image of PAGES pages of made-up
  * memory for kernel RELEASE, written by libpm's own writer, for the
- * tests of pm-resume --check.  The data pages are pages 1, 2, ... of
- * the file, in the order of the blocks.
+ * tests of pm-resume; RAW gets the made-up memory itself.  The data
+ * pages are pages 1, 2, ... of the file, in the order of the blocks.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +34,16 @@ int main(int argc, char **argv)
 	struct pm_snap_io io;
 	struct pm_snapw w;
 	uint64_t n;
+	FILE *raw = NULL;
 	int fd, e;
 
-	if (argc != 4 || (n = strtoull(argv[2], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: mksnapimg FILE PAGES RELEASE\n");
+	if (argc < 4 || argc > 5 || (n = strtoull(argv[2], NULL, 10)) == 0) {
+		fprintf(stderr, "usage: mksnapimg FILE PAGES RELEASE [RAW]\n");
 		return 2;
+	}
+	if (argc == 5 && !(raw = fopen(argv[4], "w"))) {
+		perror(argv[4]);
+		return 1;
 	}
 	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0600);
 	memcpy(page + PM_SNAP_PAGE - 10, PM_SNAP_SWAPSIG, 10);
@@ -51,6 +57,8 @@ int main(int argc, char **argv)
 	for (uint64_t i = 0; !e && i < n; i++) {
 		fill(page, i);
 		e = pm_snapw_add(&w, page, sizeof(page));
+		if (raw && fwrite(page, sizeof(page), 1, raw) != 1)
+			e = -EIO;
 	}
 	if (!e)
 		e = pm_snapw_finish(&w);
@@ -59,5 +67,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pm_snapw_free(&w);
+	if (raw && fclose(raw))
+		return 1;
 	return close(fd) < 0;
 }

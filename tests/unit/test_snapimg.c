@@ -147,8 +147,21 @@ static void test_round_trip(const uint8_t *s, uint64_t *starts)
 	   (unsigned long long)r.h.data_size);
 	ok(!memcmp(r.orig_sig, PM_SNAP_SWAPSIG, 10),
 	   "round trip: the swap signature is kept in the tail");
-	is_int(pm_snap_sig_restore(&io, r.why, sizeof(r.why)), 0,
+	struct pm_snap_hdr h;
+	uint32_t ms = 0;
+	uint8_t other[PM_SNAP_ID_LEN] = "fedcba9876543210";
+
+	is_int(pm_snap_last(&io, ID, &h, &ms), -ENOENT,
+	       "pm_snap_last: not before the signature is put back");
+	is_int(pm_snap_sig_restore(&io, 4321, r.why, sizeof(r.why)), 0,
 	       "signature restored");
+	is_int(pm_snap_last(&io, ID, &h, &ms), 0,
+	       "pm_snap_last: the header found after the restore");
+	ok(h.image_size == IMG && h.data_size == r.h.data_size && ms == 4321 &&
+	   h.write_ms < 60000, "pm_snap_last: sizes, the reader's %u ms, "
+	   "the writer's %u ms", ms, h.write_ms);
+	is_int(pm_snap_last(&io, other, &h, &ms), -ENOENT,
+	       "pm_snap_last: another id is not this image");
 	ok(!memcmp(m.p + PM_SNAP_PAGE - 10, PM_SNAP_SWAPSIG, 10),
 	   "page 0 ends in SWAPSPACE2 again");
 	is_int(pm_snapr_open(&r, &io, NULL, NULL), -ENOENT,
