@@ -124,6 +124,7 @@ static int write_image(struct uh *u)
 	if (pm_kernel_release(ctx, rel, sizeof(rel)) < 0)
 		return uh_fail(u, "the kernel release");
 	u->t0 = mono_s();
+	pm_err_clear(ctx);
 	e = pm_snapw_open(&w, &u->io, size, rel, u->id, 1);
 	step = size / 20 ? size / 20 : 1;
 	while (!e && done < size) {
@@ -146,11 +147,16 @@ static int write_image(struct uh *u)
 	pm_snap_id_hex(w.h.id, r->img_id);
 	pm_snapw_free(&w);
 	if (e) {
+		/* A swap page the kernel refused: name its ioctl. */
+		bool ioc = !strcmp(ctx->err.op, "ioctl") && ctx->err.err == -e;
+
 		r->err = -e;
 		snprintf(r->error, sizeof(r->error),
 			 "user-space hibernation: writing the image to %s: %s "
-			 "(%s)", u->dev.path, w.why[0] ? w.why : strerror(-e),
-			 pm_errno_name(-e));
+			 "(%s%s%s)", u->dev.path,
+			 w.why[0] ? w.why : strerror(-e),
+			 ioc ? ctx->err.value : "",
+			 ioc ? " on /dev/snapshot: " : "", pm_errno_name(-e));
 		return PM_EXIT_FAIL;
 	}
 	progress(u, size, size, true);

@@ -6,7 +6,7 @@
 #@ modules: virtio_pci virtio_blk
 #@ swap: 256M
 #@ boots: 2
-#@ timeout: 170
+#@ timeout: 200
 # shellcheck source=tests/e2e/lib.sh
 . /e2e/lib.sh
 
@@ -33,13 +33,29 @@ if [ "$E2E_BOOT" -ne 1 ]; then
 	exit 0
 fi
 
-expect 0 "mkswap /dev/vda" mkswap /dev/vda
-expect 0 "swapon /dev/vda" swapon /dev/vda
-cat /sys/block/vda/dev >/sys/power/resume
 printf 'HIBERNATE_MODE=reboot\nHIBERNATE_METHOD=userspace\n' >/etc/pm/pm-suspend.conf
 install_hooks
 marker="e2e-$(cat /proc/sys/kernel/random/uuid)"
 echo "$marker" >/tmp/marker
+cat /sys/block/vda/dev >/sys/power/resume
+
+# A failure before the power-off, in the real kernel: a swap area of
+# 8 MiB has too few pages for the image (--force skips the safety check
+# that would refuse it first).  All undone, the system goes on.
+expect 0 "mkswap /dev/vda 8192 (8 MiB)" mkswap /dev/vda 8192
+expect 0 "swapon the small swap" swapon /dev/vda
+expect 1 "--userspace with too little swap: exit 1" pm-suspend hibernate --force
+grepf "it names the step, the ioctl and ENOSPC" \
+	'writing the image to /dev/vda: .*SNAPSHOT_ALLOC_SWAP_PAGE on /dev/snapshot: ENOSPC' "$ERR"
+hooks_are "the failed try ran the hooks down and up" \
+	"hibernate hibernate" "thaw hibernate"
+eq "the marker is intact after the failed try" "$(cat /tmp/marker 2>&1)" "$marker"
+eq "page 0 is still a swap area" \
+	"$(dd if=/dev/vda bs=1 skip=4086 count=10 2>/dev/null)" SWAPSPACE2
+swapoff /dev/vda
+
+expect 0 "mkswap /dev/vda" mkswap /dev/vda
+expect 0 "swapon /dev/vda" swapon /dev/vda
 # A process that counts, to go on counting after the resume.
 (
 	n=0
