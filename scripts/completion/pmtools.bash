@@ -711,7 +711,7 @@ _pmtools_pm_suspend() {
 	local name=${1##*/} a
 	_pmtools_spec Fco \
 		"--wake-after --wake-at --rtc --test --hook-timeout --hibernate-delay --budget --config --format --output --sysroot --cpu" \
-		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
+		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --userspace --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
 	_pmtools_scan -
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
@@ -729,7 +729,7 @@ _pmtools_pm_suspend() {
 				--config --sysroot -h --help -V --version)
 		else
 			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --no-hooks
-				--hook-timeout --hibernate-delay --force --config -n --dry-run --wait
+				--hook-timeout --hibernate-delay --userspace --force --config -n --dry-run --wait
 				-J --json -F --format -o --output --sysroot -q --quiet -v --verbose
 				-h --help -V --version)
 		fi
