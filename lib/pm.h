@@ -55,6 +55,8 @@
 #include "dump.h"
 #include "device.h"
 #include "tune.h"
+#include "snapimg.h"
+#include "snapdev.h"
 #include "conf.h"
 #include "tool.h"
 #include "writer.h"

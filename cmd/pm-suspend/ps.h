@@ -63,6 +63,11 @@ struct ps_result {
 	bool traced;			/* trace read and parsed */
 	struct pm_trace trace;
 	uint64_t hw_sleep_us;		/* last_hw_sleep, PM_UNKNOWN */
+	/* --userspace hibernation (userhib.c) */
+	bool user;
+	uint64_t img_bytes, stored_bytes;
+	double write_s, read_s;		/* pm-hibernate's, pm-resume's */
+	char img_id[33];
 };
 
 struct ps {
@@ -72,6 +77,7 @@ struct ps {
 	enum pm_sleep_mode mode;
 	bool check, force, no_hooks, diagnose;
 	bool timings;			/* --timings */
+	bool userspace;			/* --userspace, HIBERNATE_METHOD */
 	double budget_s;		/* --budget, 0 none */
 	const char *test_level;
 	const char *rtc;
@@ -114,6 +120,9 @@ void ps_timings_read(struct ps *p, struct ps_result *r);
 void ps_timings_json(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r);
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
+/* userhib.c */
+int ps_user_hibernate(struct ps *p, const struct ps_leg *l,
+		      struct ps_result *r);
 /* report.c */
 void ps_report(struct ps *p, int status);
 

@@ -711,7 +711,7 @@ _pmtools_pm_suspend() {
 	local name=${1##*/} a
 	_pmtools_spec Fco \
 		"--wake-after --wake-at --rtc --test --hook-timeout --hibernate-delay --budget --config --format --output --sysroot --cpu" \
-		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
+		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --userspace --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
 	_pmtools_scan -
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
@@ -729,7 +729,7 @@ _pmtools_pm_suspend() {
 				--config --sysroot -h --help -V --version)
 		else
 			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --no-hooks
-				--hook-timeout --hibernate-delay --force --config -n --dry-run --wait
+				--hook-timeout --hibernate-delay --userspace --force --config -n --dry-run --wait
 				-J --json -F --format -o --output --sysroot -q --quiet -v --verbose
 				-h --help -V --version)
 		fi
@@ -934,8 +934,33 @@ _cstate_stat() {
 	_pmtools_main _pmtools_cstate_stat "$1"
 }
 
+# pm-resume: pm-suspend by that name, its own options.
+_pmtools_pm_resume() {
+	_pmtools_spec Fo "--check --format --output --sysroot" \
+		"--help --version --json --quiet --verbose"
+	_pmtools_scan -
+	[[ -n $_pmt_pend ]] || _pmtools_optval || true
+	if [[ $_pmt_pend == --check ]]; then
+		_pmtools_files
+		return 0
+	fi
+	if [[ -n $_pmt_pend ]]; then
+		_pmtools_value "$_pmt_pend" "human json" || true
+		return 0
+	fi
+	if [[ $_pmt_cur == -* ]]; then
+		_pmtools_opts --check -F --format -J --json -o --output --sysroot \
+			-q --quiet -v --verbose -h --help -V --version
+	fi
+}
+
+_pm_resume() {
+	_pmtools_main _pmtools_pm_resume "$1"
+}
+
 complete -F _pmctl pmctl
 complete -F _pm_suspend pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported
 complete -F _opp_set opp-set
 complete -F _cstate_stat cstate-stat
+complete -F _pm_resume pm-resume
 complete -d pmtools-textfile
