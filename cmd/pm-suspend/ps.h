@@ -72,6 +72,7 @@ struct ps {
 	enum pm_sleep_mode mode;
 	bool check, force, no_hooks, diagnose;
 	bool timings;			/* --timings */
+	bool history;			/* --history */
 	double budget_s;		/* --budget, 0 none */
 	const char *test_level;
 	const char *rtc;
@@ -114,6 +115,10 @@ void ps_timings_read(struct ps *p, struct ps_result *r);
 void ps_timings_json(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r);
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
+/* history.c */
+void ps_history_log(struct ps *p);
+int ps_history(struct ps *p, const char *mode_arg, bool set_timeout,
+	       bool set_delay);
 /* report.c */
 void ps_report(struct ps *p, int status);
 
