@@ -344,7 +344,7 @@ static bool value(struct jp *p, struct jval *v, char *out, size_t size);
 /* An object or an array, after its opening bracket: checked, skipped. */
 static bool container(struct jp *p, bool is_obj)
 {
-	char close = is_obj ? '}' : ']';
+	unsigned char close = is_obj ? '}' : ']';
 	struct jval v;
 
 	if (++p->depth > J_DEPTH)
@@ -481,7 +481,7 @@ static bool word_field(struct jp *p, const struct field *f, const char *s,
 static bool field_value(struct jp *p, const struct field *f,
 			struct pm_hist_rec *r)
 {
-	char word[32], *str = (char *)r + f->off;
+	char word[32] = "", *str = (char *)r + f->off;
 	bool is_str = f->kind == F_MODE || f->kind == F_RESULT ||
 		      f->kind == F_STR_NULL;
 	struct jval v = { 0 };
