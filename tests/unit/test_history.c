@@ -296,7 +296,7 @@ static void fill(const char *rel, size_t size)
 
 static void test_append(void)
 {
-	char line[8192], want[8192];
+	char line[2048], want[8192];
 	struct pm_ctx ctx;
 	struct stat st;
 
