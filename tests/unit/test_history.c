@@ -357,7 +357,8 @@ static void test_read(void)
 
 	if (pm_ctx_open(&ctx, root) < 0)
 		exit(99);
-	unlink(strcat(strcpy(text, root), "/var/log/" PM_HIST_NAME ".1"));
+	snprintf(text, sizeof(text), "%s/var/log/%s.1", root, PM_HIST_NAME);
+	unlink(text);
 	is_int(pm_hist_read(&ctx, &h), 0, "no log: 0");
 	is_int(h.files, 0, "no file");
 	pm_hist_free(&h);
