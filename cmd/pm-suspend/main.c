@@ -36,6 +36,7 @@ enum {
 	OPT_TIMINGS,
 	OPT_BUDGET,
 	OPT_USERSPACE,
+	OPT_HISTORY,
 };
 
 #define MODES                                                                \
@@ -86,6 +87,10 @@ static const char usage_text[] =
 	"made the\n"
 	"                           kernel's resume take longer than "
 	"DURATION\n"
+	"      --history            the past cycles per week: success rate, "
+	"resume time,\n"
+	"                           wake reasons (-F prom: the pm_suspend_* "
+	"metrics)\n"
 	"      --no-hooks           do not run the sleep hooks\n"
 	"      --hook-timeout DURATION  kill a hook after DURATION "
 	"(default 30 s)\n"
@@ -108,7 +113,8 @@ static const char usage_text[] =
 	"of exit 4\n"
 	"  -J, --json               print a report of the cycle as "
 	"JSON\n"
-	"  -F, --format FMT         human (default), json or kv\n"
+	"  -F, --format FMT         human (default), json or kv (--history: "
+	"also prom)\n"
 	"  -o, --output FILE        write the report to FILE "
 	"atomically\n"
 	"      --sysroot DIR        prefix /sys, /proc, /etc, /run, "
@@ -511,6 +517,7 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 		{ "timings", no_argument, NULL, OPT_TIMINGS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "userspace", no_argument, NULL, OPT_USERSPACE },
+		{ "history", no_argument, NULL, OPT_HISTORY },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -535,6 +542,8 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 			p->timings = true;
 		} else if (c == OPT_USERSPACE) {
 			p->userspace = true;
+		} else if (c == OPT_HISTORY) {
+			p->history = true;
 		} else {
 			opt_is(p, a, c, argv);
 		}
@@ -768,6 +777,8 @@ int main(int argc, char **argv)
 	p.t.dry_run_opt = true;
 	parse_opts(&p, &a, argc, argv);
 	parse_mode(&p, &a, argc, argv);
+	if (p.history)
+		return ps_history(&p, a.mode_arg, a.set_timeout, a.set_delay);
 	check_combos(&p);
 	pm_tool_ctx(&p.t, &p.ctx);
 	probe_output(&p);
@@ -789,6 +800,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	st = ps_run(&p);
+	ps_history_log(&p);
 	if (!p.t.dry_run && ps_signal && st == PM_EXIT_OK)
 		pm_warn(&p.t, "a signal arrived during the sleep: handled "
 			      "after the resume");

@@ -78,6 +78,7 @@ struct ps {
 	bool check, force, no_hooks, diagnose;
 	bool timings;			/* --timings */
 	bool userspace;			/* --userspace, HIBERNATE_METHOD */
+	bool history;			/* --history */
 	double budget_s;		/* --budget, 0 none */
 	const char *test_level;
 	const char *rtc;
@@ -123,6 +124,10 @@ void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
 /* userhib.c */
 int ps_user_hibernate(struct ps *p, const struct ps_leg *l,
 		      struct ps_result *r);
+/* history.c */
+void ps_history_log(struct ps *p);
+int ps_history(struct ps *p, const char *mode_arg, bool set_timeout,
+	       bool set_delay);
 /* report.c */
 void ps_report(struct ps *p, int status);
 

@@ -711,11 +711,13 @@ _pmtools_pm_suspend() {
 	local name=${1##*/} a
 	_pmtools_spec Fco \
 		"--wake-after --wake-at --rtc --test --hook-timeout --hibernate-delay --budget --config --format --output --sysroot --cpu" \
-		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --userspace --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
+		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --userspace --history --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
 	_pmtools_scan -
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
-		_pmtools_value "$_pmt_pend" "human json kv" && return
+		a="human json kv"
+		[[ $_pmt_seen == *" --history "* ]] && a+=" prom"
+		_pmtools_value "$_pmt_pend" "$a" && return
 		case $_pmt_pend in
 		--rtc) _pmtools_rtcs ;;
 		--test) _pmtools_test_levels ;;
@@ -728,7 +730,7 @@ _pmtools_pm_suspend() {
 			a=(--suspend --hibernate --suspend-hybrid -q --quiet -v --verbose
 				--config --sysroot -h --help -V --version)
 		else
-			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --no-hooks
+			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --history --no-hooks
 				--hook-timeout --hibernate-delay --userspace --force --config -n --dry-run --wait
 				-J --json -F --format -o --output --sysroot -q --quiet -v --verbose
 				-h --help -V --version)
@@ -737,8 +739,9 @@ _pmtools_pm_suspend() {
 		return
 	fi
 	# pm-hibernate and pm-suspend-hybrid name their mode; pm-is-supported
-	# takes it as an option.
+	# takes it as an option; --history takes none.
 	if [[ $name != pm-hibernate && $name != pm-suspend-hybrid && $name != pm-is-supported ]] &&
+		[[ $_pmt_seen != *" --history "* ]] &&
 		((${#_pmt_pos[@]} + ${#_pmt_after[@]} == 0)); then
 		_pmtools_modes
 		if ((${#_pmt_c[@]})); then
