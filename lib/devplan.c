@@ -196,7 +196,8 @@ static int plan_dir(struct pm_writer *w, const struct pm_devreq *r,
 		/* By the device's own path, the one a path line names;
 		 * a driver's bind, module, ... are not devices. */
 		snprintf(path, sizeof(path), "%.160s/%.255s", dir, names[i]);
-		if (pm_device_resolve(w->ctx, path, dev, sizeof(dev)) < 0)
+		if (pm_device_resolve(w->ctx, path, dev, sizeof(dev)) < 0 ||
+		    (w->only && strcmp(dev, w->only)))
 			continue;
 		switch (pick(w, r, dev)) {
 		case PICK_SET:
@@ -250,6 +251,8 @@ static void plan_many(struct pm_writer *w, const struct pm_devreq *r)
 			       "%sno such bus here (no %s)", r->where, bus);
 	}
 	pm_err_clear(w->ctx);
+	if (w->only)
+		return;	/* the device is not one of them, or excluded */
 	if (!c.set && c.excluded)
 		pm_die(w->t, PM_EXIT_UNSUPPORTED,
 		       "%severy device of the %s with runtime PM is "
@@ -269,6 +272,15 @@ void pm_device_plan(struct pm_writer *w, struct pm_devreq *r)
 		/* A point's line: checked here, in the point's order. */
 		if (r->bus || r->cls || r->driver) {
 			plan_many(w, r);
+			return;
+		}
+		if (w->only) {
+			/* Another device's line, or one not there now. */
+			if (pm_device_resolve(w->ctx, r->name, r->path,
+					      sizeof(r->path)) == 0 &&
+			    !strcmp(r->path, w->only))
+				plan_control(w, r, r->path);
+			pm_err_clear(w->ctx);
 			return;
 		}
 		pm_devreq_resolve(w->t, w->ctx, r);

@@ -27,6 +27,7 @@ enum {
 	OPT_AUTO,
 	OPT_REAPPLY,
 	OPT_AUTO_TUNE,
+	OPT_DEVICE,
 };
 
 static void usage(FILE *f)
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 	      "       opp-set [options] -s SECTION[:ARG].KEY=VALUE...\n"
 	      "       opp-set --list | --show NAME | --diff NAME | --current\n"
 	      "       opp-set --save FILE | --auto | --reapply[=charge]\n"
+	      "       opp-set --reapply --device PATH\n"
 	      "       opp-set --auto-tune [--save FILE]\n"
 	      "\n"
 	      "Apply an operating point: every setting of /etc/pm/opp.d/"
@@ -77,6 +79,10 @@ static void usage(FILE *f)
 	      "settings a firmware\n"
 	      "                       dropped; at boot and after a resume. "
 	      "=charge: only those\n"
+	      "      --device PATH    with --reapply: only the [runtime_pm] "
+	      "and [usb] lines of\n"
+	      "                       the current point that match the "
+	      "device (one plugged in)\n"
 	      "      --wait[=SEC]     wait for the writers' lock instead "
 	      "of exit 4\n"
 	      "  -F, --format FMT     human, json or kv\n"
@@ -332,7 +338,7 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 /* What the command line asks: one mode, or a point to apply. */
 struct args {
 	const char *sets[MAX_SETS];
-	const char *file, *name, *show, *diff, *save;
+	const char *file, *name, *show, *diff, *save, *device;
 	bool list, current, autom, reapply, autotune;
 	int nsets;
 };
@@ -374,6 +380,11 @@ static bool own_opt(struct opp *op, struct args *a, int c, const char *arg)
 		return true;
 	case OPT_AUTO_TUNE:
 		a->autotune = true;
+		return true;
+	case OPT_DEVICE:
+		if (!*arg)
+			pm_usage_error(&op->t, "--device '': no device path");
+		a->device = arg;
 		return true;
 	case OPT_REAPPLY:
 		a->reapply = true;
@@ -451,6 +462,7 @@ static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ "reapply", optional_argument, NULL, OPT_REAPPLY },
 		{ "auto-tune", no_argument, NULL, OPT_AUTO_TUNE },
+		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -469,6 +481,9 @@ static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 				       "at a time)",
 			       argv[optind]);
 	check_modes(op, a);
+	if (a->device && (!a->reapply || op->charge_only))
+		pm_usage_error(&op->t, "--device goes with --reapply (the "
+				       "current point's lines of one device)");
 	if (a->save && !*a->save)
 		pm_usage_error(&op->t, "--save: the file name is empty");
 	pm_tool_formats(&op->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
@@ -627,6 +642,11 @@ int main(int argc, char **argv)
 	w.arg = &op;
 	w.diff = !!a.diff;
 	w.explain_fail = explain_fail;
+	if (a.device) {
+		code = opp_device_apply(&op, &w, a.device);
+		pm_ctx_close(&op.ctx);
+		return code;
+	}
 	w.on_applied = applied;
 	op.how = how;
 	op.pt = &pt;

@@ -92,6 +92,12 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w);
 
+/* [runtime_pm] and [usb] alone: with w->only, one device's lines. */
+void opp_plan_devices(const struct opp_point *pt, struct pm_writer *w);
+/* --reapply --device PATH, the lock held: the current point's lines of
+ * that device (exit 0 when no point is current); the exit status. */
+int opp_device_apply(struct opp *op, struct pm_writer *w, const char *dev);
+
 /* [supply NAME]: planned with the second stage. */
 void opp_plan_supply(const struct opp_point *pt, struct pm_writer *w);
 /* After a point is applied: its [supply] values into the record. */

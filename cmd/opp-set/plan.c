@@ -1004,6 +1004,12 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 	pm_hotplug_plan(w, &st->down, false);
 }
 
+void opp_plan_devices(const struct opp_point *pt, struct pm_writer *w)
+{
+	plan_runtime(pt, w);
+	plan_usb(pt, w);
+}
+
 void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w)
 {

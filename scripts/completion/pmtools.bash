@@ -872,7 +872,7 @@ _pmtools_opp_setting() {
 
 _pmtools_opp_set() {
 	local a
-	_pmtools_spec fsFco "--file --set --show --diff --save --format --output --sysroot --cpu" \
+	_pmtools_spec fsFco "--file --set --show --diff --save --device --format --output --sysroot --cpu" \
 		"--dry-run --list --current --auto --reapply --auto-tune --wait --help --version --json --quiet --verbose"
 	_pmtools_scan +
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then _pmtools_optval || true; fi
@@ -884,13 +884,14 @@ _pmtools_opp_set() {
 			return
 			;;
 		--show | --diff) _pmtools_points ;;
+		--device) _pmtools_devpaths ;;
 		esac
 		_pmtools_offer
 		return
 	fi
 	if [[ $_pmt_cur == -* ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then
 		a=(-f --file -s --set -n --dry-run --diff --show --list --current --save
-			--auto --reapply --auto-tune --wait -F --format -J --json -o --output --sysroot
+			--auto --reapply --device --auto-tune --wait -F --format -J --json -o --output --sysroot
 			-q --quiet -v --verbose -h --help -V --version)
 		_pmtools_opts "${a[@]}"
 		return

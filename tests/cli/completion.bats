@@ -627,6 +627,9 @@ all_modes_tree() {
 	expect
 	comp opp-set --sysroot "$d" --list ""
 	expect
+	# --device: the device paths below the sysroot, as pmctl device's.
+	comp opp-set --sysroot "$d" --reapply --device /sys/devices/pl
+	expect /sys/devices/platform/
 }
 
 @test "opp-set -s: every section.key of opp.conf(5) that the machine has" {

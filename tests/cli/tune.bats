@@ -173,3 +173,61 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	assert_success
 	jq -e '[.writes[] | select(.ok) | .path] == ["/sys/class/scsi_host/host0/link_power_management_policy", "/sys/class/scsi_host/host1/link_power_management_policy"]' <<<"$output"
 }
+
+# A device plugged in to the tree $1: a copy of the device folder at
+# sys/devices/$3 as sys/devices/$4, linked from /sys/bus/$2/devices, its
+# runtime PM "on" and its autosuspend delay 2000 ms, as a new one comes.
+plug() { # TREE BUS FROM TO
+	local new=$1/sys/devices/$4
+	cp -a "$1/sys/devices/$3" "$new"
+	ln -s "../../../devices/$4" "$1/sys/bus/$2/devices/${4##*/}"
+	echo on >"$new/power/control"
+	if [ -e "$new/power/autosuspend_delay_ms" ]; then
+		echo 2000 >"$new/power/autosuspend_delay_ms"
+	fi
+}
+
+@test "opp-set --reapply --device: a device plugged in gets the current point's lines, alone" {
+	d=$(fresh tune-laptop)
+	usb=pci0000:00/0000:00:14.0/usb1
+	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
+	plug "$d" usb "$usb/1-5" "$usb/1-6"
+	# No point applied since boot: nothing to do, nothing changed.
+	before=$(tree_sum "$d")
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" --reapply --device /sys/bus/usb/devices/1-6
+	assert_success
+	[ "$stderr" = "opp-set: /sys/bus/usb/devices/1-6: no point applied since boot (or it was given with -s or --auto-tune): nothing to do" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -q -f "$BATS_TEST_TMPDIR/laptop.conf"
+	assert_success
+	# Plugged in after the point: a webcam, a second keyboard (input: left
+	# alone) and an NVMe disk.
+	plug "$d" usb "$usb/1-1" "$usb/1-7"
+	plug "$d" usb "$usb/1-5" "$usb/1-8"
+	plug "$d" pci pci0000:00/0000:00:1c.0/0000:02:00.0 pci0000:00/0000:00:1c.0/0000:03:00.0
+	before=$(tree_sum "$d")
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J --reapply --device "/sys/devices/$usb/1-8"
+	assert_success
+	jq -e '.name == "laptop" and .changed == 2 and ([.writes[] | .path + "=" + .new] == ["/sys/devices/'"$usb"'/1-8/power/control=auto", "/sys/devices/'"$usb"'/1-8/power/autosuspend_delay_ms=1000"])' <<<"$output"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" --reapply --device /sys/bus/usb/devices/1-7
+	assert_success
+	[ "$stderr" = "opp-set: /sys/bus/usb/devices/1-7: 0 changes (point laptop)" ] || fail "$stderr"
+	# The NVMe by the udev rule's own command (its %p: the device path),
+	# which runs while the file the point recorded is there.
+	rule=$(grep '^ACTION=="bind", SUBSYSTEM=="pci|usb", ENV{DEVTYPE}!="usb_interface", ' "$top/data/udev/85-pmtools.rules.in")
+	[[ $rule == *'TEST=="/run/pmtools/opp.current"'* ]] && [ -f "$d/run/pmtools/opp.current" ] || fail "$rule"
+	cmd=${rule##*RUN+=\"@SBINDIR@/}
+	cmd=${cmd%\"}
+	cmd=${cmd//%p//devices/pci0000:00/0000:00:1c.0/0000:03:00.0}
+	read -ra argv <<<"$cmd"
+	run --separate-stderr "$bin/${argv[0]}" --sysroot "$d" "${argv[@]:1}"
+	assert_success
+	[ "${argv[*]}" = "opp-set --reapply --device /sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0 --wait=5 --quiet" ] || fail "${argv[*]}"
+	[ -z "$stderr" ] || fail "$stderr"
+	# Only their own files were written: put back, the tree is as before.
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0/power/control")" = auto ]
+	echo on >"$d/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0/power/control"
+	echo on >"$d/sys/devices/$usb/1-8/power/control"
+	echo 2000 >"$d/sys/devices/$usb/1-8/power/autosuspend_delay_ms"
+	[ "$(tree_sum "$d")" = "$before" ]
+}
