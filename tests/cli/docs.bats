@@ -106,7 +106,7 @@ man_defined() {
 	[ -f "$d$p/lib/udev/rules.d/85-pmtools.rules" ]
 	# Devices plugged in: the installed opp-set, run directly on bind.
 	grep -q '^ACTION=="bind", .*RUN+="'"$p"'/sbin/opp-set --reapply --device /sys%p ' "$d$p/lib/udev/rules.d/85-pmtools.rules"
-	if grep -n @ "$d$p/lib/udev/rules.d/85-pmtools.rules"; then fail "@NAME@ left"; fi
+	if grep -nE '@[A-Z_]+@' "$d$p/lib/udev/rules.d/85-pmtools.rules"; then fail "@NAME@ left"; fi
 	[ -x "$d$p/lib/systemd/system-sleep/pmtools-opp" ]
 	[ -x "$d$p/libexec/pmtools/auto-recheck" ]
 	# Completion for every installed name (COMPATCOMPDIR unset: links).
