@@ -88,7 +88,7 @@ comp() {
 	local fn tool
 	comp_set "$@"
 	call_comp "$fn" "$tool" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
-	got=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort -u | sed '/^$/d')
+	untraced sorted got "${COMPREPLY[@]}"
 }
 
 # call_comp FUNCTION ARG...: call a completion function without bats'
@@ -97,32 +97,63 @@ comp() {
 # in a condition: a command that fails inside the function ends the test
 # (errexit), as it would end a shell run with set -e.
 call_comp() {
-	local debug_trap
-	debug_trap=$(trap -p DEBUG)
-	trap - DEBUG
-	"$@"
-	eval "$debug_trap"
+	untraced "$@"
 }
 
 # In what follows a WORD argument may hold several words, one a line
 # ("$(...)" of a list), so that a name with a blank stays one word.
 
+# sorted VAR WORD...: the words, empty ones left out, sorted and unique
+# as LC_ALL=C sort -u makes them, one a line, into VAR.  A few dozen (a
+# completion's replies) are sorted here: three processes a comparison
+# were most of this file's time.
+sorted() {
+	local -n _sorted_out=$1
+	local -a in=() s=()
+	local all w k
+	shift
+	printf -v all '%s\n' "$@"
+	IFS=$'\n' read -d '' -r -a in <<<"$all" || true
+	if [ "${#in[@]}" -gt 64 ]; then
+		_sorted_out=$(printf '%s\n' "${in[@]}" | LC_ALL=C sort -u)
+		return
+	fi
+	for w in "${in[@]}"; do
+		for ((k = 0; k < ${#s[@]}; k++)); do
+			[[ ${s[k]} < "$w" ]] || break
+		done
+		[[ $k -lt ${#s[@]} && ${s[k]} == "$w" ]] && continue
+		s=("${s[@]:0:k}" "$w" "${s[@]:k}")
+	done
+	printf -v _sorted_out '%s\n' "${s[@]}"
+	_sorted_out=${_sorted_out%$'\n'}
+}
+
 # lines WORD...: the words sorted, one a line (what $got is compared with).
-lines() { printf '%s\n' "$@" | LC_ALL=C sort -u | sed '/^$/d'; }
+lines() {
+	local l
+	untraced sorted l "$@"
+	printf '%s\n' "$l"
+}
 
 # expect WORD...: the replies are exactly these words.
 expect() {
 	local want
-	want=$(lines "$@")
+	untraced sorted want "$@"
 	[ "$got" = "$want" ] || fail "$(printf 'replies:\n%s\nwant:\n%s' "$got" "$want")"
 }
 
 # offers WORD...: each word is among the replies.
 offers() {
-	local w missing=""
-	while IFS= read -r w; do
-		grep -qxF -- "$w" <<<"$got" || missing+=" $w"
-	done < <(lines "$@")
+	local w all missing=""
+	local -A have=()
+	local -a want=()
+	while IFS= read -r w; do have[x$w]=1; done <<<"$got"
+	untraced sorted all "$@"
+	IFS=$'\n' read -d '' -r -a want <<<"$all" || true
+	for w in "${want[@]}"; do
+		[ -n "${have[x$w]:-}" ] || missing+=" $w"
+	done
 	[ -z "$missing" ] || fail "not offered:$missing; replies: $(tr '\n' ' ' <<<"$got")"
 }
 
