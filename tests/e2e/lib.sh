@@ -193,3 +193,128 @@ param() {
 	done
 	printf '%s\n' "$_v"
 }
+
+# The tracefs folder, found as pm-suspend finds it: /sys/kernel/tracing,
+# else debugfs' tracing (the guest mounts debugfs only).
+tracefs_dir() {
+	for _d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		if [ -e "$_d/trace" ]; then
+			printf '%s\n' "$_d"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# trace_state FILE: the tracing files pm-suspend --timings writes and puts
+# back (lib/trace.c: tracing_on, current_tracer, the three power events'
+# enable files, and pm_print_times where tracefs is missing), with the
+# files that show them (set_event, events/power/enable), each named and
+# copied as it reads.  The trace file itself is left out: pm-suspend
+# clears it by design, and nothing can put its old text back.
+trace_state() {
+	_d=$(tracefs_dir) || _d=/nonexistent
+	for _f in "$_d/tracing_on" "$_d/current_tracer" "$_d/set_event" \
+		"$_d/events/power/enable" \
+		"$_d/events/power/suspend_resume/enable" \
+		"$_d/events/power/device_pm_callback_start/enable" \
+		"$_d/events/power/device_pm_callback_end/enable" \
+		/sys/power/pm_print_times; do
+		printf '== %s\n' "$_f"
+		cat "$_f" 2>&1
+	done >"$1"
+}
+
+# dmesg_phases: the kernel's device times of a sleep, from the kernel log
+# on standard input, as "PHASE MS" lines,
+# the phase named as in pm-suspend's --timings report, from the lines
+# "PM: <what> of devices complete after <ms> msecs" that dpm_show_time()
+# prints with /sys/power/pm_debug_messages = 1.  "start suspend" is
+# dpm_suspend_start(), which is dpm_prepare and dpm_suspend together.
+dmesg_phases() {
+	sed -n 's/.*PM: \(.*\) of devices complete after \([0-9.]*\) msecs.*/\1:\2/p' |
+		while IFS=: read -r _what _ms; do
+			case $_what in
+			"start suspend") _p=dpm_prepare+dpm_suspend ;;
+			suspend) _p=dpm_suspend ;;
+			"late suspend") _p=dpm_suspend_late ;;
+			"noirq suspend") _p=dpm_suspend_noirq ;;
+			"noirq resume") _p=dpm_resume_noirq ;;
+			"early resume") _p=dpm_resume_early ;;
+			resume) _p=dpm_resume ;;
+			*) _p="unknown($_what)" ;;
+			esac
+			printf '%s %s\n' "$_p" "$_ms"
+		done
+}
+
+# phase_checks WHAT PHASES: jqall's pairs (WHAT, filter) that hold each
+# phase of the report's first leg within 10 % or 2 ms of the kernel's
+# time in PHASES (dmesg_phases' lines); A+B is the sum of two phases.
+# A failing filter gives both times.
+phase_checks() {
+	while read -r _p _ms; do
+		_sel=$(printf '%s' "$_p" | sed 's/\([^+][^+]*\)/.name == "\1"/g; s/+/ or /g')
+		_n=$(printf '%s' "$_p" | awk -F+ '{ print NF }')
+		printf '%s\n' "$1: $_p took $_ms ms in the kernel's log; the report within 10 % or 2 ms"
+		printf '%s\n' "[.legs[0].timings.phases[] | select($_sel) | .time_s * 1000] as \$g | ((\$g | add // 0) - $_ms) as \$d | if (\$g | length) == $_n and ((\$d <= 2 and \$d >= -2) or (\$d <= $_ms / 10 and \$d >= -$_ms / 10)) then true else {report_ms: \$g, kernel_ms: $_ms} end"
+	done <"$2"
+}
+
+# bound_devices: the devices sysfs binds to a driver, as a JSON array of
+# [device, driver] pairs (one ls: each fork counts under TCG).
+bound_devices() {
+	# shellcheck disable=SC2012 # sysfs names are plain; one ls reads all
+	printf '[%s]\n' "$(ls -l /sys/bus/*/devices/*/driver 2>/dev/null |
+		sed -n 's|.*/devices/\([^/]*\)/driver -> .*/\([^/]*\)$|["\1","\2"]|p' |
+		tr '\n' , | sed 's/,$//')"
+}
+
+# timings_before: ready the tracing for a cycle with --timings.  It is set
+# off the defaults first, so that putting it back is seen: tracing_on 0,
+# one of the three power events already on, and another (cpu_frequency:
+# no cpufreq driver here fires it) on beside them.  Then the state is
+# recorded, and pm_debug_messages = 1 makes the kernel log its own
+# device times.
+timings_before() {
+	TRACING=$(tracefs_dir)
+	echo 0 >"$TRACING/tracing_on"
+	echo 1 >"$TRACING/events/power/device_pm_callback_end/enable"
+	echo 1 >"$TRACING/events/power/cpu_frequency/enable"
+	trace_state /tmp/trace.before
+	_dbg0=$(cat /sys/power/pm_debug_messages)
+	echo 1 >/sys/power/pm_debug_messages
+	_lines0=$(dmesg | wc -l)
+}
+
+# timings_after WHAT: right after the cycle: pm_debug_messages put
+# back, the tracing state checked against the one before, the defaults
+# put back; the kernel's device times of the cycle in /tmp/phases, and in
+# /tmp/timings.jq jqall's checks of the report against them (and that it
+# names real devices with their drivers), for the case to run with its
+# own.
+timings_after() {
+	echo "$_dbg0" >/sys/power/pm_debug_messages
+	trace_state /tmp/trace.after
+	eq "$1: the tracing files are as before, byte for byte" \
+		"$(cmp /tmp/trace.before /tmp/trace.after 2>&1)" "" ||
+		{ show before /tmp/trace.before; show after /tmp/trace.after; }
+	echo 1 >"$TRACING/tracing_on"
+	echo 0 >"$TRACING/events/power/enable"
+	dmesg | tail -n +"$((_lines0 + 1))" | dmesg_phases >/tmp/phases
+	note "the kernel's device times (ms): $(tr '\n' ' ' </tmp/phases)"
+	_bound=$(bound_devices)
+	{
+		cat <<EOF
+$1: traced in tracefs, every line parsed and matched, no callback failed
+.legs[0].timings | .source == "tracefs" and .trace.unparsed == 0 and .trace.unmatched == 0 and .failed == null
+$1: the 10 slowest callbacks each way, each with a device and its driver (none only for a root device: parent none)
+.legs[0].timings | [.slowest_suspend, .slowest_resume] | all(.[]; length == 10 and all(.[]; (.device | length) > 0 and ((.driver | type) == "string" and (.driver | length) > 0 or .driver == null and .parent == "none")))
+$1: a slowest device is one the guest's sysfs binds to that driver
+$_bound as \$b | [.legs[0].timings | (.slowest_suspend + .slowest_resume)[] | [.device, .driver] | select(. as \$x | \$b | index([\$x]))] | length > 0
+$1: no slowest device has another driver than sysfs binds it to
+$_bound as \$b | [.legs[0].timings | (.slowest_suspend + .slowest_resume)[] | [.device, .driver] | select(. as \$x | any(\$b[]; .[0] == \$x[0] and .[1] != \$x[1]))] | if length == 0 then true else . end
+EOF
+		phase_checks "$1" /tmp/phases
+	} >/tmp/timings.jq
+}

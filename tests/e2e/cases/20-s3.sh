@@ -15,13 +15,27 @@ install_hooks
 note "rtc0: $(cat /sys/class/rtc/rtc0/name), wakeup $(cat /sys/class/rtc/rtc0/device/power/wakeup 2>/dev/null)"
 ok0=$(stat_of success)
 woke0=$(dmesg_count "$S3_LOG")
+# This cycle also runs with --timings (issue 21): see timings_before.
+timings_before
 # The RTC counts whole seconds and pm-suspend adds DURATION to the second
 # it reads: start on a tick, so that the alarm is 3 s away, not 2 to 3.
 rtc_tick
-expect 0 "deep --wake-after 3 --json: exit 0" \
-	pm-suspend deep --wake-after 3 --json
+expect 0 "deep --wake-after 3 --timings --json: exit 0" \
+	pm-suspend deep --wake-after 3 --timings --json
 cp "$OUT" /tmp/report.json
-jqall /tmp/report.json <<'EOF'
+timings_after "deep --timings"
+# An S3 cycle of Debian's 6.1 logs seven device times: start suspend,
+# suspend, late suspend, noirq suspend, noirq resume, early resume and
+# resume.  Its "PM: suspend devices took" and "resume devices took" need
+# CONFIG_PM_TEST_SUSPEND, which Debian leaves out: "start suspend" is the
+# first one's time (dpm_suspend_start), the second's (dpm_resume_end) is
+# not logged.
+eq "deep --timings: the kernel logged its 7 device times" \
+	"$(wc -l </tmp/phases)" 7
+note "the report's phases (ms): $(jq -r '[.legs[0].timings.phases[] | "\(.name) \(.time_s * 1000)"] | join(", ")' /tmp/report.json)"
+{
+	cat /tmp/timings.jq
+	cat <<'EOF'
 deep: the report is one JSON document of mode deep
 .mode == "deep" and (.legs | length) == 1
 deep: legs[0].entered
@@ -35,6 +49,7 @@ any(.legs[0].wake.sources[]; .name == "00:04")
 deep: the report lists the 4 hook runs, each exit 0
 [.hooks[] | select(.status == 0)] | length == 4
 EOF
+} | jqall /tmp/report.json
 hooks_are "deep: hooks down then up in reverse" \
 	"suspend suspend" "resume suspend"
 eq "deep: suspend_stats/success + 1" "$(stat_of success)" "$((ok0 + 1))"
