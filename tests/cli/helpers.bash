@@ -222,8 +222,9 @@ bad_input() { # TOOL FX ARG...
 
 # A private copy of fixture NAME for a test that writes to it.
 fresh() { # NAME [mkfixture options]
-	local src d
-	src=$(fixture "$@")
+	# fixture's own work, without the subshell of $(fixture ...).
+	local src=$BATS_FILE_TMPDIR/fx-$1 d
+	[ -d "$src" ] || mkfx "$1" "$src" "${@:2}"
 	# A new name without mktemp's fork: cp makes the folder.
 	d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM
 	while [ -e "$d" ]; do d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM; done

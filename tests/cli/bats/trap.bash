@@ -61,6 +61,11 @@ if [ "${BATS_VERSION:-}" = 1.8.2 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ] &&
 		_pm_trace "$_pm_fr"
 		BATS_DEBUG_LAST_STACK_TRACE_IS_VALID=1
 	}
+	# bats times each test with two date(1) processes: bash has the clock.
+	get_mills_since_epoch() {
+		local t=${EPOCHREALTIME/[.,]/}
+		printf '%d\n' "$((t / 1000))"
+	}
 	bats_get_failure_stack_trace() { # VAR
 		if [[ -z ${BATS_DEBUG_LAST_STACK_TRACE_IS_VALID:-} ]]; then
 			_pm_trace "$_pm_fr_prev"
