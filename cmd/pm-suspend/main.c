@@ -34,6 +34,7 @@ enum {
 	OPT_CONFIG,
 	OPT_TIMINGS,
 	OPT_BUDGET,
+	OPT_TIMELINE,
 };
 
 #define MODES                                                                \
@@ -84,6 +85,10 @@ static const char usage_text[] =
 	"made the\n"
 	"                           kernel's resume take longer than "
 	"DURATION\n"
+	"      --timeline FILE      with --timings: draw the cycle, each "
+	"device\n"
+	"                           callback a bar, in FILE (one HTML "
+	"page)\n"
 	"      --no-hooks           do not run the sleep hooks\n"
 	"      --hook-timeout DURATION  kill a hook after DURATION "
 	"(default 30 s)\n"
@@ -455,6 +460,14 @@ static bool opt_value(struct ps *p, struct args *a, int c, const char *arg)
 		p->budget_s = duration_opt(&p->t, "--budget", arg);
 		twice(&p->t, "--budget", was > 0 && was != p->budget_s);
 		return true;
+	case OPT_TIMELINE:
+		if (!arg[0])
+			pm_usage_error(&p->t, "--timeline: empty file name");
+		twice(&p->t, "--timeline",
+		      p->timeline && strcmp(p->timeline, arg));
+		p->timeline = arg;
+		p->timings = true;
+		return true;
 	case OPT_CONFIG:
 		if (!arg[0])
 			pm_usage_error(&p->t, "--config: empty file name");
@@ -503,6 +516,7 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "timings", no_argument, NULL, OPT_TIMINGS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -573,6 +587,7 @@ enum {
 	X_OUTPUT = 1 << 9,
 	X_TIMINGS = 1 << 10,
 	X_BUDGET = 1 << 11,
+	X_TIMELINE = 1 << 12,
 };
 
 /* The options that do not go together, each pair with its reason. */
@@ -601,6 +616,9 @@ static const struct pm_opt_rule combos[] = {
 static const struct pm_opt_rule out_combos[] = {
 	{ PM_RULE_CONFLICT, X_DRY_RUN, X_JSON,
 	  "--dry-run prints the writes and hooks, not a report: drop --json" },
+	{ PM_RULE_CONFLICT, X_DRY_RUN, X_TIMELINE,
+	  "--dry-run prints the writes and hooks, not a report: drop "
+	  "--timeline" },
 	{ PM_RULE_NEEDS, X_OUTPUT, X_JSON,
 	  "-o/--output writes the JSON report: add --json" },
 };
@@ -616,7 +634,9 @@ static void check_combos(struct ps *p)
 		(p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE ? X_STH : 0) |
 		(p->t.fmt == PM_FMT_JSON || p->t.fmt == PM_FMT_KV ? X_JSON : 0) |
 		(p->t.output ? X_OUTPUT : 0) |
-		(p->timings ? X_TIMINGS : 0) | (p->budget_s > 0 ? X_BUDGET : 0);
+		(p->timings ? X_TIMINGS : 0) |
+		(p->budget_s > 0 ? X_BUDGET : 0) |
+		(p->timeline ? X_TIMELINE : 0);
 
 	pm_tool_rules(&p->t, given, combos, sizeof(combos) / sizeof(combos[0]),
 		      NULL);
@@ -749,6 +769,7 @@ int main(int argc, char **argv)
 	check_combos(&p);
 	pm_tool_ctx(&p.t, &p.ctx);
 	probe_output(&p);
+	ps_timeline_probe(&p);
 	ps_config(&p, a.set_timeout, a.set_delay);
 	if (!p.rtc)
 		p.rtc = p.conf_rtc[0] ? p.conf_rtc : "rtc0";
@@ -771,6 +792,7 @@ int main(int argc, char **argv)
 		pm_warn(&p.t, "a signal arrived during the sleep: handled "
 			      "after the resume");
 	ps_report(&p, st);
+	st = ps_timeline(&p, st);
 	cleanup(&p);
 	return st;
 }

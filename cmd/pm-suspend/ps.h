@@ -72,6 +72,7 @@ struct ps {
 	enum pm_sleep_mode mode;
 	bool check, force, no_hooks, diagnose;
 	bool timings;			/* --timings */
+	const char *timeline;		/* --timeline FILE, NULL */
 	double budget_s;		/* --budget, 0 none */
 	const char *test_level;
 	const char *rtc;
@@ -114,6 +115,9 @@ void ps_timings_read(struct ps *p, struct ps_result *r);
 void ps_timings_json(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r);
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
+/* timeline.c */
+void ps_timeline_probe(struct ps *p);
+int ps_timeline(struct ps *p, int status);
 /* report.c */
 void ps_report(struct ps *p, int status);
 

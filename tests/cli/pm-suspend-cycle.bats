@@ -1019,3 +1019,49 @@ OUT
 	done < <(sed -n 's/.*PM: \(.*\) of devices complete after \([0-9.]*\) msecs/\1:\2/p' "$tr/qemu-s3.dmesg")
 	[ "$n" -eq 6 ]
 }
+
+# --timeline draws the real S3 trace; headless Chromium renders it once.
+@test "--timeline: the real S3 trace drawn, one bar per callback, names escaped, every bar painted" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	hook "$fx" /etc/pm/sleep.d 10net
+	tr=$BATS_TEST_TMPDIR/hostile.trace
+	# A device name that is markup: shown, never read as markup.
+	sed 's|rtc_cmos 00:04,|rtc_cmos 00:04</title><script>alert(1)</script>\&amp;"'"'"',|' \
+		"$BATS_TEST_DIRNAME/../fixtures/traces/qemu-s3.trace" >"$tr"
+	kernel_traces "$fx" "$tr"
+	page=$BATS_TEST_TMPDIR/cycle.html
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timeline "$page" deep
+	assert_success
+	# --timeline is --timings: the report too.
+	assert_line "pm-suspend: deep: kernel suspend 87.414 ms, asleep 1.771 ms, resume 81.451 ms"
+	[ -z "$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name '.cycle.html.*')" ] || fail "temporary file left"
+	! grep -q '<script' "$page" || fail "markup from the trace in the page"
+	! grep -Eq '(src|href)=|url\(|<link|@import' "$page" || fail "the page reaches out"
+	grep -q '>serial 00:03 (dpm_suspend) 0.835 ms</text>' "$page" || fail "the slowest is not labelled"
+	command -v chromium >/dev/null || skip "chromium is not installed (Debian package chromium): the page is not rendered"
+	h=0
+	for x in $(grep -o '<svg [^>]*height="[0-9]*"' "$page" | sed 's/.*height="//; s/"//'); do h=$((h + x)); done
+	HOME=$BATS_TEST_TMPDIR chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--force-color-profile=srgb --user-data-dir="$BATS_TEST_TMPDIR/chromium" \
+		--window-size=1120,$((h + 300)) --screenshot="$BATS_TEST_TMPDIR/shot.png" "file://$page" 2>/dev/null ||
+		fail "chromium could not render the page"
+	run python3 "$BATS_TEST_DIRNAME/../tools/timeline-check.py" "$page" "$tr" "$BATS_TEST_TMPDIR/shot.png" \
+		'#c0392b' '#1f77b4' '#2ca02c'
+	assert_success
+	diff - <(printf '%s\n' "${lines[@]:0:5}") <<'OUT'
+wellformed
+callbacks 512
+narrow 0
+devices 218
+missing 0
+OUT
+	# Each colour: the pixels the page's bars paint, all on the screen.
+	for l in "${lines[@]:5}"; do
+		read -r _ c want got <<<"$l"
+		[ "$want" -gt 1000 ] && [ "$got" = "$want" ] || fail "$c: $want pixels painted, $got on the screen"
+	done
+	[ "${#lines[@]}" -eq 8 ]
+}
