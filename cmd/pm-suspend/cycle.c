@@ -711,39 +711,57 @@ static void check_rtc(struct ps *p, struct pm_rtc *rtc)
 static const char *const test_levels[] = { "freezer", "devices", "platform",
 					   "processors", "core" };
 
-static int diagnose(struct ps *p, struct ps_leg *l)
+/*
+ * The pm_test levels --diagnose runs for l, in order, in lev: those the
+ * kernel offers up to what the mode reaches (suspend-to-idle, written or
+ * as selected, stops at platform).  With none it has nothing to say:
+ * exit 3, before the log or any file is touched.
+ */
+static int diagnose_levels(struct ps *p, const struct ps_leg *l,
+			   const char **lev)
 {
 	struct pm_sleep s;
 	char cur[32];
-	int nlev;
+	int nlev, n = 0;
 
 	pm_sleep_read(&p->ctx, &s);
 	pm_choice_selected(s.mem_sleep, cur, sizeof(cur));
-	/* Suspend-to-idle, written or as selected, stops at platform. */
 	nlev = !strcmp(l->state, "freeze") ||
 			       (l->mem_sleep ? !strcmp(l->mem_sleep, "s2idle") :
 					       !strcmp(l->state, "mem") &&
 						       !strcmp(cur, "s2idle")) ?
 		       3 :
 		       5;
+	for (int i = 0; i < nlev; i++)
+		if (pm_word_in(s.pm_test, test_levels[i]))
+			lev[n++] = test_levels[i];
+	if (!n)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "--diagnose: no pm_test level is offered for %s "
+		       "(pm_test: %s)",
+		       pm_sleep_mode_name(l->mode), s.pm_test);
+	return n;
+}
+
+static int diagnose(struct ps *p, struct ps_leg *l, const char **lev,
+		    int nlev)
+{
 	for (int i = 0; i < nlev; i++) {
 		int st;
 
-		if (!pm_word_in(s.pm_test, test_levels[i]))
-			continue;
-		p->test_level = test_levels[i];
+		p->test_level = lev[i];
 		st = run_leg(p, l, &p->res[0]);
 		p->nres = 1;
 		if (st != PM_EXIT_OK) {
 			const struct ps_result *r = &p->res[0];
 
 			pm_warn(&p->t, "pm_test %s: failed: %s%s%s",
-				test_levels[i], r->error,
+				lev[i], r->error,
 				r->failure[0] ? "; " : "", r->failure);
 			return st;
 		}
 		if (!p->t.dry_run)
-			pm_note(&p->t, "pm_test %s: passed", test_levels[i]);
+			pm_note(&p->t, "pm_test %s: passed", lev[i]);
 	}
 	return PM_EXIT_OK;
 }
@@ -752,7 +770,8 @@ int ps_run(struct ps *p)
 {
 	struct ps_leg *legs = p->legs;
 	struct pm_rtc rtc = { 0 };
-	int st;
+	const char *lev[5];
+	int st, nlev = 0;
 
 	if (p->t.dry_run) {
 		p->ctx.dry_run = true;
@@ -776,6 +795,8 @@ int ps_run(struct ps *p)
 			legs[0].alarm = rtc_value(p, &rtc, p->wake_after_s);
 		}
 	}
+	if (p->diagnose)
+		nlev = diagnose_levels(p, &legs[0], lev);
 	/* The checks that may refuse (exit 3, 4) are done: now the log. */
 	if (!p->t.dry_run) {
 		p->logfd = pm_open_create(&p->ctx, PS_LOG,
@@ -789,7 +810,7 @@ int ps_run(struct ps *p)
 		pm_err_clear(&p->ctx);
 	}
 	if (p->diagnose)
-		return diagnose(p, &legs[0]);
+		return diagnose(p, &legs[0], lev, nlev);
 	st = run_leg(p, &legs[0], &p->res[0]);
 	p->nres = 1;
 	if (st != PM_EXIT_OK || p->mode != PM_MODE_SUSPEND_THEN_HIBERNATE ||

@@ -783,6 +783,14 @@ EOF
 	[[ ${stderr_lines[2]} == "pm-suspend: pm_test platform: failed: cannot write 'mem' to /sys/power/state: Device or resource busy (EBUSY)" ]]
 	[ "$(cat "$fx/sys/power/pm_test")" = none ]
 	[ ! -e "$fx/hooks.log" ]
+	# No level to run (s2idle stops at platform): exit 3, nothing touched.
+	echo "[none] processors core" >"$fx/sys/power/pm_test"
+	before=$(tree_sum "$fx")
+	ps "$fx" -J --diagnose s2idle
+	assert_failure 3
+	[ "$stderr" = "pm-suspend: --diagnose: no pm_test level is offered for s2idle (pm_test: [none] processors core)" ] || fail "$stderr"
+	[ -z "$output" ]
+	[ "$(tree_sum "$fx")" = "$before" ]
 }
 
 @test "suspend-then-hibernate: hibernates after a wake by its alarm, stays up after any other wake" {
