@@ -19,6 +19,7 @@
  * end of the text, is counted, never guessed at.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -705,6 +706,50 @@ int pm_print_times_plan(struct pm_txn *t)
 	int i = pm_txn_add(t, "/sys/power/pm_print_times", "1", 0);
 
 	return i < 0 ? i : 0;
+}
+
+/* The files of drivers/acpi/acpi_fpdt.c, each a decimal number. */
+static const struct {
+	const char *path;
+	size_t off;
+} fpdt_files[] = {
+	{ "/sys/firmware/acpi/fpdt/resume/resume_count",
+	  offsetof(struct pm_fpdt, resume_count) },
+	{ "/sys/firmware/acpi/fpdt/resume/resume_prev_ns",
+	  offsetof(struct pm_fpdt, resume_prev_ns) },
+	{ "/sys/firmware/acpi/fpdt/resume/resume_avg_ns",
+	  offsetof(struct pm_fpdt, resume_avg_ns) },
+	{ "/sys/firmware/acpi/fpdt/suspend/suspend_start_ns",
+	  offsetof(struct pm_fpdt, suspend_start_ns) },
+	{ "/sys/firmware/acpi/fpdt/suspend/suspend_end_ns",
+	  offsetof(struct pm_fpdt, suspend_end_ns) },
+};
+
+int pm_fpdt_read(struct pm_ctx *ctx, struct pm_fpdt *f)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof(fpdt_files) / sizeof(fpdt_files[0]);
+	     i++) {
+		uint64_t *v = (uint64_t *)((char *)f + fpdt_files[i].off);
+
+		if (pm_attr_read_u64(ctx, fpdt_files[i].path, v) < 0)
+			*v = PM_UNKNOWN;
+		else
+			found++;
+		pm_err_clear(ctx);
+	}
+	return found ? 0 : -ENOENT;
+}
+
+uint64_t pm_fpdt_suspend_ns(const struct pm_fpdt *f)
+{
+	/* One timer, read twice: an end before the start is no time. */
+	if (f->suspend_start_ns == PM_UNKNOWN ||
+	    f->suspend_end_ns == PM_UNKNOWN ||
+	    f->suspend_end_ns < f->suspend_start_ns)
+		return PM_UNKNOWN;
+	return f->suspend_end_ns - f->suspend_start_ns;
 }
 
 uint64_t pm_last_hw_sleep_us(struct pm_ctx *ctx)

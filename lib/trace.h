@@ -127,4 +127,25 @@ int pm_print_times_plan(struct pm_txn *t);
 /* suspend_stats/last_hw_sleep (Linux 6.8): microseconds, PM_UNKNOWN. */
 uint64_t pm_last_hw_sleep_us(struct pm_ctx *ctx);
 
+/*
+ * The S3 records of the ACPI Firmware Performance Data Table, as
+ * /sys/firmware/acpi/fpdt/ gives them (Linux 5.12): the firmware's own
+ * timer, in nanoseconds, of the last S3 cycle.  PM_UNKNOWN where a file
+ * is missing or is not a number.
+ */
+struct pm_fpdt {
+	uint64_t resume_count;		/* S3 resumes since the boot */
+	uint64_t resume_prev_ns;	/* the firmware's last resume, to the
+					 * OS waking vector */
+	uint64_t resume_avg_ns;		/* the average of them all */
+	uint64_t suspend_start_ns;	/* the OS's write of SLP_TYP */
+	uint64_t suspend_end_ns;	/* the firmware's write of SLP_TYP */
+};
+/* 0 with what is there, -ENOENT when neither record is (all unknown). */
+int pm_fpdt_read(struct pm_ctx *ctx, struct pm_fpdt *f);
+/* The firmware's suspend, end - start, PM_UNKNOWN where not given.
+ * Its resume is resume_prev_ns itself: the timer starts again at the
+ * reset vector, so its value at the hand-off to the OS is the time. */
+uint64_t pm_fpdt_suspend_ns(const struct pm_fpdt *f);
+
 #endif /* PM_TRACE_H */

@@ -63,6 +63,8 @@ struct ps_result {
 	bool traced;			/* trace read and parsed */
 	struct pm_trace trace;
 	uint64_t hw_sleep_us;		/* last_hw_sleep, PM_UNKNOWN */
+	struct pm_fpdt fpdt0, fpdt1;	/* ACPI FPDT before, after */
+	bool fpdt;			/* fpdt1 read (the folder is there) */
 };
 
 struct ps {

@@ -24,6 +24,8 @@ int ps_timings_plan(struct ps *p, struct ps_result *r)
 
 	if (!p->timings)
 		return 0;
+	/* Its resume_count moves when the firmware records this sleep. */
+	pm_fpdt_read(&p->ctx, &r->fpdt0);
 	if (pm_tracefs_find(&p->ctx, &dir) == 0) {
 		e = pm_trace_plan(t, dir);
 		if (e == 0) {
@@ -63,6 +65,7 @@ void ps_timings_read(struct ps *p, struct ps_result *r)
 	if (!p->timings || !r->attempted || p->t.dry_run)
 		return;
 	r->hw_sleep_us = pm_last_hw_sleep_us(&p->ctx);
+	r->fpdt = pm_fpdt_read(&p->ctx, &r->fpdt1) == 0;
 	if (!r->tsource || strcmp(r->tsource, "tracefs"))
 		return;
 	if (pm_tracefs_find(&p->ctx, &dir) < 0 ||
@@ -119,6 +122,59 @@ static int over_budget(const struct ps *p, const struct ps_result *r,
 }
 
 #define PS_SLOWEST 10
+
+/* The firmware's records are of this sleep: its resume count moved. */
+static bool fpdt_this(const struct ps_result *r)
+{
+	return r->fpdt && r->fpdt0.resume_count != PM_UNKNOWN &&
+	       r->fpdt1.resume_count != PM_UNKNOWN &&
+	       r->fpdt1.resume_count > r->fpdt0.resume_count;
+}
+
+/*
+ * The firmware's part of the resume (its resume and the kernel's, from
+ * the trace), as a fraction; a negative number when either is unknown.
+ */
+static double fpdt_share(const struct ps_result *r)
+{
+	struct pm_trace_split s;
+	uint64_t fw = r->fpdt1.resume_prev_ns;
+
+	if (!fpdt_this(r) || fw == PM_UNKNOWN || !r->traced ||
+	    pm_trace_split(&r->trace, &s) < 0 || fw + s.resume_us * 1000 == 0)
+		return -1;
+	return (double)fw / (double)(fw + s.resume_us * 1000);
+}
+
+static void json_ns(struct pm_out *o, const char *key, uint64_t ns)
+{
+	if (ns == PM_UNKNOWN)
+		pm_out_null(o, key);
+	else
+		pm_out_double(o, key, (double)ns / 1e9, 9);
+}
+
+static void json_firmware(struct pm_out *o, const struct ps_result *r)
+{
+	double share = fpdt_share(r);
+
+	if (!r->fpdt) {
+		pm_out_null(o, "firmware");
+		return;
+	}
+	pm_out_obj_begin(o, "firmware");
+	pm_out_str(o, "source", "acpi_fpdt");
+	pm_out_u64_or_null(o, "resume_count", r->fpdt1.resume_count);
+	pm_out_bool(o, "this_sleep", fpdt_this(r));
+	json_ns(o, "suspend_s", pm_fpdt_suspend_ns(&r->fpdt1));
+	json_ns(o, "resume_s", r->fpdt1.resume_prev_ns);
+	json_ns(o, "resume_avg_s", r->fpdt1.resume_avg_ns);
+	if (share >= 0)
+		pm_out_double(o, "resume_share", share, 4);
+	else
+		pm_out_null(o, "resume_share");
+	pm_out_obj_end(o);
+}
 
 static void json_cb(struct pm_out *o, const struct pm_trace *t,
 		    const struct pm_trace_cb *c)
@@ -242,6 +298,7 @@ void ps_timings_json(struct pm_out *o, const struct ps *p,
 		pm_out_null(o, "failed");
 	}
 	json_trace_counts(o, t);
+	json_firmware(o, r);
 	pm_out_obj_end(o);
 }
 
@@ -315,6 +372,32 @@ static void human_budget(FILE *f, const struct ps *p,
 	}
 }
 
+static void human_firmware(FILE *f, const struct ps *p,
+			   const struct ps_result *r)
+{
+	uint64_t sus = pm_fpdt_suspend_ns(&r->fpdt1);
+	double share = fpdt_share(r);
+
+	if (!r->fpdt)
+		return;
+	if (!fpdt_this(r)) {
+		fprintf(f, "%s: firmware (ACPI FPDT): no record of this sleep "
+			   "(its resume count did not move)\n",
+			p->name);
+		return;
+	}
+	fprintf(f, "%s: firmware (ACPI FPDT):", p->name);
+	if (sus != PM_UNKNOWN)
+		fprintf(f, " suspend %.3f ms", (double)sus / 1e6);
+	if (r->fpdt1.resume_prev_ns != PM_UNKNOWN)
+		fprintf(f, "%s resume %.3f ms", sus != PM_UNKNOWN ? "," : "",
+			(double)r->fpdt1.resume_prev_ns / 1e6);
+	if (share >= 0)
+		fprintf(f, " (%.0f %% of the resume, the kernel's with it)",
+			share * 100);
+	fputc('\n', f);
+}
+
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 {
 	const struct pm_trace *t = &r->trace;
@@ -325,8 +408,10 @@ void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 		return;
 	if (r->tnote[0])
 		fprintf(f, "%s: timings: %s\n", p->name, r->tnote);
-	if (!r->traced)
+	if (!r->traced) {
+		human_firmware(f, p, r);
 		return;
+	}
 	if (pm_trace_split(t, &s) == 0) {
 		fprintf(f,
 			"%s: %s: kernel suspend %.3f ms, asleep %.3f ms, "
@@ -338,6 +423,7 @@ void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 				ms(r->hw_sleep_us));
 		fputc('\n', f);
 	}
+	human_firmware(f, p, r);
 	human_phases(f, p->name, t, PM_TRACE_SUSPEND);
 	human_phases(f, p->name, t, PM_TRACE_RESUME);
 	human_slowest(f, p->name, "suspend callbacks", t, PM_TRACE_SUSPEND);

@@ -918,6 +918,19 @@ tracefs() {
 	done
 }
 
+# ACPI FPDT's S3 records (drivers/acpi/acpi_fpdt.c) of an earlier sleep;
+# FPDT_CMD is the firmware recording the next one.
+fpdt() { # FX
+	local f=$1/sys/firmware/acpi/fpdt
+	mkdir -p "$f/resume" "$f/suspend"
+	echo 2 >"$f/resume/resume_count"
+	echo 300000000 >"$f/resume/resume_prev_ns"
+	echo 300000000 >"$f/resume/resume_avg_ns"
+	echo 1000000 >"$f/suspend/suspend_start_ns"
+	echo 2000000 >"$f/suspend/suspend_end_ns"
+	FPDT_CMD="echo 3 >$f/resume/resume_count; echo 250000000 >$f/resume/resume_prev_ns; echo 4000000 >$f/suspend/suspend_start_ns; echo 6500000 >$f/suspend/suspend_end_ns"
+}
+
 # The kernel under the state write: the tracing as it was then, and the
 # recorded trace in the buffer.  Exported for `run env`.
 kernel_traces() { # FX TRACE
@@ -931,8 +944,9 @@ kernel_traces() { # FX TRACE
 	tracefs "$fx"
 	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
+	fpdt "$fx"
 	# And a SIGTERM during the sleep: handled after the resume.
-	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; kill -TERM \$PPID" \
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; $FPDT_CMD; kill -TERM \$PPID" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timings --budget 50ms deep
 	assert_success
 	[ "$stderr" = "pm-suspend: a signal arrived during the sleep: handled after the resume" ] || fail "$stderr"
@@ -941,6 +955,7 @@ kernel_traces() { # FX TRACE
 	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
 	diff - <(printf '%s\n' "${lines[@]}") <<'OUT'
 pm-suspend: deep: kernel suspend 57.790 ms, asleep 300.000 ms, resume 92.400 ms
+pm-suspend: firmware (ACPI FPDT): suspend 2.500 ms, resume 250.000 ms (73 % of the resume, the kernel's with it)
 pm-suspend: suspend phases: suspend_enter 21.170 ms sync_filesystems 8.651 ms freeze_processes 12.367 ms dpm_prepare 0.600 ms dpm_suspend 30.190 ms dpm_suspend_late 2.190 ms dpm_suspend_noirq 1.190 ms syscore_suspend 0.100 ms
 pm-suspend: resume phases: syscore_resume 0.100 ms dpm_resume_noirq 1.200 ms dpm_resume 80.200 ms dpm_complete 0.200 ms resume_console 0.100 ms thaw_processes 10.000 ms
 pm-suspend: slowest suspend callbacks:
@@ -988,12 +1003,17 @@ OUT
 	[ "$(cat "$fx/during")" = 1 ]
 	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
 	[ "$output" = "pm-suspend: timings: no tracefs with the power events: the kernel logs each device's time (pm_print_times), no detail here" ]
-	# The report as kv lines: the JSON's paths joined by _, a null empty.
+	# The report as kv lines: the JSON's paths joined by _, a null empty;
+	# FPDT's records not moved by this sleep: not its.
 	repower "$fx"
+	fpdt "$fx"
 	ps "$fx" --timings -F kv deep
 	assert_success
 	assert_line "leg0_timings_source='pm_print_times'"
 	assert_line "leg0_timings_resume_s=''"
+	assert_line "leg0_timings_firmware_this_sleep='false'"
+	assert_line "leg0_timings_firmware_resume_s='0.3'"
+	assert_line "leg0_timings_firmware_resume_share=''"
 	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
 }
 

@@ -5,12 +5,15 @@
  * whole S3 cycle, a failing callback, a buffer cut mid-line, a ring
  * buffer that dropped events, the context's variants (record-tgid, no
  * irq-info, 4-character flags), and lines that are not the kernel's.
+ * And the ACPI FPDT reader on a system root of plain files.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pm.h"
 #include "tap.h"
+#include "tree.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -319,6 +322,52 @@ static void test_lines(void)
 	pm_trace_free(&t);
 }
 
+#define FPDT "sys/firmware/acpi/fpdt/"
+
+/* drivers/acpi/acpi_fpdt.c's files: "%u\n" and "%llu\n". */
+static void test_fpdt(void)
+{
+	char root[] = "/tmp/pmtools-test-fpdt.XXXXXX", sub[128];
+	struct pm_fpdt f;
+	struct pm_ctx ctx;
+
+	if (!mkdtemp(root) || pm_ctx_open(&ctx, root) < 0)
+		exit(99);
+	is_int(pm_fpdt_read(&ctx, &f), -ENOENT, "fpdt: no folder, -ENOENT");
+	ok(f.resume_count == PM_UNKNOWN && f.resume_prev_ns == PM_UNKNOWN &&
+		   f.suspend_end_ns == PM_UNKNOWN,
+	   "fpdt: no folder, every field unknown");
+	ok(!ctx.err.op[0], "fpdt: a missing file leaves no error record");
+	tree_put(root, FPDT "resume/resume_count", "3\n");
+	tree_put(root, FPDT "resume/resume_prev_ns", "212345678\n");
+	tree_put(root, FPDT "resume/resume_avg_ns", "230000000\n");
+	tree_put(root, FPDT "suspend/suspend_start_ns", "1000000\n");
+	tree_put(root, FPDT "suspend/suspend_end_ns", "3500000\n");
+	is_int(pm_fpdt_read(&ctx, &f), 0, "fpdt: both records");
+	is_int((long long)f.resume_count, 3, "fpdt: resume_count");
+	is_int((long long)f.resume_prev_ns, 212345678, "fpdt: resume_prev_ns");
+	is_int((long long)f.resume_avg_ns, 230000000, "fpdt: resume_avg_ns");
+	is_int((long long)pm_fpdt_suspend_ns(&f), 2500000,
+	       "fpdt: the firmware's suspend, end - start");
+	/* An end before the start (a timer reset), a value not a number. */
+	tree_put(root, FPDT "suspend/suspend_end_ns", "500\n");
+	tree_put(root, FPDT "resume/resume_avg_ns", "12x\n");
+	is_int(pm_fpdt_read(&ctx, &f), 0, "fpdt: odd values");
+	ok(pm_fpdt_suspend_ns(&f) == PM_UNKNOWN,
+	   "fpdt: an end before the start is no time");
+	ok(f.resume_avg_ns == PM_UNKNOWN, "fpdt: '12x' is unknown");
+	ok(!ctx.err.op[0], "fpdt: no error record left");
+	/* Only the resume record (a firmware without the suspend one). */
+	snprintf(sub, sizeof(sub), "%s/" FPDT "suspend", root);
+	tree_rm(sub);
+	is_int(pm_fpdt_read(&ctx, &f), 0, "fpdt: the resume record only");
+	ok(f.suspend_start_ns == PM_UNKNOWN &&
+		   pm_fpdt_suspend_ns(&f) == PM_UNKNOWN,
+	   "fpdt: no suspend record, no suspend time");
+	pm_ctx_close(&ctx);
+	tree_rm(root);
+}
+
 int main(void)
 {
 	test_cycle();
@@ -326,5 +375,6 @@ int main(void)
 	test_cut();
 	test_lost();
 	test_lines();
+	test_fpdt();
 	return done_testing();
 }
