@@ -1071,7 +1071,7 @@ OUT
 	grep -q '>serial 00:03 (dpm_suspend) 0.835 ms</text>' "$page" || fail "the slowest is not labelled"
 	command -v chromium >/dev/null || skip "chromium is not installed (Debian package chromium): the page is not rendered"
 	h=0
-	for x in $(grep -o '<svg [^>]*height="[0-9]*"' "$page" | sed 's/.*height="//; s/"//'); do h=$((h + x)); done
+	while read -r x; do h=$((h + x)); done < <(grep -o '<svg [^>]*height="[0-9]*"' "$page" | sed 's/.*height="//; s/"//')
 	HOME=$BATS_TEST_TMPDIR chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
 		--force-color-profile=srgb --user-data-dir="$BATS_TEST_TMPDIR/chromium" \
 		--window-size=1120,$((h + 300)) --screenshot="$BATS_TEST_TMPDIR/shot.png" "file://$page" 2>/dev/null ||
