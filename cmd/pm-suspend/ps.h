@@ -117,6 +117,8 @@ void ps_timings_read(struct ps *p, struct ps_result *r);
 void ps_timings_json(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r);
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
+/* The firmware's times from ACPI FPDT in words; false without FPDT. */
+bool ps_firmware_words(char *buf, size_t size, const struct ps_result *r);
 /* timeline.c */
 void ps_timeline_probe(struct ps *p);
 int ps_timeline(struct ps *p, int status);

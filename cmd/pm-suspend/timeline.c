@@ -491,6 +491,7 @@ static void summary(FILE *f, const struct ps *p, const struct ps_result *r)
 {
 	const struct pm_trace *t = &r->trace;
 	struct pm_trace_split s;
+	char fw[256];
 
 	fputs("<p>", f);
 	pm_html_escape(f, pm_sleep_mode_name(r->leg->mode));
@@ -516,6 +517,11 @@ static void summary(FILE *f, const struct ps *p, const struct ps_result *r)
 			t->lines, t->ncb, t->unparsed,
 			(unsigned long long)t->lost,
 			t->truncated ? ", the last line cut" : "");
+	if (ps_firmware_words(fw, sizeof(fw), r)) {
+		fputs(" The firmware (ACPI FPDT): ", f);
+		pm_html_escape(f, fw);
+		fputc('.', f);
+	}
 	fputs("</p>\n", f);
 	(void)p;
 }

@@ -372,30 +372,43 @@ static void human_budget(FILE *f, const struct ps *p,
 	}
 }
 
-static void human_firmware(FILE *f, const struct ps *p,
-			   const struct ps_result *r)
+bool ps_firmware_words(char *buf, size_t size, const struct ps_result *r)
 {
 	uint64_t sus = pm_fpdt_suspend_ns(&r->fpdt1);
 	double share = fpdt_share(r);
+	size_t n = 0;
 
 	if (!r->fpdt)
-		return;
+		return false;
 	if (!fpdt_this(r)) {
-		fprintf(f, "%s: firmware (ACPI FPDT): no record of this sleep "
-			   "(its resume count did not move)\n",
-			p->name);
-		return;
+		snprintf(buf, size, "no record of this sleep (its resume count "
+				    "did not move)");
+		return true;
 	}
-	fprintf(f, "%s: firmware (ACPI FPDT):", p->name);
+	buf[0] = '\0';
 	if (sus != PM_UNKNOWN)
-		fprintf(f, " suspend %.3f ms", (double)sus / 1e6);
-	if (r->fpdt1.resume_prev_ns != PM_UNKNOWN)
-		fprintf(f, "%s resume %.3f ms", sus != PM_UNKNOWN ? "," : "",
-			(double)r->fpdt1.resume_prev_ns / 1e6);
-	if (share >= 0)
-		fprintf(f, " (%.0f %% of the resume, the kernel's with it)",
-			share * 100);
-	fputc('\n', f);
+		n += (size_t)snprintf(buf, size, " suspend %.3f ms",
+				      (double)sus / 1e6);
+	if (r->fpdt1.resume_prev_ns != PM_UNKNOWN && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s resume %.3f ms",
+				      n ? "," : "",
+				      (double)r->fpdt1.resume_prev_ns / 1e6);
+	if (share >= 0 && n < size)
+		snprintf(buf + n, size - n,
+			 " (%.0f %% of the resume, the kernel's with it)",
+			 share * 100);
+	/* The words without the blank they were joined with. */
+	memmove(buf, buf + (buf[0] == ' '), strlen(buf) + 1);
+	return true;
+}
+
+static void human_firmware(FILE *f, const struct ps *p,
+			   const struct ps_result *r)
+{
+	char w[256];
+
+	if (ps_firmware_words(w, sizeof(w), r))
+		fprintf(f, "%s: firmware (ACPI FPDT): %s\n", p->name, w);
 }
 
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)

@@ -1059,8 +1059,9 @@ OUT
 	sed 's|rtc_cmos 00:04,|rtc_cmos 00:04</title><script>alert(1)</script>\&amp;"'"'"',|' \
 		"$BATS_TEST_DIRNAME/../fixtures/traces/qemu-s3.trace" >"$tr"
 	kernel_traces "$fx" "$tr"
+	fpdt "$fx"
 	page=$BATS_TEST_TMPDIR/cycle.html
-	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD" \
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; $FPDT_CMD" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timeline "$page" deep
 	assert_success
 	# --timeline is --timings: the report too.
@@ -1069,6 +1070,8 @@ OUT
 	! grep -q '<script' "$page" || fail "markup from the trace in the page"
 	! grep -Eq '(src|href)=|url\(|<link|@import' "$page" || fail "the page reaches out"
 	grep -q '>serial 00:03 (dpm_suspend) 0.835 ms</text>' "$page" || fail "the slowest is not labelled"
+	grep -q "The firmware (ACPI FPDT): suspend 2.500 ms, resume 250.000 ms (75 % of the resume, the kernel&#39;s with it).</p>" "$page" ||
+		fail "no firmware in the page"
 	command -v chromium >/dev/null || skip "chromium is not installed (Debian package chromium): the page is not rendered"
 	h=0
 	while read -r x; do h=$((h + x)); done < <(grep -o '<svg [^>]*height="[0-9]*"' "$page" | sed 's/.*height="//; s/"//')
