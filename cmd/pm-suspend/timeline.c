@@ -464,6 +464,7 @@ static void cycle(FILE *f, const struct ps *p)
 		total += down + up;
 	}
 	scale = (TL_AXIS - TL_SLEEP * p->nres) / (total > 0 ? total : 1);
+	/* A leg that did not sleep leaves its sleep's room unused. */
 	fputs("<h2>the cycle: hooks, the kernel's suspend, the sleep, its "
 	      "resume, hooks</h2>\n",
 	      f);
@@ -478,7 +479,8 @@ static void cycle(FILE *f, const struct ps *p)
 		leg_parts(r, &down, &asleep, &up);
 		segment(f, &x, (int)(down * scale), C_SUSPEND, "suspend",
 			down);
-		segment(f, &x, TL_SLEEP, C_SLEEP, "asleep", asleep);
+		if (r->entered)
+			segment(f, &x, TL_SLEEP, C_SLEEP, "asleep", asleep);
 		if (up > 0)
 			segment(f, &x, (int)(up * scale), C_RESUME, "resume",
 				up);
@@ -512,9 +514,9 @@ static void summary(FILE *f, const struct ps *p, const struct ps_result *r)
 	}
 	if (r->traced)
 		fprintf(f,
-			". The trace: %d lines, %d device callbacks, %d "
+			". The trace: %d lines, %d device callback%s, %d "
 			"lines not parsed, %llu events lost%s.",
-			t->lines, t->ncb, t->unparsed,
+			t->lines, t->ncb, t->ncb == 1 ? "" : "s", t->unparsed,
 			(unsigned long long)t->lost,
 			t->truncated ? ", the last line cut" : "");
 	if (ps_firmware_words(fw, sizeof(fw), r)) {
