@@ -81,6 +81,7 @@ static const char usage_text[] =
 	"                           ways, the slowest device callbacks, the "
 	"one that\n"
 	"                           failed; every tracing setting put back\n"
+	"                           (-J traces too, where tracefs offers it)\n"
 	"      --budget DURATION    with --timings: name the devices that "
 	"made the\n"
 	"                           kernel's resume take longer than "

@@ -15,6 +15,23 @@
 
 #include "ps.h"
 
+/*
+ * --json traces too where tracefs offers the power events: the report
+ * then carries the timings.  Without them it is as it was ("timings":
+ * null): pm_print_times is only for --timings, since it fills the
+ * kernel's log.
+ */
+static bool json_traces(const struct ps *p)
+{
+	return !p->timings && p->t.fmt == PM_FMT_JSON;
+}
+
+/* This leg is timed: --timings, or --json with tracefs set up. */
+static bool timed(const struct ps *p, const struct ps_result *r)
+{
+	return p->timings || r->tsource;
+}
+
 /* Planned in the sleep's transaction, applied with pm_test and the rest. */
 int ps_timings_plan(struct ps *p, struct ps_result *r)
 {
@@ -22,6 +39,18 @@ int ps_timings_plan(struct ps *p, struct ps_result *r)
 	const char *dir;
 	int n0 = t->n, e;
 
+	if (json_traces(p)) {
+		if (pm_tracefs_find(&p->ctx, &dir) == 0 &&
+		    pm_trace_plan(t, dir) == 0) {
+			pm_fpdt_read(&p->ctx, &r->fpdt0);
+			r->tsource = "tracefs";
+			return 0;
+		}
+		/* Not offered, or not readable: the report as without. */
+		pm_txn_truncate(t, n0);
+		pm_err_clear(&p->ctx);
+		return 0;
+	}
 	if (!p->timings)
 		return 0;
 	/* Its resume_count moves when the firmware records this sleep. */
@@ -62,7 +91,7 @@ void ps_timings_read(struct ps *p, struct ps_result *r)
 	char *text = NULL, buf[700];
 	size_t len = 0;
 
-	if (!p->timings || !r->attempted || p->t.dry_run)
+	if (!timed(p, r) || !r->attempted || p->t.dry_run)
 		return;
 	r->hw_sleep_us = pm_last_hw_sleep_us(&p->ctx);
 	r->fpdt = pm_fpdt_read(&p->ctx, &r->fpdt1) == 0;
@@ -264,7 +293,7 @@ void ps_timings_json(struct pm_out *o, const struct ps *p,
 	const struct pm_trace *t = &r->trace;
 	int f;
 
-	if (!p->timings) {
+	if (!timed(p, r)) {
 		pm_out_null(o, "timings");
 		return;
 	}
@@ -417,7 +446,7 @@ void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 	struct pm_trace_split s;
 	int k;
 
-	if (!p->timings || !r->attempted)
+	if (!timed(p, r) || !r->attempted)
 		return;
 	if (r->tnote[0])
 		fprintf(f, "%s: timings: %s\n", p->name, r->tnote);

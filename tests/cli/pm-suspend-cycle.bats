@@ -1017,6 +1017,33 @@ OUT
 	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
 }
 
+@test "-J without --timings: traced where tracefs offers it; elsewhere the report as before, pm_print_times untouched" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)
+	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" -J deep
+	assert_success
+	[ "$(paste -sd' ' "$fx/during")" = "1 nop 7 (expanded: 1408) 1 1 1" ] || fail "$(cat "$fx/during")"
+	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
+	[ "$(jq -c '.legs[0].timings | [.source, .note, .resume_s, .slowest_resume[0].driver, .trace.unparsed]' <<<"$output")" = \
+		'["tracefs",null,0.0924,"e1000e",0]' ] || fail "$output"
+	# No tracefs: no timings, no pm_print_times, every key as before.
+	rm -r "$fx/sys/kernel/tracing"
+	repower "$fx"
+	keys=$(jq -c '[paths | map(tostring) | join(".")]' <<<"$output")
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" \
+		PM_FAULT_AFTER_CMD="cat $fx/sys/power/pm_print_times >$fx/during" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" -J deep
+	assert_success
+	[ "$(cat "$fx/during")" = 0 ] || fail "pm_print_times written"
+	[ "$(jq -c '.legs[0].timings' <<<"$output")" = null ] || fail "$output"
+	[ "$(jq -c '[paths | map(tostring) | join(".") | select(startswith("legs.0.timings.") | not)]' <<<"$output")" = \
+		"$(jq -c '[.[] | select(startswith("legs.0.timings.") | not)]' <<<"$keys")" ] || fail "keys differ"
+}
+
 # qemu-s3.trace: the trace of a real S3 cycle of tests/e2e's guest
 # (Debian's 6.1 kernel), and qemu-s3.dmesg the kernel's own device times
 # of that cycle (pm_debug_messages).
