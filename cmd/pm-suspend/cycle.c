@@ -291,18 +291,67 @@ static void not_restored(struct ps *p, const struct pm_write *x)
 	ps_log(p, "could not restore %s to '%s'", x->path, x->old);
 }
 
+/* A fresh transaction for the next leg, journalled but in a dry run. */
+static void sleep_txn_init(struct ps *p)
+{
+	pm_sleep_txn_init(&p->sx, &p->ctx);
+	if (!p->t.dry_run)
+		p->sx.txn.journal = &p->journal;
+}
+
+/*
+ * The journal a pm-suspend killed in its sleep left (PM_SLEEP_JOURNAL,
+ * under our lock): every file it had changed put back before anything
+ * else, and said.  One that cannot be read or trusted stops us.
+ */
+static void recover(struct ps *p)
+{
+	struct pm_recovery r;
+	char buf[700];
+
+	if (pm_journal_recover_file(&p->ctx, PM_SLEEP_JOURNAL, &r) < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot read the journal of an "
+					    "earlier sleep: %s; nothing was "
+					    "changed",
+		       pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	if (r.bad)
+		pm_die(&p->t, PM_EXIT_FAIL,
+		       "%s: %s: it is not restored, and no sleep is made "
+		       "while it is there (remove it once the files it names "
+		       "are checked); nothing was changed",
+		       PM_SLEEP_JOURNAL, r.why);
+	if (r.found)
+		ps_log(p, "%s (pid %ld) died in its sleep: %d file%s "
+			  "restored, %d not",
+		       r.tool, r.pid, r.restored, r.restored == 1 ? "" : "s",
+		       r.failed);
+	(void)pm_recovery_say(&p->t, &r, false);
+	pm_recovery_free(&r);
+	pm_err_clear(&p->ctx);
+}
+
 /* Every file changed put back (those a failed write put back already
- * too), in reverse order; the ones left changed named. */
+ * too), in reverse order; the ones left changed named.  Then the
+ * journal goes, as a writer's does after its rollback. */
 static void restore_all(struct ps *p)
 {
 	const struct pm_txn *t = &p->sx.txn;
+	char buf[700];
 
 	pm_sleep_undo(&p->sx);
 	for (int i = t->n - 1; i >= 0; i--)
 		if (t->w[i].undo_err && !(t->w[i].flags & PM_W_NOUNDO))
 			not_restored(p, &t->w[i]);
+	if (pm_journal_remove(&p->journal) < 0) {
+		pm_warn(&p->t, "cannot remove the journal: %s; the next "
+			       "pm-suspend would undo these writes again: "
+			       "remove it",
+			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+		p->not_restored++;
+		pm_err_clear(&p->ctx);
+	}
 	pm_sleep_txn_free(&p->sx);
-	pm_sleep_txn_init(&p->sx, &p->ctx);
+	sleep_txn_init(p);
 }
 
 static int set_alarm(struct ps *p, struct ps_result *r, uint64_t when)
@@ -777,7 +826,9 @@ int ps_run(struct ps *p)
 		p->ctx.dry_run = true;
 		p->ctx.on_write = show_write;
 	}
-	pm_sleep_txn_init(&p->sx, &p->ctx);
+	pm_journal_init(&p->journal, &p->ctx, p->name);
+	p->journal.file = PM_SLEEP_JOURNAL;
+	sleep_txn_init(p);
 	if (!p->diagnose)
 		load_hooks(p);
 	if (p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE) {
@@ -808,6 +859,7 @@ int ps_run(struct ps *p)
 				"discarded",
 				PS_LOG, strerror(-p->logfd));
 		pm_err_clear(&p->ctx);
+		recover(p);
 	}
 	if (p->diagnose)
 		return diagnose(p, &legs[0], lev, nlev);

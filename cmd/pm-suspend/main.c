@@ -751,6 +751,7 @@ static void cleanup(struct ps *p)
 	}
 	free(p->rec);
 	pm_sleep_txn_free(&p->sx);
+	pm_journal_close(&p->journal);
 	pm_ctx_close(&p->ctx);
 }
 

@@ -9,7 +9,7 @@
 
 #include "pm.h"
 
-#define PS_LOCK "/run/pm-suspend.lock"
+#define PS_LOCK PM_SLEEP_LOCK
 #define PS_CONF "/etc/pm/pm-suspend.conf"
 #define PS_CONFIG_D "/etc/pm/config.d"
 #define PS_LOG "/var/log/pm-suspend.log"
@@ -96,6 +96,7 @@ struct ps {
 	struct ps_hookrec *rec;
 	int nrec, caprec;
 	struct pm_sleep_txn sx;		/* the files a leg changes */
+	struct pm_journal journal;	/* sx's, PM_SLEEP_JOURNAL */
 	struct ps_leg legs[2];
 	struct ps_result res[2];
 	int nres;

@@ -1044,6 +1044,44 @@ OUT
 		"$(jq -c '[.[] | select(startswith("legs.0.timings.") | not)]' <<<"$keys")" ] || fail "keys differ"
 }
 
+# killed FX: pm-suspend --timings deep SIGKILLed in its sleep, the files
+# as it left them checked, its journal there.
+killed() {
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; kill -KILL \$PPID" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$1" --timings deep
+	assert_failure 137
+	[ "$(cat "$1/sys/power/mem_sleep")" = deep ]
+	[ "$(cat "$1/sys/kernel/tracing/tracing_on")" = 1 ]
+	grep -qx 'tool pm-suspend' "$1/run/pmtools/sleep-journal" || fail "no journal"
+}
+
+@test "SIGKILL in the sleep: pmctl recover, or the next pm-suspend, puts tracing and mem_sleep back from the sleep's journal" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	cp -r "$fx/sys/kernel/tracing" "$BATS_TEST_TMPDIR/before"
+	[ "$(cat "$fx/sys/power/mem_sleep")" = "[s2idle] deep" ]
+	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
+	said="died mid-apply: restored the 6 files it had changed (/run/pmtools/sleep-journal)"
+	killed "$fx"
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+	assert_success
+	[[ $stderr == "pmctl: pm-suspend (pid "[0-9]*") $said" ]] || fail "$stderr"
+	[ ! -e "$fx/run/pmtools/sleep-journal" ] || fail "journal left"
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	diff -r --exclude=trace "$BATS_TEST_TMPDIR/before" "$fx/sys/kernel/tracing" || fail "tracing not put back"
+	# The next sleep, without tracing: the journal first, then its own.
+	repower "$fx"
+	killed "$fx"
+	ps "$fx" deep
+	assert_success
+	[[ $stderr == "pm-suspend: pm-suspend (pid "[0-9]*") $said" ]] || fail "$stderr"
+	[ ! -e "$fx/run/pmtools/sleep-journal" ] || fail "journal left"
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	diff -r --exclude=trace "$BATS_TEST_TMPDIR/before" "$fx/sys/kernel/tracing" || fail "tracing not put back"
+	grep -q "died in its sleep: 6 files restored, 0 not" "$fx/var/log/pm-suspend.log" || fail "not logged"
+}
+
 # qemu-s3.trace: the trace of a real S3 cycle of tests/e2e's guest
 # (Debian's 6.1 kernel), and qemu-s3.dmesg the kernel's own device times
 # of that cycle (pm_debug_messages).
