@@ -108,6 +108,22 @@ int pm_trace_split(const struct pm_trace *t, struct pm_trace_split *s);
  * tracefs not mounted).  0 with *dir set, or -ENOENT.
  */
 int pm_tracefs_find(struct pm_ctx *ctx, const char **dir);
+/* Whether /proc/self/mountinfo's text has a mount on dir (its fifth
+ * field, \ooo escapes decoded). */
+bool pm_mountinfo_has(const char *text, size_t len, const char *dir);
+/* 1 when /sys/kernel/tracing below the root is an empty folder that is
+ * no mount point (not in mountinfo, on its parent's device): tracefs
+ * may be mounted there; 0 when not, or -errno. */
+int pm_tracefs_unmounted(struct pm_ctx *ctx, const char *mountinfo,
+			 size_t len);
+/*
+ * On the real root only (never under --sysroot; the guard refuses it
+ * under PM_TEST_GUARD=1): mount tracefs on /sys/kernel/tracing when
+ * pm_tracefs_unmounted says so.  1 mounted (pm_tracefs_umount after),
+ * 0 nothing done, -errno with the record.
+ */
+int pm_tracefs_mount(struct pm_ctx *ctx);
+int pm_tracefs_umount(struct pm_ctx *ctx);
 /*
  * Plan the tracing of a sleep in t: tracing_on 0, current_tracer nop,
  * the three power events enabled, the buffer cleared, tracing_on 1

@@ -619,6 +619,7 @@ static int leg_resume(struct ps *p, const struct ps_leg *l,
 	post_hooks(p, l, ran, sd_ran);
 	clear_alarm(p, r);
 	restore_all(p);
+	ps_timings_unmount(p);
 	if (p->not_restored && status == PM_EXIT_OK)
 		status = PM_EXIT_FAIL; /* named by restore_all */
 	pm_suspend_stats_read(&p->ctx, &r->after);

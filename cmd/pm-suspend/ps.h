@@ -74,6 +74,7 @@ struct ps {
 	enum pm_sleep_mode mode;
 	bool check, force, no_hooks, diagnose;
 	bool timings;			/* --timings */
+	bool tracefs_mounted;		/* by us, for this leg */
 	const char *timeline;		/* --timeline FILE, NULL */
 	double budget_s;		/* --budget, 0 none */
 	const char *test_level;
@@ -115,6 +116,8 @@ void ps_log(struct ps *p, const char *fmt, ...)
 /* timings.c */
 int ps_timings_plan(struct ps *p, struct ps_result *r);
 void ps_timings_read(struct ps *p, struct ps_result *r);
+/* The tracefs mounted for the leg unmounted, once its files are back. */
+void ps_timings_unmount(struct ps *p);
 void ps_timings_json(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r);
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);

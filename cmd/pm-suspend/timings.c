@@ -32,6 +32,42 @@ static bool timed(const struct ps *p, const struct ps_result *r)
 	return p->timings || r->tsource;
 }
 
+/*
+ * On the real root, a tracefs not mounted (/sys/kernel/tracing an empty
+ * folder, no mount point) is mounted for the sleep and unmounted after
+ * it (ps_timings_unmount).  One that cannot be is as no tracefs.
+ */
+static void mount_tracefs(struct ps *p)
+{
+	const char *dir;
+	char buf[700];
+	int e;
+
+	if (p->t.dry_run || p->tracefs_mounted ||
+	    pm_tracefs_find(&p->ctx, &dir) == 0)
+		return;
+	e = pm_tracefs_mount(&p->ctx);
+	if (e > 0)
+		p->tracefs_mounted = true;
+	if (e < 0 && p->t.verbose > 0)
+		pm_warn(&p->t, "cannot mount tracefs: %s",
+			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	pm_err_clear(&p->ctx);
+}
+
+void ps_timings_unmount(struct ps *p)
+{
+	char buf[700];
+
+	if (!p->tracefs_mounted)
+		return;
+	p->tracefs_mounted = false;
+	if (pm_tracefs_umount(&p->ctx) < 0)
+		pm_warn(&p->t, "cannot unmount tracefs: %s",
+			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	pm_err_clear(&p->ctx);
+}
+
 /* Planned in the sleep's transaction, applied with pm_test and the rest. */
 int ps_timings_plan(struct ps *p, struct ps_result *r)
 {
@@ -39,6 +75,8 @@ int ps_timings_plan(struct ps *p, struct ps_result *r)
 	const char *dir;
 	int n0 = t->n, e;
 
+	if (p->timings || json_traces(p))
+		mount_tracefs(p);
 	if (json_traces(p)) {
 		if (pm_tracefs_find(&p->ctx, &dir) == 0 &&
 		    pm_trace_plan(t, dir) == 0) {
