@@ -69,6 +69,10 @@ endif
 ALL_CFLAGS  = $(PM_CFLAGS) $(HARDEN) $(CPPFLAGS) $(CFLAGS) $(VARIANT)
 ALL_LDFLAGS = $(LDFLAGS) $(VLDFLAGS)
 LDLIBS     += -lm
+# zstd compresses pm-suspend's hibernation image (lib/snapimg.c); only
+# the binaries that use it link it, so the others need no libzstd.
+ZSTD_LIBS  := -lzstd
+pm-suspend_LIBS := $(ZSTD_LIBS)
 
 TOOLS     := pmctl pm-suspend opp-set cstate-stat
 LIB_SRC   := $(wildcard lib/*.c)
@@ -118,13 +122,13 @@ $(LIBPM): $(LIB_OBJ)
 define tool_rule
 $(1)_OBJ := $$(patsubst cmd/%.c,$(B)/cmd/%.o,$$(wildcard cmd/$(1)/*.c))
 $(B)/$(1): $$($(1)_OBJ) $(LIBPM)
-	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(ALL_LDFLAGS) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(B)/unit/%: tests/unit/%.c tests/unit/tap.h tests/unit/tree.h $(LIBPM) $(PATHS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(ZSTD_LIBS) $(LDLIBS)
 
 # Every suite, one summary line.  SANITIZE=1 runs them on build/asan.
 # The fault shim of tests/fault (LD_PRELOAD; not with ASan or static).
@@ -140,26 +144,42 @@ $(TREESUM): tests/tools/treesum.c
 	@mkdir -p $(@D)
 	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
 
-check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM)
+# The tests' run without a fork of the shell (tests/tools/spawn.c, a bash
+# builtin; tests/cli/bats-run.bash): built where Debian's bash-builtins
+# gives bash's headers, else the tests use bats' own run.
+SPAWN_SO := $(if $(wildcard /usr/include/bash/config.h),build/spawn.so)
+build/spawn.so: tests/tools/spawn.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra -Werror -fPIC -shared -I/usr/include/bash \
+	  -I/usr/include/bash/include -I/usr/include/bash/builtins -o $@ $<
+
+# The tests' hibernation images (tests/tools/mksnapimg.c), written by
+# libpm's own writer for pm-resume --check.
+MKSNAPIMG := build/mksnapimg
+$(MKSNAPIMG): tests/tools/mksnapimg.c $(LIBPM)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(ZSTD_LIBS) $(LDLIBS)
+
+check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
 	@tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run --bin $(B) unit
 
-check-cli: all $(FAULT_SO) $(TREESUM)
+check-cli: all $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
 	@tests/run --bin $(B) cli
 
 # The signal suite unbounded, by hand: each of SIGINT, SIGTERM, SIGHUP
 # and SIGQUIT at every write of opp-set and of every pmctl setter, and
 # SIGKILL at each followed by the next run (CI: 6 positions a run, one
 # signal at each, no SIGKILL loop over the pmctl setters).
-check-signals: all $(FAULT_SO) $(TREESUM)
+check-signals: all $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
 	@PM_SIGNALS_FULL=1 PM_SIGNALS_ALL=1 T=signals tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
 # the linters, counted in one summary line.
 check-all:
-	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM)
+	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
 	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} \
 	  PMTOOLS_PKG_CHROOT=$${PMTOOLS_PKG_CHROOT:-$$([ "$$(id -u)" = 0 ] && echo 1 || echo 0)} \
@@ -216,7 +236,7 @@ lint-clang-tidy:
 BIN_TOOLS     := pmctl cstate-stat
 SBIN_TOOLS    := pm-suspend opp-set
 # pm-suspend's other names, and their man pages (links to pm-suspend.8).
-SBIN_NAMES    := pm-hibernate pm-suspend-hybrid
+SBIN_NAMES    := pm-hibernate pm-suspend-hybrid pm-resume
 BIN_NAMES     := pm-is-supported
 SBIN_SCRIPTS  := scripts/cron/pmtools-textfile
 LIBEXEC_SCRIPTS := scripts/systemd/auto-recheck
@@ -224,7 +244,7 @@ UNITS         := $(patsubst data/systemd/%.in,%,$(wildcard data/systemd/*.in))
 UDEV_RULES    := $(patsubst data/udev/%.in,%,$(wildcard data/udev/*.in))
 # The names the completion answers to: links to it in COMPDIR, the four
 # that pm-utils also has in COMPATCOMPDIR when that is set.
-COMP_NAMES    := pmctl opp-set cstate-stat pmtools-textfile
+COMP_NAMES    := pmctl opp-set cstate-stat pmtools-textfile pm-resume
 COMP_PMUTILS  := pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported
 
 # The @NAME@ placeholders of data/systemd, data/udev and the completion
@@ -354,7 +374,7 @@ fuzz:
 clean:
 	rm -rf build/lib build/cmd build/unit build/asan build/static \
 	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp build/paths.stamp \
-	  $(FAULT_SO) $(TREESUM)
+	  $(FAULT_SO) $(TREESUM) build/spawn.so $(MKSNAPIMG)
 
 distclean:
 	rm -rf build

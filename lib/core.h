@@ -271,6 +271,16 @@ int pm_list_numbered(struct pm_ctx *ctx, const char *dir, const char *prefix,
  * *names is one malloc'ed array of malloc'ed strings. */
 int pm_list_dir(struct pm_ctx *ctx, const char *dir, char ***names);
 void pm_list_free(char **names, int n);
+/* pattern has a glob character: '*', '?' or '['. */
+bool pm_glob_magic(const char *pattern);
+/*
+ * The files matching an absolute pattern, each component matched by
+ * fnmatch(3) against the entries pm_list_dir lists (confined below the
+ * system root as it is; a leading '.' only by a '.'), in name order
+ * component by component.  *paths is freed by pm_list_free.  Returns
+ * the count (0: none), -EINVAL for a relative pattern, or -ENOMEM.
+ */
+int pm_glob(struct pm_ctx *ctx, const char *pattern, char ***paths);
 
 /*
  * Where a relative symlink in folder dir points, both root-relative

@@ -17,6 +17,8 @@
 #include "plan.h"
 #include "core.h"
 #include "device.h"
+#include "parse.h"
+#include "tune.h"
 #include "tool.h"
 #include "txn.h"
 #include "writer.h"
@@ -147,36 +149,118 @@ static bool plan_control(struct pm_writer *w, const struct pm_devreq *r,
 	return true;
 }
 
-/* Every device of the bus r names, in the order of their names; those
- * without runtime PM are left alone, but one at least has it (exit 3). */
-static void plan_bus(struct pm_writer *w, const struct pm_devreq *r)
-{
-	char bus[PM_PATH_MAX], path[PM_PATH_MAX], dev[PM_PATH_MAX];
-	char **names;
-	int n, k = 0;
+/* What a line for many devices does with one. */
+enum pick { PICK_SET, PICK_OTHER, PICK_EXCLUDED };
 
-	snprintf(bus, sizeof(bus), "/sys/bus/%.*s/devices", BUS_NAME_MAX,
-		 r->name);
-	n = pm_list_dir(w->ctx, bus, &names);
+/* By its PCI class (the "class" file, "0x040380") and its driver. */
+static enum pick pick(struct pm_writer *w, const struct pm_devreq *r,
+		      const char *dev)
+{
+	char cls[16], drv[PM_NAME_MAX] = "";
+	int dfd = pm_open_dir(w->ctx, dev);
+
+	if (dfd < 0)
+		return PICK_OTHER;
+	if (pm_attr_readat(w->ctx, dfd, "class", cls, sizeof(cls)) < 0)
+		cls[0] = '\0';
+	pm_link_base(dfd, "driver", drv, sizeof(drv));
+	close(dfd);
+	if (r->cls && !pm_pci_class_in(cls, r->cls))
+		return PICK_OTHER;
+	if ((r->x_class && pm_pci_class_in(cls, r->x_class)) ||
+	    (r->x_driver && drv[0] && pm_word_in(r->x_driver, drv)))
+		return PICK_EXCLUDED;
+	return PICK_SET;
+}
+
+struct counts {
+	int set, excluded;
+};
+
+/* The devices linked from dir, in the order of their names: those
+ * without runtime PM are left alone; -ENOENT when dir is not there. */
+static int plan_dir(struct pm_writer *w, const struct pm_devreq *r,
+		    const char *dir, struct counts *c)
+{
+	char path[PM_PATH_MAX], dev[PM_PATH_MAX], file[PM_PATH_MAX + 16];
+	char **names;
+	int n = pm_list_dir(w->ctx, dir, &names);
+
 	if (n == -ENOMEM)
 		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
 	if (n < 0)
-		pm_die(w->t, PM_EXIT_UNSUPPORTED,
-		       "%sno such bus here (no %s)", r->where, bus);
+		return n;
 	for (int i = 0; i < n; i++) {
 		if (names[i][0] == '.')
 			continue;
-		/* By the device's own path, the one a path line names. */
-		snprintf(path, sizeof(path), "%.64s/%.255s", bus, names[i]);
-		if (pm_device_resolve(w->ctx, path, dev, sizeof(dev)) < 0)
+		/* By the device's own path, the one a path line names;
+		 * a driver's bind, module, ... are not devices. */
+		snprintf(path, sizeof(path), "%.160s/%.255s", dir, names[i]);
+		if (pm_device_resolve(w->ctx, path, dev, sizeof(dev)) < 0 ||
+		    (w->only && strcmp(dev, w->only)))
 			continue;
-		k += plan_control(w, r, dev);
+		switch (pick(w, r, dev)) {
+		case PICK_SET:
+			c->set += plan_control(w, r, dev);
+			break;
+		case PICK_EXCLUDED:
+			power_file(dev, "control", file, sizeof(file));
+			c->excluded += pm_exists(w->ctx, file);
+			break;
+		default:
+			break;
+		}
 	}
 	pm_list_free(names, n);
+	return 0;
+}
+
+/* Every device bound to the driver r names, on any bus. */
+static void plan_driver(struct pm_writer *w, const struct pm_devreq *r,
+			struct counts *c)
+{
+	char dir[PM_PATH_MAX], **buses;
+	int n = pm_list_dir(w->ctx, "/sys/bus", &buses);
+
+	if (n == -ENOMEM)
+		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		snprintf(dir, sizeof(dir), "/sys/bus/%.*s/drivers/%.*s",
+			 BUS_NAME_MAX, buses[i], PM_NAME_MAX - 1, r->driver);
+		plan_dir(w, r, dir, c);
+	}
+	if (n > 0)
+		pm_list_free(buses, n);
+}
+
+/* A line for many devices: a bus, a class or a driver; one device at
+ * least is set (exit 3). */
+static void plan_many(struct pm_writer *w, const struct pm_devreq *r)
+{
+	const char *what = r->cls ? "class" : r->driver ? "driver" : "bus";
+	struct counts c = { 0, 0 };
+	char bus[PM_PATH_MAX];
+
+	if (r->driver) {
+		plan_driver(w, r, &c);
+	} else {
+		snprintf(bus, sizeof(bus), "/sys/bus/%.*s/devices",
+			 BUS_NAME_MAX, r->cls ? "pci" : r->name);
+		if (plan_dir(w, r, bus, &c) < 0)
+			pm_die(w->t, PM_EXIT_UNSUPPORTED,
+			       "%sno such bus here (no %s)", r->where, bus);
+	}
 	pm_err_clear(w->ctx);
-	if (!k)
+	if (w->only)
+		return;	/* the device is not one of them, or excluded */
+	if (!c.set && c.excluded)
 		pm_die(w->t, PM_EXIT_UNSUPPORTED,
-		       "%sno device of the bus has runtime PM", r->where);
+		       "%severy device of the %s with runtime PM is "
+		       "excluded (exclude_class, exclude_driver)",
+		       r->where, what);
+	if (!c.set)
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%sno device of the %s has runtime PM", r->where, what);
 }
 
 void pm_device_plan(struct pm_writer *w, struct pm_devreq *r)
@@ -186,8 +270,17 @@ void pm_device_plan(struct pm_writer *w, struct pm_devreq *r)
 
 	if (!pmctl_words(r)) {
 		/* A point's line: checked here, in the point's order. */
-		if (r->bus) {
-			plan_bus(w, r);
+		if (r->bus || r->cls || r->driver) {
+			plan_many(w, r);
+			return;
+		}
+		if (w->only) {
+			/* Another device's line, or one not there now. */
+			if (pm_device_resolve(w->ctx, r->name, r->path,
+					      sizeof(r->path)) == 0 &&
+			    !strcmp(r->path, w->only))
+				plan_control(w, r, r->path);
+			pm_err_clear(w->ctx);
 			return;
 		}
 		pm_devreq_resolve(w->t, w->ctx, r);
@@ -212,8 +305,8 @@ void pm_device_plan(struct pm_writer *w, struct pm_devreq *r)
 
 /* ---------------------------------------------------------------- sysfs */
 
-void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
-		  const char *where)
+static void attr_plan_one(struct pm_writer *w, const char *path,
+			  const char *value, const char *where)
 {
 	char cur[PM_ATTR_MAX], real[PM_PATH_MAX];
 	int fd, r, e;
@@ -238,4 +331,26 @@ void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
 	/* "[s2idle] deep": the old value is the bracketed one. */
 	pm_writer_set(w, path, NULL, value, strchr(cur, '[') ? PM_W_CHOICE : 0,
 		      NULL);
+}
+
+void pm_attr_plan(struct pm_writer *w, const char *path, const char *value,
+		  const char *where)
+{
+	char **m;
+	int n;
+
+	if (!pm_glob_magic(path)) {
+		attr_plan_one(w, path, value, where);
+		return;
+	}
+	/* Each match planned, confined and checked as one path is. */
+	n = pm_glob(w->ctx, path, &m);
+	if (n == -ENOMEM)
+		pm_die(w->t, PM_EXIT_FAIL, "out of memory");
+	if (n <= 0)
+		pm_die(w->t, PM_EXIT_UNSUPPORTED, "%s%s: matches nothing",
+		       where, path);
+	for (int i = 0; i < n; i++)
+		attr_plan_one(w, m[i], value, where);
+	pm_list_free(m, n);
 }

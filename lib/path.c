@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1316,6 +1317,105 @@ void pm_list_free(char **names, int n)
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* ---------------------------------------------------------------- glob */
+
+bool pm_glob_magic(const char *pattern)
+{
+	return strpbrk(pattern, "*?[") != NULL;
+}
+
+struct globv {
+	char **v;
+	int n, cap;
+};
+
+static int glob_add(struct globv *g, const char *path)
+{
+	if (g->n == g->cap) {
+		int cap = g->cap ? g->cap * 2 : 16;
+		char **nv = realloc(g->v, (size_t)cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		g->v = nv;
+		g->cap = cap;
+	}
+	g->v[g->n] = strdup(path);
+	if (!g->v[g->n])
+		return -ENOMEM;
+	g->n++;
+	return 0;
+}
+
+static int glob_at(struct pm_ctx *ctx, const char *done, const char *rest,
+		   struct globv *g);
+
+/* done/name, then the rest of the pattern (NULL: name is the last). */
+static int glob_next(struct pm_ctx *ctx, const char *done, const char *name,
+		     const char *next, struct globv *g)
+{
+	char path[PM_PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", done, name) >=
+	    sizeof(path))
+		return 0;
+	if (next)
+		return glob_at(ctx, path, next, g);
+	return pm_exists(ctx, path) ? glob_add(g, path) : 0;
+}
+
+/* The matches of rest (a pattern's components, no leading '/') below
+ * the folder done, in name order. */
+static int glob_at(struct pm_ctx *ctx, const char *done, const char *rest,
+		   struct globv *g)
+{
+	size_t n = strcspn(rest, "/");
+	const char *next = rest[n] ? rest + n + 1 : NULL;
+	char comp[256], **names;
+	int k, rc = 0;
+
+	if (!n)
+		return next ? glob_at(ctx, done, next, g) :
+			      (*done && pm_exists(ctx, done) ?
+				       glob_add(g, done) : 0);
+	if (n >= sizeof(comp))
+		return 0;
+	memcpy(comp, rest, n);
+	comp[n] = '\0';
+	if (next && !*next)
+		next = NULL;
+	if (!pm_glob_magic(comp))
+		return glob_next(ctx, done, comp, next, g);
+	k = pm_list_dir(ctx, *done ? done : "/", &names);
+	if (k == -ENOMEM)
+		return k;
+	/* A leading '.' is matched only by a '.' (FNM_PERIOD). */
+	for (int i = 0; i < k && !rc; i++)
+		if (!fnmatch(comp, names[i], FNM_PERIOD))
+			rc = glob_next(ctx, done, names[i], next, g);
+	if (k > 0)
+		pm_list_free(names, k);
+	return rc;
+}
+
+int pm_glob(struct pm_ctx *ctx, const char *pattern, char ***paths)
+{
+	struct globv g = { NULL, 0, 0 };
+	int rc;
+
+	*paths = NULL;
+	if (pattern[0] != '/')
+		return -EINVAL;
+	rc = glob_at(ctx, "", pattern + 1, &g);
+	pm_err_clear(ctx);
+	if (rc < 0) {
+		pm_list_free(g.v, g.n);
+		return rc;
+	}
+	*paths = g.v;
+	return g.n;
 }
 
 /* Entries prefix+number by number; arg: the prefix's length. */

@@ -49,12 +49,22 @@ int pm_charge_record(const struct pm_charge *c, struct pm_supply_set *v);
 /*
  * A device's runtime PM and wakeup settings (lib/devplan.c): pmctl
  * device set names devices by path; an opp-set point's [runtime_pm]
- * line a path or a bus (every device of /sys/bus/NAME/devices that has
- * runtime PM).  A file planned twice is written once, the later value.
+ * line a path, a bus (every device of /sys/bus/NAME/devices that has
+ * runtime PM), a PCI class or a driver, the last three less the excluded
+ * classes and drivers.  A file planned twice is written once, the later
+ * value.
  */
 struct pm_devreq {
 	const char *name;	/* the path as given, or the bus's name */
 	bool bus;		/* name is a bus (only with where) */
+	/* Only with where: a class line (name: the class words, cls their
+	 * PCI codes, every PCI device of one) or a driver line (driver:
+	 * every device bound to it, on any bus). */
+	const char *cls;
+	const char *driver;
+	/* Left alone by bus, class and driver lines: PCI class codes and
+	 * driver names, blank-separated ("" or NULL: none). */
+	const char *x_class, *x_driver;
 	const char *control;	/* power/control: "auto", "on"; NULL none */
 	const char *wakeup;	/* power/wakeup: "enabled", "disabled" */
 	/* A point's "FILE:LINE: [runtime_pm] KEY: " before its errors;

@@ -15,8 +15,9 @@
  *     txn.h stop.h journal.h lock.h child.h
  *   kernel models: one header per subsystem, each over the core
  *     cpu.h cpuidle.h cpufreq.h proc.h counter.h virt.h sample.h delta.h
- *     sleep.h hooks.h opp.h supply.h thermal.h state.h psi.h devfreq.h
- *     profile.h domains.h powercap.h dump.h device.h tune.h conf.h
+ *     sleep.h trace.h history.h hooks.h opp.h supply.h thermal.h state.h
+ *     psi.h devfreq.h profile.h domains.h powercap.h dump.h device.h tune.h
+ *     conf.h
  *   tool layer: the only code that prints to stderr or exits
  *     tool.h writer.h fset.h plan.h tuneplan.h
  */
@@ -42,6 +43,7 @@
 #include "delta.h"
 #include "sleep.h"
 #include "trace.h"
+#include "history.h"
 #include "hooks.h"
 #include "opp.h"
 #include "supply.h"
@@ -55,6 +57,8 @@
 #include "dump.h"
 #include "device.h"
 #include "tune.h"
+#include "snapimg.h"
+#include "snapdev.h"
 #include "conf.h"
 #include "tool.h"
 #include "writer.h"

@@ -291,6 +291,122 @@ bool pm_usb_excluded(const struct pm_tunable *t, const char *codes)
 	return false;
 }
 
+/* One word of a PCI class list into its codes (w is lower case). */
+static const char *pci_class_word(const char *w, char *hex, size_t size)
+{
+	static const struct {
+		const char *word, *codes;
+	} m[] = {
+		{ "audio", "0401 0403" }, { "input", "09" }, { "display", "03" },
+		{ "network", "02" },	  { "storage", "01" }, { "bridge", "06" },
+		{ "usb", "0c03" },
+	};
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (!strcmp(w, m[i].word))
+			return m[i].codes;
+	if (!strncmp(w, "0x", 2))
+		w += 2;
+	n = strlen(w);
+	if ((n != 2 && n != 4 && n != 6) || n >= size || !id_ok(w, n))
+		return NULL;
+	for (size_t i = 0; i <= n; i++)
+		hex[i] = (char)tolower((unsigned char)w[i]);
+	return hex;
+}
+
+/* A driver's name: letters, digits, '_' and '-'. */
+static const char *driver_word(const char *w, char *buf, size_t size)
+{
+	(void)buf, (void)size;
+	if (strlen(w) >= PM_NAME_MAX)
+		return NULL;
+	for (const char *p = w; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+			return NULL;
+	return w;
+}
+
+/*
+ * Words separated by commas or blanks, each mapped by fn into out
+ * ("a b c"), or "none" alone when none_ok.
+ */
+static int words_parse(const char *s, bool none_ok, char *out, size_t size,
+		       const char **bad, size_t *badlen,
+		       const char *(*fn)(const char *, char *, size_t))
+{
+	size_t len = 0, n;
+	char w[PM_NAME_MAX + 4], tmp[16];
+	const char *add;
+	bool none = false;
+
+	out[0] = '\0';
+	*bad = NULL;
+	for (; *s; s += n) {
+		n = strcspn(s, ", \t");
+		if (!n) {
+			n = 1;
+			continue;
+		}
+		add = NULL;
+		if (n < sizeof(w)) {
+			memcpy(w, s, n);
+			w[n] = '\0';
+			none |= none_ok && !strcmp(w, "none");
+			add = none_ok && !strcmp(w, "none") ?
+				      "" :
+				      fn(w, tmp, sizeof(tmp));
+		}
+		if (!add || len + strlen(add) + 2 > size) {
+			*bad = s;
+			*badlen = n;
+			return -EINVAL;
+		}
+		if (*add)
+			len += (size_t)snprintf(out + len, size - len, "%s%s",
+						len ? " " : "", add);
+	}
+	if (none && len) {
+		*bad = "none";
+		*badlen = 4;
+		return -EINVAL;
+	}
+	return len || none ? 0 : -EINVAL;
+}
+
+int pm_pci_class_parse(const char *s, bool none_ok, char *codes,
+		       size_t size, const char **bad, size_t *badlen)
+{
+	return words_parse(s, none_ok, codes, size, bad, badlen,
+			   pci_class_word);
+}
+
+int pm_driver_list_parse(const char *s, bool none_ok, char *out,
+			 size_t size, const char **bad, size_t *badlen)
+{
+	return words_parse(s, none_ok, out, size, bad, badlen, driver_word);
+}
+
+bool pm_pci_class_in(const char *cls, const char *codes)
+{
+	char c[8];
+	size_t n;
+
+	if (strlen(cls) != 8 || strncmp(cls, "0x", 2) || !id_ok(cls + 2, 6))
+		return false;
+	for (int i = 0; i < 7; i++)
+		c[i] = (char)tolower((unsigned char)cls[i + 2]);
+	for (const char *p = codes; *p; p += n) {
+		n = strcspn(p, " ");
+		if (n && n <= 6 && !strncmp(c, p, n))
+			return true;
+		if (p[n])
+			n++;
+	}
+	return false;
+}
+
 int pm_bracket_choice(const char *text, char *out, size_t size)
 {
 	const char *a = strchr(text, '['), *b;
@@ -869,6 +985,33 @@ int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list)
 		rc = read_global(ctx, (enum pm_tune_kind)k, list);
 	pm_err_clear(ctx);
 	return rc < 0 ? rc : list->n - start;
+}
+
+int pm_device_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)
+{
+	int start = list->n, rc = read_pci(ctx, NULL, list);
+
+	if (!rc)
+		rc = read_usb(ctx, NULL, list);
+	pm_err_clear(ctx);
+	return rc < 0 ? rc : list->n - start;
+}
+
+int pm_tunable_device(struct pm_ctx *ctx, const struct pm_tunable *t,
+		      char *out, size_t size)
+{
+	static const char tail[] = "/power/control";
+	char dir[PM_PATH_MAX];
+	size_t n = strlen(t->path);
+
+	if ((t->kind != PM_TUNE_RUNTIME_PM &&
+	     t->kind != PM_TUNE_USB_AUTOSUSPEND) ||
+	    n <= sizeof(tail) - 1 || strcmp(t->path + n - (sizeof(tail) - 1),
+					    tail))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(n - (sizeof(tail) - 1)),
+		 t->path);
+	return pm_device_resolve(ctx, dir, out, size);
 }
 
 int pm_usb_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)

@@ -123,6 +123,35 @@ int pm_usb_exclude_parse(const char *s, char *codes, size_t size,
 /* The device's class or one of its interfaces' is in codes. */
 bool pm_usb_excluded(const struct pm_tunable *t, const char *codes);
 
+/*
+ * [runtime_pm]'s defaults of what a line for many devices leaves alone:
+ * audio and input devices (the issue's "but the keyboard and audio"),
+ * and the drivers TLP 1.4 and later leave alone by default
+ * (RUNTIME_PM_DRIVER_DENYLIST in TLP's tlp.conf: runtime PM breaks or
+ * wedges them).
+ */
+#define PM_RPM_EXCLUDE_CLASS "audio input"
+#define PM_RPM_EXCLUDE_DRIVER "mei_me nouveau radeon xhci_hcd"
+
+/*
+ * PCI classes from words: audio (0401, 0403), input (09), display (03),
+ * network (02), storage (01), bridge (06), usb (0c03), or 2, 4 or 6 hex
+ * digits, "0x" optional; "none" for none when none_ok.  Separated by
+ * commas or blanks.  Into lower-case codes, "0401 0403 09"; -EINVAL
+ * naming nothing, *bad the first word that is none of these.
+ */
+int pm_pci_class_parse(const char *s, bool none_ok, char *codes,
+		       size_t size, const char **bad, size_t *badlen);
+/* The kernel's class text ("0x040380") begins with one of codes. */
+bool pm_pci_class_in(const char *cls, const char *codes);
+/*
+ * Driver names (letters, digits, '_', '-', at most PM_NAME_MAX - 1) or
+ * "none" when none_ok, separated by commas or blanks, into "a b c";
+ * -EINVAL as pm_pci_class_parse.
+ */
+int pm_driver_list_parse(const char *s, bool none_ok, char *out,
+			 size_t size, const char **bad, size_t *badlen);
+
 struct pm_tunables {
 	struct pm_tunable *v;
 	int n, cap;
@@ -141,6 +170,15 @@ int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 void pm_tunables_free(struct pm_tunables *list);
 /* The SATA hosts and the one-file tunables alone, as pm_tunables_read. */
 int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list);
+/* The PCI and USB devices alone (no names read), as pm_tunables_read. */
+int pm_device_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
+/*
+ * The /sys/devices folder of a device's tunable (runtime PM, USB
+ * autosuspend) into out: 0, or -EINVAL for another kind, or
+ * pm_device_resolve's -errno.
+ */
+int pm_tunable_device(struct pm_ctx *ctx, const struct pm_tunable *t,
+		      char *out, size_t size);
 /* The USB devices alone (no names read), as pm_tunables_read has them. */
 int pm_usb_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 

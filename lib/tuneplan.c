@@ -107,14 +107,11 @@ void pm_sata_plan(struct pm_writer *w, const char *policy,
 }
 
 /* One device's file, by its /sys/devices path (as [runtime_pm] plans). */
-static void usb_set(struct pm_writer *w, const struct pm_tunable *t,
-		    const char *name, const char *value)
+static void usb_set(struct pm_writer *w, const char *dev, const char *name,
+		    const char *value)
 {
-	char dev[PM_PATH_MAX], file[PM_PATH_MAX + 32];
+	char file[PM_PATH_MAX + 32];
 
-	if (pm_device_resolve(w->ctx, t->path[0] ? t->path : "", dev,
-			      sizeof(dev)) < 0)
-		return;
 	snprintf(file, sizeof(file), "%s/power/%s", dev, name);
 	pm_writer_set(w, file, NULL, value, 0, NULL);
 }
@@ -122,7 +119,7 @@ static void usb_set(struct pm_writer *w, const struct pm_tunable *t,
 void pm_usb_plan(struct pm_writer *w, const struct pm_usb_req *r)
 {
 	struct pm_tunables l = { 0 };
-	char dir[PM_PATH_MAX];
+	char dir[PM_PATH_MAX], dev[PM_PATH_MAX];
 	int n = pm_usb_tunables_read(w->ctx, &l), k = 0;
 
 	if (n < 0)
@@ -135,17 +132,20 @@ void pm_usb_plan(struct pm_writer *w, const struct pm_usb_req *r)
 		/* The device's folder: t->path less "/power/control". */
 		snprintf(dir, sizeof(dir), "/sys/bus/usb/devices/%s",
 			 t->device);
-		snprintf(t->path, sizeof(t->path), "%s", dir);
-		if (r->control)
-			usb_set(w, t, "control", r->control);
-		if (r->delay_ms &&
+		if (pm_device_resolve(w->ctx, dir, dev, sizeof(dev)) < 0)
+			dev[0] = '\0';
+		if (w->only && strcmp(dev, w->only))
+			continue;
+		if (dev[0] && r->control)
+			usb_set(w, dev, "control", r->control);
+		if (dev[0] && r->delay_ms &&
 		    t->autosuspend_delay_ms != PM_UNKNOWN_S64)
-			usb_set(w, t, "autosuspend_delay_ms", r->delay_ms);
+			usb_set(w, dev, "autosuspend_delay_ms", r->delay_ms);
 		k++;
 	}
 	pm_tunables_free(&l);
 	pm_err_clear(w->ctx);
-	if (!k)
+	if (!k && !w->only)
 		pm_die(w->t, PM_EXIT_UNSUPPORTED,
 		       "%sno USB device to set (none in /sys/bus/usb/devices "
 		       "that can autosuspend, or every one excluded)",

@@ -41,6 +41,10 @@ struct pm_writer {
 	int code;		/* the exit status of a stage that failed */
 	const char *name;	/* "name" of the JSON report, NULL none */
 	void *arg;		/* the tool's own */
+	/* A /sys/devices path: the device planners plan that device's
+	 * files alone, and a line that matches no device is no error
+	 * (opp-set --device); NULL: every device a line names. */
+	const char *only;
 	/* A value read back other than written (NULL: a plain warning). */
 	void (*explain)(struct pm_writer *w, const struct pm_write *x);
 	/* The message for the failed write (NULL: the file and errno). */

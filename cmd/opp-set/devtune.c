@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --save of the device tunables that are not a device's: [sata], [pcie],
- * [audio] and [sysctl] as the machine has them, so that -f puts back
- * what a point of those sections changed.
+ * --save of the device tunables: [sata], [pcie], [audio] and [sysctl]
+ * as the machine has them, and each PCI and USB device's runtime PM
+ * (a [runtime_pm] path line) and USB autosuspend delay (a [sysfs] line),
+ * so that -f puts back what a point of those sections changed.
  */
 #include <string.h>
 
@@ -50,6 +51,63 @@ static void save_sata(struct pm_out *o, const struct pm_tunables *l)
 				      l->v[i].value);
 }
 
+/* A device's path, as a key of the saved point. */
+static const char *device_key(struct opp *op, struct pm_out *o,
+			      const char *dev)
+{
+	const char *why = opp_save_unsafe(dev, false);
+
+	if (!why)
+		return dev;
+	pm_out_abort(o);
+	pm_die(&op->t, PM_EXIT_FAIL, "cannot save the device %s: %s", dev,
+	       why);
+}
+
+/*
+ * power/control of every PCI and USB device pmctl tune lists, by its
+ * path (never excluded), then the USB devices' autosuspend delays.
+ */
+static void save_devices(struct opp *op, struct pm_out *o)
+{
+	struct pm_tunables l = { 0 };
+	char dev[PM_PATH_MAX], v[16];
+	bool head = false;
+
+	if (pm_device_tunables_read(&op->ctx, &l) < 0)
+		pm_die(&op->t, PM_EXIT_FAIL, "out of memory");
+	for (int pass = 0; pass < 2; pass++) {
+		head = false;
+		for (int i = 0; i < l.n; i++) {
+			const struct pm_tunable *t = &l.v[i];
+
+			if (pm_tunable_device(&op->ctx, t, dev, sizeof(dev)))
+				continue;
+			if (pass == 0 &&
+			    pm_tune_value_parse(PM_TUNE_RUNTIME_PM, t->value, v,
+						sizeof(v)))
+				continue;
+			if (pass == 1 &&
+			    t->autosuspend_delay_ms == PM_UNKNOWN_S64)
+				continue;
+			if (!head)
+				pm_out_printf(o, pass ? "\n[sysfs]\n" :
+							"\n[runtime_pm]\n");
+			head = true;
+			if (pass == 0)
+				pm_out_printf(o, "%s = %s\n",
+					      device_key(op, o, dev), v);
+			else
+				pm_out_printf(o, "%s/power/autosuspend_delay_ms"
+						 " = %lld\n",
+					      device_key(op, o, dev),
+					      (long long)t->autosuspend_delay_ms);
+		}
+	}
+	pm_tunables_free(&l);
+	pm_err_clear(&op->ctx);
+}
+
 void opp_save_devtune(struct opp *op, struct pm_out *o)
 {
 	struct pm_tunables l = { 0 };
@@ -72,4 +130,5 @@ void opp_save_devtune(struct opp *op, struct pm_out *o)
 		pm_out_printf(o, "%s = %s\n", sec_key[t->kind][1], v);
 	}
 	pm_tunables_free(&l);
+	save_devices(op, o);
 }

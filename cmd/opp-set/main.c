@@ -26,6 +26,8 @@ enum {
 	OPT_SAVE,
 	OPT_AUTO,
 	OPT_REAPPLY,
+	OPT_AUTO_TUNE,
+	OPT_DEVICE,
 };
 
 static void usage(FILE *f)
@@ -35,6 +37,8 @@ static void usage(FILE *f)
 	      "       opp-set [options] -s SECTION[:ARG].KEY=VALUE...\n"
 	      "       opp-set --list | --show NAME | --diff NAME | --current\n"
 	      "       opp-set --save FILE | --auto | --reapply[=charge]\n"
+	      "       opp-set --reapply --device PATH\n"
+	      "       opp-set --auto-tune [--save FILE]\n"
 	      "\n"
 	      "Apply an operating point: every setting of /etc/pm/opp.d/"
 	      "NAME.conf (or of\n"
@@ -62,6 +66,12 @@ static void usage(FILE *f)
 	      "file (-f restores)\n"
 	      "      --auto           apply the highest-priority point whose "
 	      "[match] holds\n"
+	      "      --auto-tune      set every tunable pmctl tune shows Bad "
+	      "but keyboards,\n"
+	      "                       mice, audio and TLP's driver denylist; "
+	      "with --save FILE,\n"
+	      "                       save the machine first (-f FILE undoes "
+	      "it)\n"
 	      "      --reapply[=charge]\n"
 	      "                       apply again what was applied last "
 	      "(the same point, or\n"
@@ -69,6 +79,10 @@ static void usage(FILE *f)
 	      "settings a firmware\n"
 	      "                       dropped; at boot and after a resume. "
 	      "=charge: only those\n"
+	      "      --device PATH    with --reapply: only the [runtime_pm] "
+	      "and [usb] lines of\n"
+	      "                       the current point that match the "
+	      "device (one plugged in)\n"
 	      "      --wait[=SEC]     wait for the writers' lock instead "
 	      "of exit 4\n"
 	      "  -F, --format FMT     human, json or kv\n"
@@ -280,6 +294,9 @@ static void reapply_source(struct opp *op, bool *autom, const char **name,
 	} else if (!strcmp(how, "set")) {
 		pm_note(&op->t, "the last point was given with -s: only the "
 				"recorded charge settings are applied again");
+	} else if (!strcmp(how, "auto-tune")) {
+		pm_note(&op->t, "the last point was --auto-tune's: only the "
+				"recorded charge settings are applied again");
 	} else {
 		*autom = true;
 	}
@@ -321,8 +338,8 @@ static void explain_fail(struct pm_writer *w, const struct pm_write *x,
 /* What the command line asks: one mode, or a point to apply. */
 struct args {
 	const char *sets[MAX_SETS];
-	const char *file, *name, *show, *diff, *save;
-	bool list, current, autom, reapply;
+	const char *file, *name, *show, *diff, *save, *device;
+	bool list, current, autom, reapply, autotune;
 	int nsets;
 };
 
@@ -361,6 +378,14 @@ static bool own_opt(struct opp *op, struct args *a, int c, const char *arg)
 	case OPT_AUTO:
 		a->autom = true;
 		return true;
+	case OPT_AUTO_TUNE:
+		a->autotune = true;
+		return true;
+	case OPT_DEVICE:
+		if (!*arg)
+			pm_usage_error(&op->t, "--device '': no device path");
+		a->device = arg;
+		return true;
 	case OPT_REAPPLY:
 		a->reapply = true;
 		if (arg && !strcmp(arg, "charge"))
@@ -388,8 +413,9 @@ enum {
 	X_SAVE = 1 << 8,
 	X_AUTO = 1 << 9,
 	X_REAPPLY = 1 << 10,
+	X_AUTO_TUNE = 1 << 11,
 	X_MODES = X_POINT | X_LIST | X_SHOW | X_DIFF | X_CURRENT | X_SAVE |
-		  X_AUTO | X_REAPPLY,
+		  X_AUTO | X_REAPPLY | X_AUTO_TUNE,
 };
 
 /* One mode per run; a point from one source, -s alone. */
@@ -397,7 +423,7 @@ static void check_modes(struct opp *op, const struct args *a)
 {
 	static const char one_mode[] = "give one of NAME, -f FILE, -s, --list, "
 				       "--show, --diff, --current, --save, "
-				       "--auto and --reapply";
+				       "--auto, --reapply and --auto-tune";
 	static const struct pm_opt_rule rules[] = {
 		{ PM_RULE_ANY_OF, X_MODES, 0,
 		  "name a point (opp-set --list shows them), or give -f FILE "
@@ -412,8 +438,10 @@ static void check_modes(struct opp *op, const struct args *a)
 			 (a->name || a->file || a->nsets ? X_POINT : 0) |
 			 (a->list ? X_LIST : 0) | (a->show ? X_SHOW : 0) |
 			 (a->diff ? X_DIFF : 0) | (a->current ? X_CURRENT : 0) |
-			 (a->save ? X_SAVE : 0) | (a->autom ? X_AUTO : 0) |
-			 (a->reapply ? X_REAPPLY : 0);
+			 (a->save && !a->autotune ? X_SAVE : 0) |
+			 (a->autom ? X_AUTO : 0) |
+			 (a->reapply ? X_REAPPLY : 0) |
+			 (a->autotune ? X_AUTO_TUNE : 0);
 
 	pm_tool_rules(&op->t, given, rules, sizeof(rules) / sizeof(rules[0]),
 		      NULL);
@@ -433,6 +461,8 @@ static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ "reapply", optional_argument, NULL, OPT_REAPPLY },
+		{ "auto-tune", no_argument, NULL, OPT_AUTO_TUNE },
+		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -451,6 +481,9 @@ static void parse_args(struct opp *op, struct args *a, int argc, char **argv)
 				       "at a time)",
 			       argv[optind]);
 	check_modes(op, a);
+	if (a->device && (!a->reapply || op->charge_only))
+		pm_usage_error(&op->t, "--device goes with --reapply (the "
+				       "current point's lines of one device)");
 	if (a->save && !*a->save)
 		pm_usage_error(&op->t, "--save: the file name is empty");
 	pm_tool_formats(&op->t, 1u << PM_FMT_HUMAN | 1u << PM_FMT_JSON |
@@ -511,6 +544,11 @@ static void load_point(struct opp *op, struct args *a, struct opp_point *pt,
 		snprintf(pt->name, sizeof(pt->name), "custom");
 		for (int i = 0; i < a->nsets; i++)
 			opp_add_inline(op, a->sets[i], pt);
+	}
+	if (a->autotune) {
+		opp_auto_tune(op, pt);
+		snprintf(how, size, "auto-tune");
+		return;
 	}
 	if (a->autom) {
 		snprintf(how, size, "auto");
@@ -587,7 +625,7 @@ int main(int argc, char **argv)
 	pm_tool_init(&op.t, "opp-set", usage);
 	op.t.dry_run_opt = true;
 	parse_args(&op, &a, argc, argv);
-	if (a.list || a.current || a.save || a.show)
+	if (a.list || a.current || (a.save && !a.autotune) || a.show)
 		return run_query(&op, &a);
 	memset(&pt, 0, sizeof(pt));
 	pm_tool_only(&op.t, PM_SEEN_OUTPUT | PM_SEEN_FORMAT | PM_SEEN_WAIT |
@@ -604,10 +642,18 @@ int main(int argc, char **argv)
 	w.arg = &op;
 	w.diff = !!a.diff;
 	w.explain_fail = explain_fail;
+	if (a.device) {
+		code = opp_device_apply(&op, &w, a.device);
+		pm_ctx_close(&op.ctx);
+		return code;
+	}
 	w.on_applied = applied;
 	op.how = how;
 	op.pt = &pt;
 	load_point(&op, &a, &pt, how, sizeof(how));
+	/* What --auto-tune changes, saved before its first write. */
+	if (a.save)
+		opp_save(&op, a.save);
 	code = apply(&op, &pt, &w, &changes);
 	if (code == PM_EXIT_OK)
 		say_done(&op, &pt, changes, !!a.diff);

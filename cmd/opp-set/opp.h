@@ -51,6 +51,12 @@ const char *opp_save_unsafe(const char *v, bool arg);
 /* One -s SECTION[:ARG].KEY=VALUE, checked like a file line. */
 void opp_add_inline(struct opp *op, const char *arg, struct opp_point *pt);
 void opp_point_free(struct opp_point *pt);
+/* One setting of --auto-tune, SECTION.KEY=VALUE as -s takes it; its
+ * errors name "--auto-tune (SETTING)". */
+void opp_add_auto(struct opp *op, struct opp_point *pt, const char *set);
+/* --auto-tune's point: the power-saving value of every tunable pmctl
+ * tune shows Bad, but the devices the default exclusions leave alone. */
+void opp_auto_tune(struct opp *op, struct opp_point *pt);
 /* Add a setting to a loaded point as if FILE:LINE said it (checked like
  * a file line; the caller makes sure the point does not set it). */
 void opp_add_setting(struct opp *op, struct opp_point *pt, const char *file,
@@ -85,6 +91,12 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 /* Both, on the machine as it is (dry runs: --current). */
 void opp_plan(struct opp *op, const struct opp_point *pt,
 	      struct pm_writer *w);
+
+/* [runtime_pm] and [usb] alone: with w->only, one device's lines. */
+void opp_plan_devices(const struct opp_point *pt, struct pm_writer *w);
+/* --reapply --device PATH, the lock held: the current point's lines of
+ * that device (exit 0 when no point is current); the exit status. */
+int opp_device_apply(struct opp *op, struct pm_writer *w, const char *dev);
 
 /* [supply NAME]: planned with the second stage. */
 void opp_plan_supply(const struct opp_point *pt, struct pm_writer *w);

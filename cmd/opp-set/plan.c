@@ -750,21 +750,57 @@ static void plan_profile(const struct opp_point *pt, struct pm_writer *w)
 	pm_profile_plan(w, s->value, where);
 }
 
-/* [runtime_pm]: a device by its path, or every device of a bus. */
+/* [runtime_pm] exclude_KEY's list, TLP's defaults without it. */
+static void rpm_exclusions(const struct opp_point *pt, char *cls,
+			   char *drv, size_t size)
+{
+	const struct opp_setting *c = get(pt, "runtime_pm", "",
+					  "exclude_class");
+	const struct opp_setting *d = get(pt, "runtime_pm", "",
+					  "exclude_driver");
+	const char *bad;
+	size_t n;
+
+	/* Checked when the point was read. */
+	if (pm_pci_class_parse(c ? c->value : PM_RPM_EXCLUDE_CLASS, true, cls,
+			       size, &bad, &n) < 0)
+		cls[0] = '\0';
+	if (pm_driver_list_parse(d ? d->value : PM_RPM_EXCLUDE_DRIVER, true,
+				 drv, size, &bad, &n) < 0)
+		drv[0] = '\0';
+}
+
+/* [runtime_pm]: a device by its path; every device of a bus, of a PCI
+ * class or bound to a driver, but the excluded ones. */
 static void plan_runtime(const struct opp_point *pt, struct pm_writer *w)
 {
+	char xc[256], xd[256], cls[256];
+	const char *bad;
+	size_t n;
+
+	rpm_exclusions(pt, xc, xd, sizeof(xc));
 	for (int i = 0; i < pt->n; i++) {
 		const struct opp_setting *s = &pt->v[i];
 		char where[2 * PM_PATH_MAX + 64];
 		struct pm_devreq r = { 0 };
 
-		if (strcmp(s->section, "runtime_pm"))
+		if (strcmp(s->section, "runtime_pm") ||
+		    !strncmp(s->key, "exclude_", 8))
 			continue;
 		opp_where(s, where, sizeof(where));
 		snprintf(where + strlen(where), sizeof(where) - strlen(where),
 			 "[runtime_pm] %s: ", s->key);
 		r.name = s->key;
-		r.bus = s->key[0] != '/';
+		if (!strncmp(s->key, "class.", 6) &&
+		    pm_pci_class_parse(s->key + 6, false, cls, sizeof(cls),
+				       &bad, &n) == 0)
+			r.cls = cls;
+		else if (!strncmp(s->key, "driver.", 7))
+			r.driver = s->key + 7;
+		else
+			r.bus = s->key[0] != '/';
+		r.x_class = xc;
+		r.x_driver = xd;
 		r.control = s->value;
 		r.where = where;
 		pm_device_plan(w, &r);
@@ -966,6 +1002,12 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 	opp_plan_supply(pt, w);
 	plan_sysfs(pt, w);
 	pm_hotplug_plan(w, &st->down, false);
+}
+
+void opp_plan_devices(const struct opp_point *pt, struct pm_writer *w)
+{
+	plan_runtime(pt, w);
+	plan_usb(pt, w);
 }
 
 void opp_plan(struct opp *op, const struct opp_point *pt,

@@ -22,6 +22,8 @@ const char *opp_where(const struct opp_setting *s, char *buf, size_t size)
 {
 	if (s->line)
 		snprintf(buf, size, "%s:%u: ", s->file, s->line);
+	else if (s->file && !strncmp(s->file, "--", 2))
+		snprintf(buf, size, "%s: ", s->file);	/* --auto-tune's */
 	else
 		snprintf(buf, size, "-s %s: ", s->file ? s->file : "");
 	return buf;
@@ -228,46 +230,6 @@ static const char *v_tune(enum pm_tune_kind k, const char *v, char *buf,
 	return buf;
 }
 
-static const char *v_usb(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_USB_AUTOSUSPEND, v, buf, size);
-}
-
-static const char *v_sata(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_SATA_LINK, v, buf, size);
-}
-
-static const char *v_aspm(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_PCIE_ASPM, v, buf, size);
-}
-
-static const char *v_power_save(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_AUDIO_POWER_SAVE, v, buf, size);
-}
-
-static const char *v_yn(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_AUDIO_CONTROLLER, v, buf, size);
-}
-
-static const char *v_nmi(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_NMI_WATCHDOG, v, buf, size);
-}
-
-static const char *v_centisecs(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_DIRTY_WRITEBACK, v, buf, size);
-}
-
-static const char *v_laptop(const char *v, char *buf, size_t size)
-{
-	return v_tune(PM_TUNE_LAPTOP_MODE, v, buf, size);
-}
-
 static const char *v_delay(const char *v, char *buf, size_t size)
 {
 	int64_t x;
@@ -367,52 +329,55 @@ static const char *v_includes(const char *v, char *buf, size_t size)
 
 struct key {
 	const char *section, *key;
-	check_fn check;
+	check_fn check;		/* NULL: a device tunable's value */
+	enum pm_tune_kind tune;	/* its kind, or PM_TUNE_NKINDS */
 };
 
 static const struct key keys[] = {
-	{ "opp", "description", v_text },
-	{ "opp", "include", v_includes },
-	{ "cpufreq", "governor", v_governors },
-	{ "cpufreq", "min", v_khz },
-	{ "cpufreq", "max", v_khz },
-	{ "cpufreq", "speed", v_khz },
-	{ "cpufreq", "epp", v_epp },
-	{ "cpufreq", "boost", v_onoff },
-	{ "intel_pstate", "min_perf_pct", v_pct },
-	{ "intel_pstate", "max_perf_pct", v_pct },
-	{ "intel_pstate", "no_turbo", v_onoff },
-	{ "intel_pstate", "status", v_intel_status },
-	{ "amd_pstate", "status", v_amd_status },
-	{ "cpuidle", "governor", v_name },
-	{ "cpuidle", "disable", v_states },
-	{ "cpuidle", "max_latency", v_us },
-	{ "cpu", "online", v_cpus },
-	{ "cpu", "smt", v_onoff_word },
-	{ "devfreq", "governor", v_name },
-	{ "devfreq", "min", v_hz },
-	{ "devfreq", "max", v_hz },
-	{ "platform", "profile", v_name },
-	{ "supply", "charge_start", v_pct },
-	{ "supply", "charge_stop", v_pct },
-	{ "supply", "charge_behaviour", v_name },
-	{ "usb", "autosuspend", v_usb },
-	{ "usb", "autosuspend_delay_ms", v_delay },
-	{ "usb", "exclude", v_usb_classes },
-	{ "sata", "link_power", v_sata },
-	{ "pcie", "aspm", v_aspm },
-	{ "audio", "power_save", v_power_save },
-	{ "audio", "power_save_controller", v_yn },
-	{ "sysctl", "kernel.nmi_watchdog", v_nmi },
-	{ "sysctl", "vm.dirty_writeback_centisecs", v_centisecs },
-	{ "sysctl", "vm.laptop_mode", v_laptop },
-	{ "match", "ac", v_ac },
-	{ "match", "battery_below", v_pct },
-	{ "match", "battery_above", v_pct },
-	{ "match", "thermal_above", v_celsius },
-	{ "match", "cpu_pressure_above", v_pct },
-	{ "match", "cpu_pressure_below", v_pct },
-	{ "match", "priority", v_int },
+	{ "opp", "description", v_text, PM_TUNE_NKINDS },
+	{ "opp", "include", v_includes, PM_TUNE_NKINDS },
+	{ "cpufreq", "governor", v_governors, PM_TUNE_NKINDS },
+	{ "cpufreq", "min", v_khz, PM_TUNE_NKINDS },
+	{ "cpufreq", "max", v_khz, PM_TUNE_NKINDS },
+	{ "cpufreq", "speed", v_khz, PM_TUNE_NKINDS },
+	{ "cpufreq", "epp", v_epp, PM_TUNE_NKINDS },
+	{ "cpufreq", "boost", v_onoff, PM_TUNE_NKINDS },
+	{ "intel_pstate", "min_perf_pct", v_pct, PM_TUNE_NKINDS },
+	{ "intel_pstate", "max_perf_pct", v_pct, PM_TUNE_NKINDS },
+	{ "intel_pstate", "no_turbo", v_onoff, PM_TUNE_NKINDS },
+	{ "intel_pstate", "status", v_intel_status, PM_TUNE_NKINDS },
+	{ "amd_pstate", "status", v_amd_status, PM_TUNE_NKINDS },
+	{ "cpuidle", "governor", v_name, PM_TUNE_NKINDS },
+	{ "cpuidle", "disable", v_states, PM_TUNE_NKINDS },
+	{ "cpuidle", "max_latency", v_us, PM_TUNE_NKINDS },
+	{ "cpu", "online", v_cpus, PM_TUNE_NKINDS },
+	{ "cpu", "smt", v_onoff_word, PM_TUNE_NKINDS },
+	{ "devfreq", "governor", v_name, PM_TUNE_NKINDS },
+	{ "devfreq", "min", v_hz, PM_TUNE_NKINDS },
+	{ "devfreq", "max", v_hz, PM_TUNE_NKINDS },
+	{ "platform", "profile", v_name, PM_TUNE_NKINDS },
+	{ "supply", "charge_start", v_pct, PM_TUNE_NKINDS },
+	{ "supply", "charge_stop", v_pct, PM_TUNE_NKINDS },
+	{ "supply", "charge_behaviour", v_name, PM_TUNE_NKINDS },
+	{ "usb", "autosuspend", NULL, PM_TUNE_USB_AUTOSUSPEND },
+	{ "usb", "autosuspend_delay_ms", v_delay, PM_TUNE_NKINDS },
+	{ "usb", "exclude", v_usb_classes, PM_TUNE_NKINDS },
+	{ "sata", "link_power", NULL, PM_TUNE_SATA_LINK },
+	{ "pcie", "aspm", NULL, PM_TUNE_PCIE_ASPM },
+	{ "audio", "power_save", NULL, PM_TUNE_AUDIO_POWER_SAVE },
+	{ "audio", "power_save_controller", NULL,
+	  PM_TUNE_AUDIO_CONTROLLER },
+	{ "sysctl", "kernel.nmi_watchdog", NULL, PM_TUNE_NMI_WATCHDOG },
+	{ "sysctl", "vm.dirty_writeback_centisecs", NULL,
+	  PM_TUNE_DIRTY_WRITEBACK },
+	{ "sysctl", "vm.laptop_mode", NULL, PM_TUNE_LAPTOP_MODE },
+	{ "match", "ac", v_ac, PM_TUNE_NKINDS },
+	{ "match", "battery_below", v_pct, PM_TUNE_NKINDS },
+	{ "match", "battery_above", v_pct, PM_TUNE_NKINDS },
+	{ "match", "thermal_above", v_celsius, PM_TUNE_NKINDS },
+	{ "match", "cpu_pressure_above", v_pct, PM_TUNE_NKINDS },
+	{ "match", "cpu_pressure_below", v_pct, PM_TUNE_NKINDS },
+	{ "match", "priority", v_int, PM_TUNE_NKINDS },
 };
 
 static const char *const sections[] = {
@@ -485,6 +450,53 @@ static const char *bus_ok(const char *k, char *buf, size_t size)
 	snprintf(buf, size, "'%s' is neither a bus name (pci, usb, ...) nor "
 			    "a device path", k);
 	return buf;
+}
+
+#define CLASS_WORDS                                                     \
+	"audio, input, display, network, storage, bridge, usb, or 2, 4 or " \
+	"6 hex digits"
+
+/* A [runtime_pm] line: a bus, a path, class.CLASS, driver.NAME, or the
+ * exclusions of the lines for many devices. */
+static const char *runtime_ok(const char *k, const char *v, char *buf,
+			      size_t size)
+{
+	bool x = !strncmp(k, "exclude_", 8);
+	const char *w = x ? v : strchr(k, '.') ? strchr(k, '.') + 1 : "";
+	char out[256];
+	const char *bad = NULL;
+	size_t n = 0;
+	int r = 0;
+	bool cls;
+
+	if (!strcmp(k, "exclude_class") || !strncmp(k, "class.", 6))
+		r = pm_pci_class_parse(w, x, out, sizeof(out), &bad, &n);
+	else if (!strcmp(k, "exclude_driver") || !strncmp(k, "driver.", 7))
+		r = pm_driver_list_parse(w, x, out, sizeof(out), &bad, &n);
+	else if (!x)
+		return bus_ok(k, buf, size) ? buf : v_runtime(v, buf, size);
+	else
+		r = -EINVAL;
+	if (r < 0 && x && !bad && strcmp(k, "exclude_class") &&
+	    strcmp(k, "exclude_driver")) {
+		snprintf(buf, size, "'%s' is not a key (the exclusions: "
+				    "exclude_class, exclude_driver)", k);
+		return buf;
+	}
+	if (r == 0 && !x && strchr(out, ' ') && k[0] == 'd')
+		r = -EINVAL, bad = w, n = strlen(w);
+	cls = k[x ? 8 : 0] == 'c';
+	if (r < 0 && !bad)
+		snprintf(buf, size, "names no %s%s", cls ? "class" : "driver",
+			 x ? " (none for none)" : "");
+	else if (r < 0 && x && n == 4 && !strncmp(bad, "none", 4))
+		snprintf(buf, size, "none with %s",
+			 cls ? "classes" : "drivers");
+	else if (r < 0)
+		snprintf(buf, size, "'%.*s' is not %s%s", (int)n, bad,
+			 cls ? "a PCI class (" CLASS_WORDS : "a driver's name",
+			 cls ? x ? ", or none)" : ")" : x ? " (or none)" : "");
+	return r < 0 ? buf : x ? NULL : v_runtime(v, buf, size);
 }
 
 const char *opp_save_unsafe(const char *v, bool arg)
@@ -616,9 +628,7 @@ static void check_key(struct opp *op, const char *file, unsigned line,
 		if (!bad)
 			bad = v_any(value, err, sizeof(err));
 	} else if (!strcmp(sec, "runtime_pm")) {
-		bad = bus_ok(key, err, sizeof(err));
-		if (!bad)
-			bad = v_runtime(value, err, sizeof(err));
+		bad = runtime_ok(key, value, err, sizeof(err));
 	} else {
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (!strcmp(keys[i].section, sec) &&
@@ -635,8 +645,10 @@ static void check_key(struct opp *op, const char *file, unsigned line,
 				snprintf(msg, sizeof(msg),
 					 "unknown key '%s' in [%s]", key, sec);
 			die_at(op, file, line, NULL, msg);
-		} else {
+		} else if (k->check) {
 			bad = k->check(value, err, sizeof(err));
+		} else {
+			bad = v_tune(k->tune, value, err, sizeof(err));
 		}
 	}
 	if (bad) {
@@ -945,6 +957,15 @@ void opp_add_setting(struct opp *op, struct opp_point *pt, const char *file,
 
 	snprintf(head, sizeof(head), "supply %s", arg);
 	add(op, pt, keep_file(op, pt, file), line, head, key, value);
+}
+
+void opp_add_auto(struct opp *op, struct opp_point *pt, const char *set)
+{
+	char shown[200];
+
+	opp_add_inline(op, set, pt);
+	snprintf(shown, sizeof(shown), "--auto-tune (%s)", set);
+	pt->v[pt->n - 1].file = keep_file(op, pt, shown);
 }
 
 void opp_point_free(struct opp_point *pt)

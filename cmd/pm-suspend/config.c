@@ -16,6 +16,7 @@ static const char *const keys[] = {
 	"HOOK_TIMEOUT",	       "HIBERNATE_MODE", "HIBERNATE_DELAY",
 	"SYSTEMD_SLEEP_HOOKS", "RTC",		 "HOOK_BLACKLIST",
 	"SUSPEND_MODULES",     "TEMPORARY_CPUFREQ_GOVERNOR",
+	"HIBERNATE_METHOD",
 };
 
 /* A module name as modprobe takes it. */
@@ -109,6 +110,13 @@ static void conf_word(struct ps *p, const struct pm_conf *c,
 			    "reboot",
 			    v);
 		snprintf(p->hib_mode, sizeof(p->hib_mode), "%s", v);
+	} else if (!strcmp(l->key, "HIBERNATE_METHOD")) {
+		if (strcmp(v, "kernel") && strcmp(v, "userspace"))
+			bad(p, c, l->lineno,
+			    "HIBERNATE_METHOD '%s': choose kernel or userspace",
+			    v);
+		/* --userspace on the command line wins over kernel. */
+		p->userspace = p->userspace || !strcmp(v, "userspace");
 	} else if (!strcmp(l->key, "SYSTEMD_SLEEP_HOOKS")) {
 		if (pm_parse_bool(v, &b) < 0)
 			bad(p, c, l->lineno, "SYSTEMD_SLEEP_HOOKS '%s': yes or no",
@@ -171,7 +179,8 @@ static void conf_file(struct ps *p, bool explicit_timeout,
 			    "unknown key (known: HOOK_TIMEOUT, "
 			    "HIBERNATE_MODE, HIBERNATE_DELAY, "
 			    "SYSTEMD_SLEEP_HOOKS, RTC, HOOK_BLACKLIST, "
-			    "SUSPEND_MODULES, TEMPORARY_CPUFREQ_GOVERNOR)%s",
+			    "SUSPEND_MODULES, TEMPORARY_CPUFREQ_GOVERNOR, "
+			    "HIBERNATE_METHOD)%s",
 			    "");
 		if (!strcmp(l->key, "HOOK_TIMEOUT") ||
 		    !strcmp(l->key, "HIBERNATE_DELAY"))

@@ -588,7 +588,9 @@ static int leg_enter(struct ps *p, const struct ps_leg *l,
 	b0 = clock_s(CLOCK_BOOTTIME);
 	m0 = clock_s(CLOCK_MONOTONIC);
 	r->attempted = true;
-	if (pm_sleep_enter(&p->ctx, l->state) < 0) {
+	if (p->userspace && l->mode == PM_MODE_HIBERNATE && !p->t.dry_run) {
+		status = ps_user_hibernate(p, l, r);
+	} else if (pm_sleep_enter(&p->ctx, l->state) < 0) {
 		fail_write(p, r);
 		status = PM_EXIT_FAIL;
 	} else {

@@ -3,7 +3,7 @@
  * pm-suspend: suspend or hibernate the machine, with pm-utils' hooks,
  * the wakeup_count handshake, an RTC wake-up, hibernation safety checks
  * and the kernel's reason when it refuses.  Also pm-hibernate,
- * pm-suspend-hybrid and pm-is-supported by argv[0].
+ * pm-suspend-hybrid, pm-is-supported and pm-resume by argv[0].
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ps.h"
+#include "resume.h"
 
 enum {
 	OPT_CHECK = PM_OPT_TOOL,
@@ -35,6 +36,8 @@ enum {
 	OPT_TIMINGS,
 	OPT_BUDGET,
 	OPT_TIMELINE,
+	OPT_USERSPACE,
+	OPT_HISTORY,
 };
 
 #define MODES                                                                \
@@ -90,12 +93,21 @@ static const char usage_text[] =
 	"device\n"
 	"                           callback a bar, in FILE (one HTML "
 	"page)\n"
+	"      --history            the past cycles per week: success rate, "
+	"resume time,\n"
+	"                           wake reasons (-F prom: the pm_suspend_* "
+	"metrics)\n"
 	"      --no-hooks           do not run the sleep hooks\n"
 	"      --hook-timeout DURATION  kill a hook after DURATION "
 	"(default 30 s)\n"
 	"      --hibernate-delay DURATION  suspend-then-hibernate: "
 	"hibernate after\n"
 	"                           DURATION asleep (default 2 h)\n"
+	"      --userspace          hibernate with pmtools' own image "
+	"writer (zstd,\n"
+	"                           checksums; resumed by pm-resume) "
+	"instead of the\n"
+	"                           kernel's\n"
 	"      --force              hibernate without the safety "
 	"checks; replace\n"
 	"                           an RTC alarm that is already set\n"
@@ -107,7 +119,8 @@ static const char usage_text[] =
 	"of exit 4\n"
 	"  -J, --json               print a report of the cycle as "
 	"JSON\n"
-	"  -F, --format FMT         human (default), json or kv\n"
+	"  -F, --format FMT         human (default), json or kv (--history: "
+	"also prom)\n"
 	"  -o, --output FILE        write the report to FILE "
 	"atomically\n"
 	"      --sysroot DIR        prefix /sys, /proc, /etc, /run, "
@@ -518,6 +531,8 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 		{ "timings", no_argument, NULL, OPT_TIMINGS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
+		{ "userspace", no_argument, NULL, OPT_USERSPACE },
+		{ "history", no_argument, NULL, OPT_HISTORY },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -540,6 +555,10 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 			p->force = true;
 		} else if (c == OPT_TIMINGS) {
 			p->timings = true;
+		} else if (c == OPT_USERSPACE) {
+			p->userspace = true;
+		} else if (c == OPT_HISTORY) {
+			p->history = true;
 		} else {
 			opt_is(p, a, c, argv);
 		}
@@ -588,7 +607,9 @@ enum {
 	X_OUTPUT = 1 << 9,
 	X_TIMINGS = 1 << 10,
 	X_BUDGET = 1 << 11,
-	X_TIMELINE = 1 << 12,
+	X_USERSPACE = 1 << 12,
+	X_NOT_HIB = 1 << 13,	/* a mode without a hibernate leg */
+	X_TIMELINE = 1 << 14,
 };
 
 /* The options that do not go together, each pair with its reason. */
@@ -607,6 +628,9 @@ static const struct pm_opt_rule combos[] = {
 	  "apply" },
 	{ PM_RULE_NEEDS, X_BUDGET, X_TIMINGS,
 	  "--budget reads the kernel's trace: add --timings" },
+	{ PM_RULE_CONFLICT, X_USERSPACE, X_NOT_HIB | X_PM_TEST,
+	  "--userspace writes a hibernation image: it takes hibernate or "
+	  "suspend-then-hibernate, without --test or --diagnose" },
 	{ PM_RULE_CONFLICT, X_CHECK,
 	  X_DRY_RUN | X_PM_TEST | X_WAKE | X_NO_HOOKS | X_TIMINGS,
 	  "--check only answers whether MODE can be entered: it takes no "
@@ -635,9 +659,12 @@ static void check_combos(struct ps *p)
 		(p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE ? X_STH : 0) |
 		(p->t.fmt == PM_FMT_JSON || p->t.fmt == PM_FMT_KV ? X_JSON : 0) |
 		(p->t.output ? X_OUTPUT : 0) |
-		(p->timings ? X_TIMINGS : 0) |
-		(p->budget_s > 0 ? X_BUDGET : 0) |
-		(p->timeline ? X_TIMELINE : 0);
+		(p->timings ? X_TIMINGS : 0) | (p->budget_s > 0 ? X_BUDGET : 0) |
+		(p->userspace ? X_USERSPACE : 0) |
+		(p->timeline ? X_TIMELINE : 0) |
+		(p->mode != PM_MODE_HIBERNATE &&
+				 p->mode != PM_MODE_SUSPEND_THEN_HIBERNATE ?
+			 X_NOT_HIB : 0);
 
 	pm_tool_rules(&p->t, given, combos, sizeof(combos) / sizeof(combos[0]),
 		      NULL);
@@ -760,14 +787,19 @@ int main(int argc, char **argv)
 	static struct ps p;
 	struct args a = { 0 };
 	struct sigaction sa;
+	const char *slash = strrchr(argv[0], '/');
 	int st;
 
+	if (!strcmp(slash ? slash + 1 : argv[0], "pm-resume"))
+		return ps_resume_main(argc, argv);
 	init_names(&p, &a, argv[0]);
 	join_cmdline(&p, argc, argv);
 	pm_tool_init(&p.t, p.name, usage);
 	p.t.dry_run_opt = true;
 	parse_opts(&p, &a, argc, argv);
 	parse_mode(&p, &a, argc, argv);
+	if (p.history)
+		return ps_history(&p, a.mode_arg, a.set_timeout, a.set_delay);
 	check_combos(&p);
 	pm_tool_ctx(&p.t, &p.ctx);
 	probe_output(&p);
@@ -790,6 +822,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	st = ps_run(&p);
+	ps_history_log(&p);
 	if (!p.t.dry_run && ps_signal && st == PM_EXIT_OK)
 		pm_warn(&p.t, "a signal arrived during the sleep: handled "
 			      "after the resume");

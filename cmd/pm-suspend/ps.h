@@ -65,6 +65,11 @@ struct ps_result {
 	uint64_t hw_sleep_us;		/* last_hw_sleep, PM_UNKNOWN */
 	struct pm_fpdt fpdt0, fpdt1;	/* ACPI FPDT before, after */
 	bool fpdt;			/* fpdt1 read (the folder is there) */
+	/* --userspace hibernation (userhib.c) */
+	bool user;
+	uint64_t img_bytes, stored_bytes;
+	double write_s, read_s;		/* pm-hibernate's, pm-resume's */
+	char img_id[33];
 };
 
 struct ps {
@@ -76,6 +81,8 @@ struct ps {
 	bool timings;			/* --timings */
 	bool tracefs_mounted;		/* by us, for this leg */
 	const char *timeline;		/* --timeline FILE, NULL */
+	bool userspace;			/* --userspace, HIBERNATE_METHOD */
+	bool history;			/* --history */
 	double budget_s;		/* --budget, 0 none */
 	const char *test_level;
 	const char *rtc;
@@ -126,6 +133,13 @@ bool ps_firmware_words(char *buf, size_t size, const struct ps_result *r);
 /* timeline.c */
 void ps_timeline_probe(struct ps *p);
 int ps_timeline(struct ps *p, int status);
+/* userhib.c */
+int ps_user_hibernate(struct ps *p, const struct ps_leg *l,
+		      struct ps_result *r);
+/* history.c */
+void ps_history_log(struct ps *p);
+int ps_history(struct ps *p, const char *mode_arg, bool set_timeout,
+	       bool set_delay);
 /* report.c */
 void ps_report(struct ps *p, int status);
 

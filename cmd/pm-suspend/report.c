@@ -30,6 +30,26 @@ static uint64_t moved(const struct pm_wsrc *a, int na, const struct pm_wsrc *b)
 	return 0;
 }
 
+/* --userspace: the image pmtools wrote, null for the kernel's. */
+static void json_user(struct pm_out *o, const struct ps_result *r)
+{
+	if (!r->user || !r->img_bytes) {
+		pm_out_null(o, "image");
+		return;
+	}
+	pm_out_obj_begin(o, "image");
+	pm_out_str(o, "id", r->img_id);
+	pm_out_u64(o, "image_bytes", r->img_bytes);
+	pm_out_u64(o, "stored_bytes", r->stored_bytes);
+	pm_out_double(o, "ratio", (double)r->stored_bytes /
+				  (double)r->img_bytes, 4);
+	pm_out_double(o, "write_s", r->write_s, 3);
+	pm_out_double(o, "mb_per_s", r->write_s > 0 ?
+			(double)r->img_bytes / r->write_s / 1e6 : 0, 1);
+	pm_out_double(o, "resume_read_s", r->read_s, 3);
+	pm_out_obj_end(o);
+}
+
 static void json_leg(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r)
 {
@@ -65,6 +85,7 @@ static void json_leg(struct pm_out *o, const struct ps *p,
 		pm_out_null(o, "asleep_s");
 	}
 	pm_out_double(o, "resume_s", r->resume_s, 6);
+	json_user(o, r);
 	if (r->alarm)
 		pm_out_u64(o, "alarm", r->alarm);
 	else

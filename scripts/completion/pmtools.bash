@@ -711,11 +711,13 @@ _pmtools_pm_suspend() {
 	local name=${1##*/} a
 	_pmtools_spec Fco \
 		"--wake-after --wake-at --rtc --test --hook-timeout --hibernate-delay --budget --timeline --config --format --output --sysroot --cpu" \
-		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
+		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --userspace --history --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
 	_pmtools_scan -
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
-		_pmtools_value "$_pmt_pend" "human json kv" && return
+		a="human json kv"
+		[[ $_pmt_seen == *" --history "* ]] && a+=" prom"
+		_pmtools_value "$_pmt_pend" "$a" && return
 		case $_pmt_pend in
 		--rtc) _pmtools_rtcs ;;
 		--test) _pmtools_test_levels ;;
@@ -728,8 +730,8 @@ _pmtools_pm_suspend() {
 			a=(--suspend --hibernate --suspend-hybrid -q --quiet -v --verbose
 				--config --sysroot -h --help -V --version)
 		else
-			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --timeline --no-hooks
-				--hook-timeout --hibernate-delay --force --config -n --dry-run --wait
+			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --timeline --history --no-hooks
+				--hook-timeout --hibernate-delay --userspace --force --config -n --dry-run --wait
 				-J --json -F --format -o --output --sysroot -q --quiet -v --verbose
 				-h --help -V --version)
 		fi
@@ -737,8 +739,9 @@ _pmtools_pm_suspend() {
 		return
 	fi
 	# pm-hibernate and pm-suspend-hybrid name their mode; pm-is-supported
-	# takes it as an option.
+	# takes it as an option; --history takes none.
 	if [[ $name != pm-hibernate && $name != pm-suspend-hybrid && $name != pm-is-supported ]] &&
+		[[ $_pmt_seen != *" --history "* ]] &&
 		((${#_pmt_pos[@]} + ${#_pmt_after[@]} == 0)); then
 		_pmtools_modes
 		if ((${#_pmt_c[@]})); then
@@ -869,8 +872,8 @@ _pmtools_opp_setting() {
 
 _pmtools_opp_set() {
 	local a
-	_pmtools_spec fsFco "--file --set --show --diff --save --format --output --sysroot --cpu" \
-		"--dry-run --list --current --auto --reapply --wait --help --version --json --quiet --verbose"
+	_pmtools_spec fsFco "--file --set --show --diff --save --device --format --output --sysroot --cpu" \
+		"--dry-run --list --current --auto --reapply --auto-tune --wait --help --version --json --quiet --verbose"
 	_pmtools_scan +
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then _pmtools_optval || true; fi
 	if [[ -n $_pmt_pend ]]; then
@@ -881,20 +884,21 @@ _pmtools_opp_set() {
 			return
 			;;
 		--show | --diff) _pmtools_points ;;
+		--device) _pmtools_devpaths ;;
 		esac
 		_pmtools_offer
 		return
 	fi
 	if [[ $_pmt_cur == -* ]] && ! ((_pmt_dd)) && ! ((${#_pmt_pos[@]})); then
 		a=(-f --file -s --set -n --dry-run --diff --show --list --current --save
-			--auto --reapply --wait -F --format -J --json -o --output --sysroot -q --quiet
-			-v --verbose -h --help -V --version)
+			--auto --reapply --device --auto-tune --wait -F --format -J --json -o --output --sysroot
+			-q --quiet -v --verbose -h --help -V --version)
 		_pmtools_opts "${a[@]}"
 		return
 	fi
 	# NAME: one, and not beside -f, -s or the other modes.
 	if ((${#_pmt_pos[@]} + ${#_pmt_after[@]} == 0)); then
-		for a in -f --file -s --set --list --show --diff --current --save --auto --reapply; do
+		for a in -f --file -s --set --list --show --diff --current --save --auto --reapply --auto-tune; do
 			[[ $_pmt_seen == *" $a "* ]] && return
 		done
 		_pmtools_points
@@ -934,8 +938,33 @@ _cstate_stat() {
 	_pmtools_main _pmtools_cstate_stat "$1"
 }
 
+# pm-resume: pm-suspend by that name, its own options.
+_pmtools_pm_resume() {
+	_pmtools_spec Fo "--check --format --output --sysroot" \
+		"--help --version --json --quiet --verbose"
+	_pmtools_scan -
+	[[ -n $_pmt_pend ]] || _pmtools_optval || true
+	if [[ $_pmt_pend == --check ]]; then
+		_pmtools_files
+		return 0
+	fi
+	if [[ -n $_pmt_pend ]]; then
+		_pmtools_value "$_pmt_pend" "human json" || true
+		return 0
+	fi
+	if [[ $_pmt_cur == -* ]]; then
+		_pmtools_opts --check -F --format -J --json -o --output --sysroot \
+			-q --quiet -v --verbose -h --help -V --version
+	fi
+}
+
+_pm_resume() {
+	_pmtools_main _pmtools_pm_resume "$1"
+}
+
 complete -F _pmctl pmctl
 complete -F _pm_suspend pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported
 complete -F _opp_set opp-set
 complete -F _cstate_stat cstate-stat
+complete -F _pm_resume pm-resume
 complete -d pmtools-textfile

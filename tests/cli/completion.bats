@@ -561,7 +561,12 @@ all_modes_tree() {
 	expect "$(names "$hwp/sys/class/rtc")"
 	comp pm-suspend --sysroot "$hwp" -F ""
 	expect human json kv
-	pm_suspend --help | grep -E '^ +-F, --format FMT +human \(default\), json or kv$'
+	pm_suspend --help | grep -E '^ +-F, --format FMT +human \(default\), json or kv \(--history: also prom\)$'
+	# --history also writes prom, and takes no mode.
+	comp pm-suspend --history -F ""
+	expect human json kv prom
+	comp pm-suspend --sysroot "$hwp" --history ""
+	expect
 }
 
 @test "pm-hibernate and pm-suspend-hybrid take no mode; pm-is-supported its usage options" {
@@ -622,6 +627,9 @@ all_modes_tree() {
 	expect
 	comp opp-set --sysroot "$d" --list ""
 	expect
+	# --device: the device paths below the sysroot, as pmctl device's.
+	comp opp-set --sysroot "$d" --reapply --device /sys/devices/pl
+	expect /sys/devices/platform/
 }
 
 @test "opp-set -s: every section.key of opp.conf(5) that the machine has" {

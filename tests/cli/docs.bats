@@ -51,7 +51,7 @@ man_defined() {
 
 @test "pm-suspend's config keys are the ones pm-suspend.conf(5) documents" {
 	for k in HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST \
-		SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR; do
+		SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR HIBERNATE_METHOD; do
 		man_text "$top/man/pm-suspend.conf.5" | grep -q "\b$k\b" || fail "$k is not in pm-suspend.conf.5"
 	done
 	fx=$(fresh hwp-laptop)
@@ -60,7 +60,7 @@ man_defined() {
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" -n
 	assert_failure 2
 	known=$(sed -n 's/.*(known: \(.*\))$/\1/p' <<<"${stderr_lines[0]}" | tr -d ,)
-	[ "$known" = "HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR" ] || fail "$known"
+	[ "$known" = "HOOK_TIMEOUT HIBERNATE_MODE HIBERNATE_DELAY SYSTEMD_SLEEP_HOOKS RTC HOOK_BLACKLIST SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR HIBERNATE_METHOD" ] || fail "$known"
 }
 
 @test "the man pages are mandoc -Tlint clean" {
@@ -81,7 +81,7 @@ man_defined() {
 	assert_success
 	[ -x "$d$p/bin/pmctl" ] && [ -x "$d$p/bin/cstate-stat" ]
 	[ -x "$d$p/sbin/pm-suspend" ] && [ -x "$d$p/sbin/opp-set" ]
-	for n in pm-hibernate pm-suspend-hybrid; do
+	for n in pm-hibernate pm-suspend-hybrid pm-resume; do
 		[ "$(readlink "$d$p/sbin/$n")" = pm-suspend ] || fail "$n"
 	done
 	[ "$(readlink "$d$p/bin/pm-is-supported")" = ../sbin/pm-suspend ]
@@ -89,7 +89,7 @@ man_defined() {
 		s=${m##*.}
 		[ -f "$d$p/share/man/man$s/${m##*/}" ] || fail "${m##*/} not installed"
 	done
-	for n in pm-hibernate pm-suspend-hybrid pm-is-supported; do
+	for n in pm-hibernate pm-suspend-hybrid pm-is-supported pm-resume; do
 		[ "$(readlink "$d$p/share/man/man8/$n.8")" = pm-suspend.8 ] || fail "$n.8"
 	done
 	for f in "$top"/data/opp.d/*.conf; do
@@ -104,11 +104,14 @@ man_defined() {
 		[ -f "$d$p/lib/systemd/system/${f%.in}" ] || fail "${f%.in} not installed"
 	done
 	[ -f "$d$p/lib/udev/rules.d/85-pmtools.rules" ]
+	# Devices plugged in: the installed opp-set, run directly on bind.
+	grep -q '^ACTION=="bind", .*RUN+="'"$p"'/sbin/opp-set --reapply --device /sys%p ' "$d$p/lib/udev/rules.d/85-pmtools.rules"
+	if grep -n @ "$d$p/lib/udev/rules.d/85-pmtools.rules"; then fail "@NAME@ left"; fi
 	[ -x "$d$p/lib/systemd/system-sleep/pmtools-opp" ]
 	[ -x "$d$p/libexec/pmtools/auto-recheck" ]
 	# Completion for every installed name (COMPATCOMPDIR unset: links).
 	[ -f "$d$p/share/bash-completion/completions/pmtools" ]
-	for n in pmctl opp-set cstate-stat pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported pmtools-textfile; do
+	for n in pmctl opp-set cstate-stat pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported pmtools-textfile pm-resume; do
 		[ "$(readlink "$d$p/share/bash-completion/completions/$n")" = pmtools ] || fail "completion $n"
 	done
 	# Nothing under /etc: examples go to share, configuration is the admin's.

@@ -143,9 +143,12 @@ tree_same() { # [--stat] DIR FILE
 	fi
 }
 
-# bats' DEBUG trap, cheaper (bats-trap.bash beside this file).
-# shellcheck source=tests/cli/bats-trap.bash
-source "${BASH_SOURCE[0]%/*}/bats-trap.bash"
+# bats' DEBUG trap, cheaper, and its run without a fork of the shell
+# (bats/trap.bash and bats/run.bash beside this file).
+# shellcheck source=tests/cli/bats/trap.bash
+source "${BASH_SOURCE[0]%/*}/bats/trap.bash"
+# shellcheck source=tests/cli/bats/run.bash
+source "${BASH_SOURCE[0]%/*}/bats/run.bash"
 
 # bats traps every command of a test: its DEBUG trap records a stack
 # trace each time (about half a millisecond a command, most of the cost

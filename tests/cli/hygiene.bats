@@ -581,3 +581,29 @@ TEMPORARY_CPUFREQ_GOVERNOR=performance"
 	[[ $lean == *"(from function \`g' in file "*"bats-trap.bats, line 15,"* ]] || fail "$lean"
 	[ "$(grep -c '^not ok' <<<"$lean")" -eq 6 ] || fail "$lean"
 }
+
+@test "bats/run.bash: run without a fork, and the same results as bats' own run" {
+	[ "${BATS_VERSION:-}" = 1.8.2 ] || skip "bats/run.bash is for bats 1.8.2 (this is ${BATS_VERSION:-unknown})"
+	[ -f "$top/build/spawn.so" ] || skip "no build/spawn.so (Debian's bash-builtins is missing)"
+	# The command's parent is this test's shell: no subshell between.
+	run sh -c 'echo "$PPID"'
+	[ "$output" = "$BASHPID" ] || fail "run forked: the parent is $output, the test is $BASHPID"
+	f=$top/tests/fixtures/bats-run.bats
+	d=$BATS_TEST_TMPDIR
+	for how in spawn:: bats-run:1: bats-both:1:1; do
+		IFS=: read -r name r t <<<"$how"
+		env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C RUN_LOG="$d/$name.log" \
+			PMTOOLS_BATS_RUN="$r" PMTOOLS_BATS_TRAP="$t" "$BATS_ROOT/bin/bats" "$f" >"$d/$name.tap" 2>&1 ||
+			[ $? -eq 1 ] # three tests fail on purpose
+		# What differs by nature: the test's folder, and where bats'
+		# warning says run is.
+		sed -i 's|/tmp/bats-run-[A-Za-z0-9]*/|TMP/|g' "$d/$name.log"
+		sed -i "/(from function \`run' in file /d" "$d/$name.tap"
+	done
+	for name in bats-run bats-both; do
+		diff "$d/spawn.tap" "$d/$name.tap" >&2 || fail "the reports differ ($name)"
+		diff "$d/spawn.log" "$d/$name.log" >&2 || fail "run's variables differ ($name)"
+	done
+	[ "$(grep -c '^not ok' "$d/spawn.tap")" -eq 3 ] || fail "$(cat "$d/spawn.tap")"
+	[ "$(grep -c '^== ' "$d/spawn.log")" -eq 20 ] || fail "$(grep '^== ' "$d/spawn.log")"
+}

@@ -322,7 +322,7 @@ with_points() {
 	data=$BATS_TEST_TMPDIR/share
 	mkdir -p "$data/opp.d" "$BATS_TEST_TMPDIR/b"
 	(cd "$top" && "${CC:-cc}" -std=gnu11 -D_GNU_SOURCE -Ilib -DPM_DATADIR="\"$data\"" -O0 \
-		-o "$BATS_TEST_TMPDIR/b/opp-set" cmd/opp-set/*.c lib/*.c -lm) ||
+		-o "$BATS_TEST_TMPDIR/b/opp-set" cmd/opp-set/*.c lib/*.c -lzstd -lm) ||
 		fail "cannot build opp-set"
 	printf '[opp]\ndescription = Example quiet\n' >"$data/opp.d/quiet.conf"
 	printf '[opp]\ndescription = Example fast\n' >"$data/opp.d/fast.conf"

@@ -64,10 +64,10 @@ fx_ids() {
 }
 
 # A laptop point: everything power-saving but the keyboard (input) and
-# audio, which [usb] leaves alone by default.
+# audio, which [usb] and [runtime_pm] leave alone by default.
 laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power = med_power_with_dipm\n[pcie]\naspm = powersave\n[audio]\npower_save = 1\npower_save_controller = Y\n[sysctl]\nkernel.nmi_watchdog = 0\nvm.dirty_writeback_centisecs = 1500\nvm.laptop_mode = 5\n[runtime_pm]\npci = auto\n'
 
-@test "opp-set: a laptop point's [usb] [sata] [pcie] [audio] [sysctl] applied; pmctl tune agrees; --save puts back" {
+@test "opp-set: a laptop point's [usb] [sata] [pcie] [audio] [sysctl] applied; pmctl tune agrees; --save puts back, devices too" {
 	d=$(fresh tune-laptop)
 	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" --save "$BATS_TEST_TMPDIR/saved.conf"
@@ -75,7 +75,7 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	grep -qx 'link_power = max_performance' "$BATS_TEST_TMPDIR/saved.conf"
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J -f "$BATS_TEST_TMPDIR/laptop.conf"
 	assert_success
-	jq -e '.rolled_back == false and .changed == 16 and ([.writes[] | .ok] | all)' <<<"$output"
+	jq -e '.rolled_back == false and .changed == 15 and ([.writes[] | .ok] | all)' <<<"$output"
 	# The keyboard's interfaces are HID (03): its power/control is not written.
 	jq -e '[.writes[].path | select(test("usb1/1-1/"))] == []' <<<"$output"
 	jq -e '[.writes[] | select(.path == "/sys/module/snd_hda_intel/parameters/power_save_controller")] == []' <<<"$output"
@@ -84,7 +84,7 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 1000 ]
 	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
 	assert_success
-	jq -e '.bad == 1 and ([.tunables[] | select(.good == false) | .device] == ["1-1"])' <<<"$output"
+	jq -e '.bad == 2 and ([.tunables[] | select(.good == false) | .device] == ["0000:00:1f.3", "1-1"])' <<<"$output"
 	# What --save wrote puts back the files of [sata] [pcie] [audio] [sysctl].
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/saved.conf"
 	assert_success
@@ -93,6 +93,10 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	[ "$(cat "$d/sys/module/snd_hda_intel/parameters/power_save")" = 0 ]
 	[ "$(cat "$d/proc/sys/kernel/nmi_watchdog")" = 1 ]
 	[ "$(cat "$d/proc/sys/vm/dirty_writeback_centisecs")" = 500 ]
+	# ... and each device's runtime PM, USB autosuspend and its delay.
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:1c.0/0000:02:00.0/power/control")" = on ]
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/control")" = on ]
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 2000 ]
 }
 
 @test "opp-set: a failure at the laptop point's last write restores every earlier one" {
@@ -107,6 +111,123 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 		"$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/laptop.conf"
 	assert_failure 1
 	[[ ${stderr_lines[0]} == "opp-set: cannot write "*"laptop_mode"*"(EIO)" ]] || fail "$stderr"
-	[ "${stderr_lines[1]}" = "opp-set: restored the 15 earlier writes: nothing was changed" ] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: restored the 14 earlier writes: nothing was changed" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+}
+
+@test "[runtime_pm] by class and by driver; the exclusions, TLP's by default" {
+	d=$(fresh tune-laptop)
+	# storage: the AHCI (excluded by its driver) and the NVMe; iwlwifi by
+	# its driver; pci: the root port too, HDA left (audio by default).
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -n -J \
+		-s runtime_pm.class.storage=auto -s runtime_pm.driver.iwlwifi=auto \
+		-s runtime_pm.exclude_driver=ahci -s runtime_pm.pci=auto
+	assert_success
+	jq -e '[.writes[].path | sub("/power/control$"; "") | sub(".*/"; "")] == ["0000:02:00.0", "0000:00:14.3", "0000:00:1c.0"]' <<<"$output"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -n -s runtime_pm.class.0403=auto
+	assert_failure 3
+	[ "$stderr" = "opp-set: -s runtime_pm.class.0403=auto: [runtime_pm] class.0403: every device of the class with runtime PM is excluded (exclude_class, exclude_driver)" ] || fail "$stderr"
+}
+
+@test "opp-set --auto-tune --save: every Bad tunable but the keyboard and audio; -f undoes it" {
+	d=$(fresh tune-laptop)
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J --auto-tune --save "$BATS_TEST_TMPDIR/before.conf"
+	assert_success
+	jq -e '.name == "auto-tune" and .rolled_back == false and .changed == 12 and ([.writes[] | .ok] | all)' <<<"$output"
+	jq -e '[.writes[].path | select(test("1f\\.3|usb1/1-1/"))] == []' <<<"$output"
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
+	assert_success
+	jq -e '.bad == 2 and ([.tunables[] | select(.good == false) | .device] == ["0000:00:1f.3", "1-1"])' <<<"$output"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/before.conf"
+	assert_success
+	[ "$stderr" = "opp-set: at before: 12 changes" ] || fail "$stderr"
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/control")" = on ]
+	[ "$(cat "$d/proc/sys/vm/laptop_mode")" = 0 ]
+}
+
+@test "opp-set --auto-tune: a failure at its last write restores every earlier one" {
+	fault_so
+	d=$(fresh tune-laptop)
+	echo default >"$d/sys/module/pcie_aspm/parameters/policy"
+	before=$(tree_sum "$d")
+	run --separate-stderr env PM_FAULT_WRITE="*/proc/sys/vm/laptop_mode=EIO@1" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$d" --auto-tune
+	assert_failure 1
+	[[ ${stderr_lines[0]} == "opp-set: cannot write "*"laptop_mode"*"(EIO)" ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: restored the 11 earlier writes: nothing was changed" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+}
+
+@test "[sysfs] globs: every match written and read back; a failed match undoes the others" {
+	fault_so
+	d=$(fresh tune-laptop)
+	glob='sysfs./sys/class/scsi_host/host*/link_power_management_policy=min_power'
+	before=$(tree_sum "$d")
+	run --separate-stderr env PM_FAULT_WRITE="*/scsi_host/host1/link_power_management_policy=EIO@1" LD_PRELOAD="$so" \
+		"$bin/opp-set" --sysroot "$d" -s "$glob"
+	assert_failure 1
+	[[ ${stderr_lines[0]} == "opp-set: cannot write "*"host1/link_power_management_policy"*"(EIO)" ]] || fail "$stderr"
+	[ "${stderr_lines[1]}" = "opp-set: restored the 1 earlier write: nothing was changed" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J -s "$glob"
+	assert_success
+	jq -e '[.writes[] | select(.ok) | .path] == ["/sys/class/scsi_host/host0/link_power_management_policy", "/sys/class/scsi_host/host1/link_power_management_policy"]' <<<"$output"
+}
+
+# A device plugged in to the tree $1: a copy of the device folder at
+# sys/devices/$3 as sys/devices/$4, linked from /sys/bus/$2/devices, its
+# runtime PM "on" and its autosuspend delay 2000 ms, as a new one comes.
+plug() { # TREE BUS FROM TO
+	local new=$1/sys/devices/$4
+	cp -a "$1/sys/devices/$3" "$new"
+	ln -s "../../../devices/$4" "$1/sys/bus/$2/devices/${4##*/}"
+	echo on >"$new/power/control"
+	if [ -e "$new/power/autosuspend_delay_ms" ]; then
+		echo 2000 >"$new/power/autosuspend_delay_ms"
+	fi
+}
+
+@test "opp-set --reapply --device: a device plugged in gets the current point's lines, alone" {
+	d=$(fresh tune-laptop)
+	usb=pci0000:00/0000:00:14.0/usb1
+	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
+	plug "$d" usb "$usb/1-5" "$usb/1-6"
+	# No point applied since boot: nothing to do, nothing changed.
+	before=$(tree_sum "$d")
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" --reapply --device /sys/bus/usb/devices/1-6
+	assert_success
+	[ "$stderr" = "opp-set: /sys/bus/usb/devices/1-6: no point applied since boot (or it was given with -s or --auto-tune): nothing to do" ] || fail "$stderr"
+	[ "$(tree_sum "$d")" = "$before" ]
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -q -f "$BATS_TEST_TMPDIR/laptop.conf"
+	assert_success
+	# Plugged in after the point: a webcam, a second keyboard (input: left
+	# alone) and an NVMe disk.
+	plug "$d" usb "$usb/1-1" "$usb/1-7"
+	plug "$d" usb "$usb/1-5" "$usb/1-8"
+	plug "$d" pci pci0000:00/0000:00:1c.0/0000:02:00.0 pci0000:00/0000:00:1c.0/0000:03:00.0
+	before=$(tree_sum "$d")
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J --reapply --device "/sys/devices/$usb/1-8"
+	assert_success
+	jq -e '.name == "laptop" and .changed == 2 and ([.writes[] | .path + "=" + .new] == ["/sys/devices/'"$usb"'/1-8/power/control=auto", "/sys/devices/'"$usb"'/1-8/power/autosuspend_delay_ms=1000"])' <<<"$output"
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" --reapply --device /sys/bus/usb/devices/1-7
+	assert_success
+	[ "$stderr" = "opp-set: /sys/bus/usb/devices/1-7: 0 changes (point laptop)" ] || fail "$stderr"
+	# The NVMe by the udev rule's own command (its %p: the device path),
+	# which runs while the file the point recorded is there.
+	rule=$(grep '^ACTION=="bind", SUBSYSTEM=="pci|usb", ENV{DEVTYPE}!="usb_interface", ' "$top/data/udev/85-pmtools.rules.in")
+	[[ $rule == *'TEST=="/run/pmtools/opp.current"'* ]] && [ -f "$d/run/pmtools/opp.current" ] || fail "$rule"
+	cmd=${rule##*RUN+=\"@SBINDIR@/}
+	cmd=${cmd%\"}
+	cmd=${cmd//%p//devices/pci0000:00/0000:00:1c.0/0000:03:00.0}
+	read -ra argv <<<"$cmd"
+	run --separate-stderr "$bin/${argv[0]}" --sysroot "$d" "${argv[@]:1}"
+	assert_success
+	[ "${argv[*]}" = "opp-set --reapply --device /sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0 --wait=5 --quiet" ] || fail "${argv[*]}"
+	[ -z "$stderr" ] || fail "$stderr"
+	# Only their own files were written: put back, the tree is as before.
+	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0/power/control")" = auto ]
+	echo on >"$d/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0/power/control"
+	echo on >"$d/sys/devices/$usb/1-8/power/control"
+	echo 2000 >"$d/sys/devices/$usb/1-8/power/autosuspend_delay_ms"
 	[ "$(tree_sum "$d")" = "$before" ]
 }

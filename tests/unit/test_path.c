@@ -1200,6 +1200,63 @@ static void test_list(void)
 /* ---------------------------------------------------------------- messages */
 
 /* The format-string reads and the class iteration. */
+/* pm_glob: fnmatch per component, name order, confined like a listing. */
+static void test_glob(void)
+{
+	struct pm_ctx ctx;
+	char **m, got[512] = "", lnk[PM_PATH_MAX];
+	int n;
+
+	mkfile("sys/class/scsi_host/host1/link_power_management_policy", "a");
+	mkfile("sys/class/scsi_host/host0/link_power_management_policy", "b");
+	mkfile("sys/class/scsi_host/host10/proc_name", "c");
+	mkfile("sys/class/scsi_host/.hidden/link_power_management_policy",
+	       "d");
+	mkfile("outside/link_power_management_policy", "e");
+	snprintf(lnk, sizeof(lnk), "%s/sys/class/scsi_host/hostx", root);
+	if (symlink("/outside", lnk) < 0) {
+		perror(lnk);
+		exit(99);
+	}
+	pm_ctx_open(&ctx, root);
+	ok(pm_glob_magic("/sys/a*") && pm_glob_magic("/sys/a?") &&
+	   pm_glob_magic("/sys/[ab]") && !pm_glob_magic("/sys/a"),
+	   "pm_glob_magic");
+	n = pm_glob(&ctx,
+		    "/sys/class/scsi_host/host*/link_power_management_policy",
+		    &m);
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(got);
+
+		snprintf(got + l, sizeof(got) - l, "%s%s", i ? " " : "",
+			 m[i] + 21);
+	}
+	is_int(n, 3, "pm_glob: the hosts with the file, no dot-folder");
+	is_str(got, "host0/link_power_management_policy "
+		    "host1/link_power_management_policy "
+		    "hostx/link_power_management_policy",
+	       "pm_glob: in name order; a link resolved inside the root");
+	pm_list_free(m, n);
+	n = pm_glob(&ctx, "/sys/class/scsi_host/host?/proc_name", &m);
+	is_int(n, 0, "pm_glob: ? is one character");
+	pm_list_free(m, n);
+	n = pm_glob(&ctx, "/sys/class/scsi_host/.h*/link_power_management_"
+			  "policy", &m);
+	is_int(n, 1, "pm_glob: a dot-folder by a pattern that says '.'");
+	pm_list_free(m, n);
+	n = pm_glob(&ctx, "/sys/class/no*/x", &m);
+	is_int(n, 0, "pm_glob: a missing folder matches nothing");
+	is_int(ctx.err.err, 0, "pm_glob: no error left behind");
+	pm_list_free(m, n);
+	is_int(pm_glob(&ctx, "sys/*", &m), -EINVAL, "pm_glob: relative");
+	n = pm_glob(&ctx, "/sys/class/scsi_host/host[01]/", &m);
+	is_int(n, 2, "pm_glob: a bracket and a trailing '/'");
+	if (n > 0)
+		is_str(m[0], "/sys/class/scsi_host/host0", "pm_glob: folders");
+	pm_list_free(m, n);
+	pm_ctx_close(&ctx);
+}
+
 static void test_readf_class(void)
 {
 	struct pm_ctx ctx;
@@ -1419,6 +1476,7 @@ int main(void)
 	test_odd();
 	test_guard();
 	test_list();
+	test_glob();
 	test_readf_class();
 	test_messages();
 	rm_rf(root);

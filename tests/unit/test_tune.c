@@ -149,6 +149,61 @@ static void test_values(void)
 	ok(!pm_usb_excluded(&t, ""), "excluded: nothing excluded");
 }
 
+/* [runtime_pm]'s classes and drivers, and their defaults. */
+static void test_rpm_lists(void)
+{
+	char out[128];
+	const char *bad;
+	size_t n;
+
+	is_int(pm_pci_class_parse("audio,input 0x0c03 02 010802", false, out,
+				  sizeof(out), &bad, &n), 0, "class: words");
+	is_str(out, "0401 0403 09 0c03 02 010802", "class: their codes");
+	is_int(pm_pci_class_parse(PM_RPM_EXCLUDE_CLASS, true, out,
+				  sizeof(out), &bad, &n), 0,
+	       "class: the default");
+	is_str(out, "0401 0403 09", "class: the default's codes");
+	is_int(pm_pci_class_parse("none", true, out, sizeof(out), &bad, &n), 0,
+	       "class: none");
+	is_str(out, "", "class: none is no code");
+	ok(pm_pci_class_parse("none", false, out, sizeof(out), &bad, &n) ==
+	   -EINVAL && n == 4, "class: none only for an exclusion");
+	ok(pm_pci_class_parse("audio,none", true, out, sizeof(out), &bad,
+			      &n) == -EINVAL && !strncmp(bad, "none", n),
+	   "class: none with a class");
+	ok(pm_pci_class_parse("04 0C03", false, out, sizeof(out), &bad, &n) ==
+	   -EINVAL && n == 4 && !strncmp(bad, "0C03", 4),
+	   "class: hex is lower case, the bad word named");
+	ok(pm_pci_class_parse("040", false, out, sizeof(out), &bad, &n) ==
+	   -EINVAL, "class: 3 digits refused");
+	ok(pm_pci_class_parse("0x04038000", false, out, sizeof(out), &bad,
+			      &n) == -EINVAL, "class: 8 digits refused");
+	ok(pm_pci_class_parse(" ,", false, out, sizeof(out), &bad, &n) ==
+	   -EINVAL && !bad, "class: nothing named");
+	ok(pm_pci_class_in("0x040380", "0401 0403 09"), "in: HDA is audio");
+	ok(pm_pci_class_in("0x090000", "0401 0403 09"), "in: by base class");
+	ok(!pm_pci_class_in("0x040100", "0403"), "in: not by subclass");
+	ok(pm_pci_class_in("0x0c0330", "0c0330"), "in: all six digits");
+	ok(!pm_pci_class_in("0x0c0330", ""), "in: nothing");
+	ok(!pm_pci_class_in("", "04"), "in: no class file");
+	ok(!pm_pci_class_in("0x04038", "04"), "in: not the kernel's form");
+	is_int(pm_driver_list_parse(PM_RPM_EXCLUDE_DRIVER, true, out,
+				    sizeof(out), &bad, &n), 0,
+	       "driver: the default");
+	is_str(out, "mei_me nouveau radeon xhci_hcd",
+	       "driver: TLP's RUNTIME_PM_DRIVER_DENYLIST");
+	is_int(pm_driver_list_parse("i2c-hid,nvme", false, out, sizeof(out),
+				    &bad, &n), 0, "driver: '-' and commas");
+	is_str(out, "i2c-hid nvme", "driver: blank-separated");
+	ok(pm_driver_list_parse("nvme a/b", false, out, sizeof(out), &bad,
+				&n) == -EINVAL && n == 3 &&
+	   !strncmp(bad, "a/b", 3), "driver: a '/' refused, named");
+	ok(pm_driver_list_parse("none nvme", true, out, sizeof(out), &bad,
+				&n) == -EINVAL, "driver: none with a driver");
+	ok(pm_word_in(out, "nvme") && !pm_word_in(out, "nvm"),
+	   "driver: whole words");
+}
+
 static void test_bracket(void)
 {
 	char b[16];
@@ -352,6 +407,7 @@ int main(void)
 	}
 	test_judge();
 	test_values();
+	test_rpm_lists();
 	test_bracket();
 	test_ids();
 	build_tree();

@@ -1,5 +1,7 @@
 # shellcheck shell=bash
-# Sourced by helpers.bash.
+# Sourced by helpers.bash.  This folder holds the stand-ins for bats 1.8.2's
+# own functions, and bats' stack traces leave it out as they leave out
+# bats' own files.
 # bats 1.8.2 runs its DEBUG trap before every command of a test, and the
 # trap builds the command's stack trace each time (a third of a
 # millisecond: about a fifth of the CPU time of make check).  With that
@@ -9,14 +11,13 @@
 # hygiene.bats compares the failure reports of both traps.
 if [ "${BATS_VERSION:-}" = 1.8.2 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ] &&
 	[ -z "${PMTOOLS_BATS_TRAP:-}" ] && [ "${#BATS_DEBUG_EXCLUDE_PATHS[@]}" -le 2 ]; then
-	_pm_fr='' _pm_fr_prev='' _pm_trap_file=${BASH_SOURCE[0]}
+	_pm_fr='' _pm_fr_prev='' _pm_bats_dir=${BASH_SOURCE[0]%/*}
 	bats_debug_trap() {
 		# bats' own files ($BATS_ROOT/lib/ and libexec/, its default
 		# exclusions: bats-assert and bats-support too) and an
 		# interrupted or timed-out test record nothing, as in bats.
-		# This file's own functions record nothing either.
-		case ${1%/*} in "$BATS_ROOT"/lib/* | "$BATS_ROOT"/libexec/*) return 0 ;; esac
-		[[ $1 != "$_pm_trap_file" ]] || return 0
+		# Nor do this folder's files, which stand in for bats' own.
+		case ${1%/*} in "$BATS_ROOT"/lib/* | "$BATS_ROOT"/libexec/* | "$_pm_bats_dir") return 0 ;; esac
 		[[ ${BATS_INTERRUPTED-NOTSET} == NOTSET && ${BATS_TIMED_OUT-NOTSET} == NOTSET ]] || return 0
 		local IFS=$'\x1e'
 		_pm_fr_prev=$_pm_fr
