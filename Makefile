@@ -198,6 +198,7 @@ bench: all
 	bench/pmctl
 	bench/opp-set
 	bench/pm-suspend
+	bench/timings
 	bench/startup
 	bench/rss
 	bench/lean

@@ -15,6 +15,8 @@
  *   time 1718000000       when it was written (seconds since the epoch)
  *   w PATH OLD            put OLD back if PATH reads otherwise
  *   c PATH OLD            the same, PATH reading "a [b] c" (b is current)
+ *   o PATH OLD            the same, or PATH reading "b" alone (the files
+ *                         of /sys/power pm-suspend writes: PM_W_SELECTED)
  *   s PATH OLD            a snapshot: the same, if PATH is still there
  *   u PATH                a file whose old value could not be read
  *   end N                 N records above; without it the file is cut
@@ -41,8 +43,16 @@
 #include "txn.h"
 #include "parse.h"
 
-#define JOURNAL_NAME "journal"
-#define JOURNAL_NEW "journal.new"
+/* The name of the file in PM_STATE_DIR, and of the one being made. */
+static const char *base(const char *file)
+{
+	return strrchr(file, '/') + 1;
+}
+
+static void new_name(const char *file, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s.new", base(file));
+}
 #define BOOT_ID "/proc/sys/kernel/random/boot_id"
 #define MAGIC "pmtools-journal"
 /* A record is at most a path and a value, each escaped 4 bytes a byte:
@@ -57,6 +67,7 @@ void pm_journal_init(struct pm_journal *j, struct pm_ctx *ctx,
 	memset(j, 0, sizeof(*j));
 	j->ctx = ctx;
 	j->tool = tool;
+	j->file = PM_JOURNAL;
 	j->dirfd = -1;
 }
 
@@ -127,7 +138,9 @@ static char kind_of(const struct pm_write *w)
 		return 0;
 	if ((w->flags & PM_W_NOREAD) || !w->old[0])
 		return 'u';
-	return w->flags & PM_W_CHOICE ? 'c' : 'w';
+	if (!(w->flags & PM_W_CHOICE))
+		return 'w';
+	return w->flags & PM_W_SELECTED ? 'o' : 'c';
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -240,15 +253,17 @@ static int text(struct pm_journal *j, const struct pm_txn *t,
 
 static int fail(struct pm_journal *j, int err)
 {
-	return pm_err_set(j->ctx, "write", PM_JOURNAL, "", err, NULL);
+	return pm_err_set(j->ctx, "write", j->file, "", err, NULL);
 }
 
 int pm_journal_write(struct pm_journal *j, const struct pm_txn *t)
 {
 	struct jout *o;
+	char tmp[64];
 	int fd, r;
 
-	r = pm_write_allowed(j->ctx, PM_JOURNAL);
+	new_name(j->file, tmp, sizeof(tmp));
+	r = pm_write_allowed(j->ctx, j->file);
 	if (r < 0)
 		return r;
 	if (j->dirfd < 0) {
@@ -264,7 +279,7 @@ int pm_journal_write(struct pm_journal *j, const struct pm_txn *t)
 	o = malloc(sizeof(*o));
 	if (!o)
 		return fail(j, ENOMEM);
-	fd = openat(j->dirfd, JOURNAL_NEW,
+	fd = openat(j->dirfd, tmp,
 		    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		r = errno;
@@ -280,10 +295,10 @@ int pm_journal_write(struct pm_journal *j, const struct pm_txn *t)
 		r = -errno;
 	if (close(fd) < 0 && !r && errno != EINTR)
 		r = -errno;
-	if (!r && renameat(j->dirfd, JOURNAL_NEW, j->dirfd, JOURNAL_NAME) < 0)
+	if (!r && renameat(j->dirfd, tmp, j->dirfd, base(j->file)) < 0)
 		r = -errno;
 	if (r < 0) {
-		unlinkat(j->dirfd, JOURNAL_NEW, 0);
+		unlinkat(j->dirfd, tmp, 0);
 		return fail(j, -r);
 	}
 	/* The rename itself on disk before the first write. */
@@ -297,13 +312,11 @@ int pm_journal_remove(struct pm_journal *j)
 {
 	if (!j->live)
 		return 0;
-	if (unlinkat(j->dirfd, JOURNAL_NAME, 0) < 0 && errno != ENOENT)
-		return pm_err_set(j->ctx, "remove", PM_JOURNAL, "", errno,
-				  NULL);
+	if (unlinkat(j->dirfd, base(j->file), 0) < 0 && errno != ENOENT)
+		return pm_err_set(j->ctx, "remove", j->file, "", errno, NULL);
 	j->live = false;
 	if (fsync(j->dirfd) < 0 && errno != EINVAL)
-		return pm_err_set(j->ctx, "remove", PM_JOURNAL, "", errno,
-				  NULL);
+		return pm_err_set(j->ctx, "remove", j->file, "", errno, NULL);
 	return 0;
 }
 
@@ -478,7 +491,7 @@ static int parse_records(struct parser *ps)
 				return bad(ps, "text after 'end'");
 			return 0;
 		}
-		if (!strchr("wcsu", s[0]) || !s[0] || s[1] != ' ')
+		if (!strchr("wcosu", s[0]) || !s[0] || s[1] != ' ')
 			return bad(ps, "not a record");
 		if (r->n == cap) {
 			int ncap = cap ? cap * 2 : 32;
@@ -509,7 +522,7 @@ static int load(struct pm_ctx *ctx, int dirfd, struct pm_recovery *r,
 		char **text, size_t *len)
 {
 	struct stat st, dst;
-	int fd = pm_openat(ctx, dirfd, JOURNAL_NAME,
+	int fd = pm_openat(ctx, dirfd, base(r->file),
 			   O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	size_t got = 0;
 	char *buf;
@@ -523,12 +536,12 @@ static int load(struct pm_ctx *ctx, int dirfd, struct pm_recovery *r,
 		return 0;
 	}
 	if (fd < 0)
-		return pm_err_set(ctx, "read", PM_JOURNAL, NULL, -fd, NULL);
+		return pm_err_set(ctx, "read", r->file, NULL, -fd, NULL);
 	if (fstat(fd, &st) < 0 || fstat(dirfd, &dst) < 0) {
 		int e = errno;
 
 		close(fd);
-		return pm_err_set(ctx, "read", PM_JOURNAL, NULL, e, NULL);
+		return pm_err_set(ctx, "read", r->file, NULL, e, NULL);
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX ||
 	    (st.st_uid != 0 && st.st_uid != geteuid()) ||
@@ -560,7 +573,7 @@ static int load(struct pm_ctx *ctx, int dirfd, struct pm_recovery *r,
 
 			free(buf);
 			close(fd);
-			return pm_err_set(ctx, "read", PM_JOURNAL, NULL, e,
+			return pm_err_set(ctx, "read", r->file, NULL, e,
 					  NULL);
 		}
 		if (n == 0)
@@ -583,7 +596,7 @@ static int reads(struct pm_ctx *ctx, const struct pm_jfile *x, char *buf,
 	char list[PM_ATTR_MAX];
 	ssize_t n;
 
-	if (x->kind != 'c') {
+	if (x->kind != 'c' && x->kind != 'o') {
 		n = pm_attr_read(ctx, x->path, buf, size);
 		return n < 0 ? (int)n : 0;
 	}
@@ -591,6 +604,10 @@ static int reads(struct pm_ctx *ctx, const struct pm_jfile *x, char *buf,
 	if (n < 0)
 		return (int)n;
 	pm_choice_current(list, buf, size);
+	/* A plain file standing for the list (a kernel of one choice). */
+	if (x->kind == 'o' && !buf[0] && list[0] && !strpbrk(list, " \t[]") &&
+	    (size_t)n < size)
+		memcpy(buf, list, (size_t)n + 1);
 	return 0;
 }
 
@@ -700,13 +717,21 @@ void pm_recovery_free(struct pm_recovery *r)
 
 int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r)
 {
+	return pm_journal_recover_file(ctx, PM_JOURNAL, r);
+}
+
+int pm_journal_recover_file(struct pm_ctx *ctx, const char *file,
+			    struct pm_recovery *r)
+{
 	struct pm_err keep;
 	struct parser ps;
-	char *buf = NULL, now[40];
+	char *buf = NULL, now[40], tmp[64];
 	size_t len = 0;
 	int dirfd, e;
 
 	memset(r, 0, sizeof(*r));
+	r->file = file;
+	new_name(file, tmp, sizeof(tmp));
 	dirfd = state_dir(ctx, false);
 	if (dirfd == -ENOENT)
 		return 0;
@@ -716,7 +741,7 @@ int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r)
 	/* A journal being made when its writer died: never renamed, never
 	 * used; it goes. */
 	if (!ctx->dry_run)
-		unlinkat(dirfd, JOURNAL_NEW, 0);
+		unlinkat(dirfd, tmp, 0);
 	e = load(ctx, dirfd, r, &buf, &len);
 	if (e < 0 || !buf) {
 		close(dirfd);
@@ -740,7 +765,7 @@ int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r)
 	if (e == -ENOMEM) {
 		close(dirfd);
 		pm_recovery_free(r);
-		return pm_err_set(ctx, "read", PM_JOURNAL, NULL, ENOMEM, NULL);
+		return pm_err_set(ctx, "read", r->file, NULL, ENOMEM, NULL);
 	}
 	if (r->bad) {
 		/* Nothing of it is restored: half a journal is not a state
@@ -760,7 +785,7 @@ int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r)
 	}
 	ctx->err = keep;
 	if (!ctx->dry_run) {
-		if (unlinkat(dirfd, JOURNAL_NAME, 0) < 0)
+		if (unlinkat(dirfd, base(file), 0) < 0)
 			r->remove_err = errno == ENOENT ? 0 : errno;
 		if (!r->remove_err && fsync(dirfd) < 0 && errno != EINVAL)
 			r->remove_err = errno;

@@ -23,11 +23,15 @@
  */
 #define PM_STATE_DIR "/run/pmtools"
 #define PM_JOURNAL PM_STATE_DIR "/journal"
+/* pm-suspend's, under its own lock: the files a sleep changes. */
+#define PM_SLEEP_JOURNAL PM_STATE_DIR "/sleep-journal"
 #define PM_JOURNAL_VERSION 1
 
 struct pm_journal {
 	struct pm_ctx *ctx;
 	const char *tool;	/* "opp-set", in the journal */
+	const char *file;	/* PM_JOURNAL (init), or a name in
+				 * PM_STATE_DIR: PM_SLEEP_JOURNAL */
 	int dirfd;		/* PM_STATE_DIR, -1 not open yet */
 	bool live;		/* written and not removed yet */
 	char boot[40];		/* boot_id, "-" unreadable, "" not read */
@@ -44,7 +48,8 @@ void pm_journal_close(struct pm_journal *j);
 
 /* One file of a journal found, and what its restore did. */
 struct pm_jfile {
-	char kind;		/* 'w' write, 'c' choice, 's' snapshot, 'u' */
+	char kind;		/* 'w' write, 'c' choice, 'o' one word or a
+				 * choice, 's' snapshot, 'u' */
 	char path[PM_W_PATH];
 	char old[PM_W_VAL];	/* to restore ("" not known: 'u') */
 	char was[PM_W_VAL];	/* read before the restore ("" unread) */
@@ -55,6 +60,7 @@ struct pm_jfile {
 };
 
 struct pm_recovery {
+	const char *file;	/* the journal: PM_JOURNAL, ... */
 	bool found;		/* a journal was there */
 	bool bad;		/* did not parse, or unsafe: left untouched */
 	char why[320];		/* what is wrong with it ("line 3: ...") */
@@ -81,6 +87,10 @@ struct pm_recovery {
  * record names it).
  */
 int pm_journal_recover(struct pm_ctx *ctx, struct pm_recovery *r);
+/* The same for another journal of PM_STATE_DIR (PM_SLEEP_JOURNAL), with
+ * the lock of its writers held. */
+int pm_journal_recover_file(struct pm_ctx *ctx, const char *file,
+			    struct pm_recovery *r);
 void pm_recovery_free(struct pm_recovery *r);
 
 #endif /* PM_JOURNAL_H */

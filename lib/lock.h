@@ -19,6 +19,8 @@
  * create it, other -errno.  The holder's pid and tool name go in the
  * file.
  */
+#define PM_SLEEP_LOCK "/run/pm-suspend.lock"
+
 int pm_lock_take(struct pm_ctx *ctx, const char *path, const char *tool,
 		 double wait_s, char *holder, size_t size);
 void pm_lock_release(int fd);

@@ -169,6 +169,39 @@ char *pm_text_escape_dup(const char *str)
 	return d;
 }
 
+/* HTML's five, on the text form: what the kernel names is shown, never
+ * read as markup, and the page stays well-formed XML too. */
+void pm_html_escape(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char u[16];
+
+	while (*s) {
+		s += text_unit(s, u);
+		for (const char *c = u; *c; c++) {
+			switch (*c) {
+			case '&':
+				fputs("&amp;", f);
+				break;
+			case '<':
+				fputs("&lt;", f);
+				break;
+			case '>':
+				fputs("&gt;", f);
+				break;
+			case '"':
+				fputs("&quot;", f);
+				break;
+			case '\'':
+				fputs("&#39;", f);
+				break;
+			default:
+				fputc(*c, f);
+			}
+		}
+	}
+}
+
 void pm_json_escape(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

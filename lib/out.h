@@ -125,6 +125,8 @@ const char *pm_fmt_decimals(double v, int prec, char *buf, size_t size);
 void pm_text_escape(FILE *f, const char *s);
 char *pm_text_escape_dup(const char *s);	/* malloc'ed; NULL: ENOMEM */
 void pm_json_escape(FILE *f, const char *s);
+/* The text form with & < > " ' as HTML entities. */
+void pm_html_escape(FILE *f, const char *s);
 void pm_kv_quote(FILE *f, const char *s);
 void pm_csv_field(FILE *f, const char *s);
 void pm_prom_label_escape(FILE *f, const char *s);

@@ -18,10 +18,16 @@
  * "CPU:N [LOST EVENTS]".  A line that is none of these, or cut by the
  * end of the text, is counted, never guessed at.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "trace.h"
 #include "core.h"
@@ -707,6 +713,50 @@ int pm_print_times_plan(struct pm_txn *t)
 	return i < 0 ? i : 0;
 }
 
+/* The files of drivers/acpi/acpi_fpdt.c, each a decimal number. */
+static const struct {
+	const char *path;
+	size_t off;
+} fpdt_files[] = {
+	{ "/sys/firmware/acpi/fpdt/resume/resume_count",
+	  offsetof(struct pm_fpdt, resume_count) },
+	{ "/sys/firmware/acpi/fpdt/resume/resume_prev_ns",
+	  offsetof(struct pm_fpdt, resume_prev_ns) },
+	{ "/sys/firmware/acpi/fpdt/resume/resume_avg_ns",
+	  offsetof(struct pm_fpdt, resume_avg_ns) },
+	{ "/sys/firmware/acpi/fpdt/suspend/suspend_start_ns",
+	  offsetof(struct pm_fpdt, suspend_start_ns) },
+	{ "/sys/firmware/acpi/fpdt/suspend/suspend_end_ns",
+	  offsetof(struct pm_fpdt, suspend_end_ns) },
+};
+
+int pm_fpdt_read(struct pm_ctx *ctx, struct pm_fpdt *f)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof(fpdt_files) / sizeof(fpdt_files[0]);
+	     i++) {
+		uint64_t *v = (uint64_t *)((char *)f + fpdt_files[i].off);
+
+		if (pm_attr_read_u64(ctx, fpdt_files[i].path, v) < 0)
+			*v = PM_UNKNOWN;
+		else
+			found++;
+		pm_err_clear(ctx);
+	}
+	return found ? 0 : -ENOENT;
+}
+
+uint64_t pm_fpdt_suspend_ns(const struct pm_fpdt *f)
+{
+	/* One timer, read twice: an end before the start is no time. */
+	if (f->suspend_start_ns == PM_UNKNOWN ||
+	    f->suspend_end_ns == PM_UNKNOWN ||
+	    f->suspend_end_ns < f->suspend_start_ns)
+		return PM_UNKNOWN;
+	return f->suspend_end_ns - f->suspend_start_ns;
+}
+
 uint64_t pm_last_hw_sleep_us(struct pm_ctx *ctx)
 {
 	uint64_t v;
@@ -717,4 +767,121 @@ uint64_t pm_last_hw_sleep_us(struct pm_ctx *ctx)
 		return PM_UNKNOWN;
 	}
 	return v;
+}
+
+/* ------------------------------------------------------------ mounting */
+
+#define TRACEFS "/sys/kernel/tracing"
+#define MOUNTINFO "/proc/self/mountinfo"
+
+/* Field n (0-based) of a mountinfo line, its \ooo escapes decoded. */
+static bool mi_field(const char *line, const char *end, int n, char *out,
+		     size_t size)
+{
+	const char *p = line;
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++) {
+		while (p < end && *p != ' ')
+			p++;
+		if (p >= end)
+			return false;
+		p++;
+	}
+	while (p < end && *p != ' ' && k + 1 < size) {
+		if (p[0] == '\\' && end - p >= 4 && p[1] >= '0' && p[1] <= '3' &&
+		    p[2] >= '0' && p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
+			out[k++] = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 +
+					  (p[3] - '0'));
+			p += 4;
+		} else {
+			out[k++] = *p++;
+		}
+	}
+	out[k] = '\0';
+	return k > 0 && (p >= end || *p == ' ');
+}
+
+bool pm_mountinfo_has(const char *text, size_t len, const char *dir)
+{
+	const char *p = text, *end = text + len;
+	char mnt[PM_PATH_MAX];
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+		if (mi_field(p, le, 4, mnt, sizeof(mnt)) && !strcmp(mnt, dir))
+			return true;
+		p = le + 1;
+	}
+	return false;
+}
+
+int pm_tracefs_unmounted(struct pm_ctx *ctx, const char *mountinfo,
+			 size_t len)
+{
+	struct stat st, up;
+	int fd, parent, e = 0;
+	DIR *d;
+
+	if (pm_mountinfo_has(mountinfo, len, TRACEFS))
+		return 0;
+	fd = pm_open(ctx, TRACEFS, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return fd == -ENOENT || fd == -ENOTDIR ? 0 : fd;
+	parent = pm_open(ctx, "/sys/kernel", O_RDONLY | O_DIRECTORY);
+	/* Another device than its parent's: a mount point all the same. */
+	if (parent < 0 || fstat(fd, &st) < 0 || fstat(parent, &up) < 0 ||
+	    st.st_dev != up.st_dev)
+		e = -1;
+	if (parent >= 0)
+		close(parent);
+	d = e ? NULL : fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	for (struct dirent *de; (de = readdir(d));)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			e = -1;
+			break;
+		}
+	closedir(d);
+	return e ? 0 : 1;
+}
+
+int pm_tracefs_mount(struct pm_ctx *ctx)
+{
+	char *text = NULL;
+	ssize_t n;
+	int r;
+
+	if (!ctx->real_root)
+		return 0;
+	n = pm_file_read(ctx, MOUNTINFO, &text);
+	if (n < 0)
+		return (int)n;
+	r = pm_tracefs_unmounted(ctx, text, (size_t)n);
+	free(text);
+	if (r <= 0)
+		return r;
+	r = pm_write_allowed(ctx, TRACEFS);
+	if (r < 0)
+		return r;
+	if (mount("tracefs", TRACEFS, "tracefs",
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return pm_err_set(ctx, "mount", TRACEFS, "tracefs", errno,
+				  NULL);
+	return 1;
+}
+
+int pm_tracefs_umount(struct pm_ctx *ctx)
+{
+	/* Busy (a reader of the trace): detached, gone once it lets go. */
+	if (umount2(TRACEFS, 0) < 0 &&
+	    (errno != EBUSY || umount2(TRACEFS, MNT_DETACH) < 0))
+		return pm_err_set(ctx, "unmount", TRACEFS, NULL, errno, NULL);
+	return 0;
 }

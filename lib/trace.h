@@ -108,6 +108,22 @@ int pm_trace_split(const struct pm_trace *t, struct pm_trace_split *s);
  * tracefs not mounted).  0 with *dir set, or -ENOENT.
  */
 int pm_tracefs_find(struct pm_ctx *ctx, const char **dir);
+/* Whether /proc/self/mountinfo's text has a mount on dir (its fifth
+ * field, \ooo escapes decoded). */
+bool pm_mountinfo_has(const char *text, size_t len, const char *dir);
+/* 1 when /sys/kernel/tracing below the root is an empty folder that is
+ * no mount point (not in mountinfo, on its parent's device): tracefs
+ * may be mounted there; 0 when not, or -errno. */
+int pm_tracefs_unmounted(struct pm_ctx *ctx, const char *mountinfo,
+			 size_t len);
+/*
+ * On the real root only (never under --sysroot; the guard refuses it
+ * under PM_TEST_GUARD=1): mount tracefs on /sys/kernel/tracing when
+ * pm_tracefs_unmounted says so.  1 mounted (pm_tracefs_umount after),
+ * 0 nothing done, -errno with the record.
+ */
+int pm_tracefs_mount(struct pm_ctx *ctx);
+int pm_tracefs_umount(struct pm_ctx *ctx);
 /*
  * Plan the tracing of a sleep in t: tracing_on 0, current_tracer nop,
  * the three power events enabled, the buffer cleared, tracing_on 1
@@ -126,5 +142,26 @@ int pm_trace_read(struct pm_ctx *ctx, const char *dir, char **text,
 int pm_print_times_plan(struct pm_txn *t);
 /* suspend_stats/last_hw_sleep (Linux 6.8): microseconds, PM_UNKNOWN. */
 uint64_t pm_last_hw_sleep_us(struct pm_ctx *ctx);
+
+/*
+ * The S3 records of the ACPI Firmware Performance Data Table, as
+ * /sys/firmware/acpi/fpdt/ gives them (Linux 5.12): the firmware's own
+ * timer, in nanoseconds, of the last S3 cycle.  PM_UNKNOWN where a file
+ * is missing or is not a number.
+ */
+struct pm_fpdt {
+	uint64_t resume_count;		/* S3 resumes since the boot */
+	uint64_t resume_prev_ns;	/* the firmware's last resume, to the
+					 * OS waking vector */
+	uint64_t resume_avg_ns;		/* the average of them all */
+	uint64_t suspend_start_ns;	/* the OS's write of SLP_TYP */
+	uint64_t suspend_end_ns;	/* the firmware's write of SLP_TYP */
+};
+/* 0 with what is there, -ENOENT when neither record is (all unknown). */
+int pm_fpdt_read(struct pm_ctx *ctx, struct pm_fpdt *f);
+/* The firmware's suspend, end - start, PM_UNKNOWN where not given.
+ * Its resume is resume_prev_ns itself: the timer starts again at the
+ * reset vector, so its value at the hand-off to the OS is the time. */
+uint64_t pm_fpdt_suspend_ns(const struct pm_fpdt *f);
 
 #endif /* PM_TRACE_H */

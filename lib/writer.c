@@ -24,65 +24,62 @@
 
 #define STDOUT_NAME "standard output"
 
-/* Say what the recovery did: 0, or 1 when something stays changed. */
-static int recovered(struct pm_writer *w)
+int pm_recovery_say(struct pm_tool *t, const struct pm_recovery *r,
+		    bool dry)
 {
-	const struct pm_recovery *r = &w->rec;
-	bool dry = w->ctx->dry_run;
-
 	if (!r->found)
 		return PM_EXIT_OK;
 	if (r->earlier_boot) {
-		pm_note(w->t, "%s: left by %s (pid %ld) in an earlier boot: "
-			      "not restored, the kernel started afresh; %s",
-			PM_JOURNAL, r->tool, r->pid,
+		pm_note(t, "%s: left by %s (pid %ld) in an earlier boot: "
+			   "not restored, the kernel started afresh; %s",
+			r->file, r->tool, r->pid,
 			dry ? "it would be removed" : "removed");
 	} else {
 		for (int i = r->n - 1; i >= 0; i--) {
 			const struct pm_jfile *x = &r->f[i];
 
 			if (x->err > 0 && x->err != ENODATA)
-				pm_warn(w->t, "could not restore %s to '%s': "
-					      "%s (%s)",
+				pm_warn(t, "could not restore %s to '%s': "
+					   "%s (%s)",
 					x->path, x->old, strerror(x->err),
 					pm_errno_name(x->err));
 			else if (x->err == ENODATA)
-				pm_warn(w->t, "could not restore %s: its old "
-					      "value is not known",
+				pm_warn(t, "could not restore %s: its old "
+					   "value is not known",
 					x->path);
 			else if (x->err == -1)
-				pm_warn(w->t, "could not restore %s to '%s': "
-					      "it reads '%s'",
+				pm_warn(t, "could not restore %s to '%s': "
+					   "it reads '%s'",
 					x->path, x->old, x->got);
-			else if (x->changed && w->t->verbose > 0)
-				pm_note(w->t, "%s %s: %s -> %s",
+			else if (x->changed && t->verbose > 0)
+				pm_note(t, "%s %s: %s -> %s",
 					dry ? "would restore" : "restored",
 					x->path, x->was, x->old);
 		}
 		if (r->failed)
-			pm_warn(w->t, "%s (pid %ld) died mid-apply: restored "
-				      "%d file%s, %d could not be restored "
-				      "(%s)",
+			pm_warn(t, "%s (pid %ld) died mid-apply: restored "
+				   "%d file%s, %d could not be restored "
+				   "(%s)",
 				r->tool, r->pid, r->restored,
 				r->restored == 1 ? "" : "s", r->failed,
-				PM_JOURNAL);
+				r->file);
 		else if (dry)
-			pm_note(w->t, "%s (pid %ld) died mid-apply: %d file%s "
-				      "would be restored (%s)",
+			pm_note(t, "%s (pid %ld) died mid-apply: %d file%s "
+				   "would be restored (%s)",
 				r->tool, r->pid, r->changed,
-				r->changed == 1 ? "" : "s", PM_JOURNAL);
+				r->changed == 1 ? "" : "s", r->file);
 		else if (r->changed)
-			pm_note(w->t, "%s (pid %ld) died mid-apply: restored "
-				      "the %d file%s it had changed (%s)",
+			pm_note(t, "%s (pid %ld) died mid-apply: restored "
+				   "the %d file%s it had changed (%s)",
 				r->tool, r->pid, r->changed,
-				r->changed == 1 ? "" : "s", PM_JOURNAL);
+				r->changed == 1 ? "" : "s", r->file);
 		else
-			pm_note(w->t, "%s (pid %ld) died mid-apply before it "
-				      "changed anything (%s removed)",
-				r->tool, r->pid, PM_JOURNAL);
+			pm_note(t, "%s (pid %ld) died mid-apply before it "
+				   "changed anything (%s removed)",
+				r->tool, r->pid, r->file);
 	}
 	if (r->remove_err)
-		pm_warn(w->t, "could not remove %s: %s (%s)", PM_JOURNAL,
+		pm_warn(t, "could not remove %s: %s (%s)", r->file,
 			strerror(r->remove_err),
 			pm_errno_name(r->remove_err));
 	return r->failed || r->remove_err ? PM_EXIT_FAIL : PM_EXIT_OK;
@@ -113,7 +110,7 @@ int pm_writer_recover(struct pm_writer *w)
 		       "are checked); nothing was changed",
 		       PM_JOURNAL, w->rec.why);
 	}
-	code = recovered(w);
+	code = pm_recovery_say(w->t, &w->rec, w->ctx->dry_run);
 	pm_stop_release(&w->stop);
 	if (sig && w->rec.found)
 		pm_die(w->t, PM_EXIT_FAIL, "stopped by %s after the recovery: "

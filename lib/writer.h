@@ -89,5 +89,9 @@ int pm_writer_commit(struct pm_writer *w);
  * a journal that cannot be read or does not parse is exit 1.
  */
 int pm_writer_recover(struct pm_writer *w);
+/* Say what a recovery did (r->file named), under dry a comparison only:
+ * 0, or 1 when a file of it stays changed or the journal stays. */
+int pm_recovery_say(struct pm_tool *t, const struct pm_recovery *r,
+		    bool dry);
 
 #endif /* PM_WRITER_H */

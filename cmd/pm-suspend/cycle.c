@@ -291,18 +291,67 @@ static void not_restored(struct ps *p, const struct pm_write *x)
 	ps_log(p, "could not restore %s to '%s'", x->path, x->old);
 }
 
+/* A fresh transaction for the next leg, journalled but in a dry run. */
+static void sleep_txn_init(struct ps *p)
+{
+	pm_sleep_txn_init(&p->sx, &p->ctx);
+	if (!p->t.dry_run)
+		p->sx.txn.journal = &p->journal;
+}
+
+/*
+ * The journal a pm-suspend killed in its sleep left (PM_SLEEP_JOURNAL,
+ * under our lock): every file it had changed put back before anything
+ * else, and said.  One that cannot be read or trusted stops us.
+ */
+static void recover(struct ps *p)
+{
+	struct pm_recovery r;
+	char buf[700];
+
+	if (pm_journal_recover_file(&p->ctx, PM_SLEEP_JOURNAL, &r) < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot read the journal of an "
+					    "earlier sleep: %s; nothing was "
+					    "changed",
+		       pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	if (r.bad)
+		pm_die(&p->t, PM_EXIT_FAIL,
+		       "%s: %s: it is not restored, and no sleep is made "
+		       "while it is there (remove it once the files it names "
+		       "are checked); nothing was changed",
+		       PM_SLEEP_JOURNAL, r.why);
+	if (r.found)
+		ps_log(p, "%s (pid %ld) died in its sleep: %d file%s "
+			  "restored, %d not",
+		       r.tool, r.pid, r.restored, r.restored == 1 ? "" : "s",
+		       r.failed);
+	(void)pm_recovery_say(&p->t, &r, false);
+	pm_recovery_free(&r);
+	pm_err_clear(&p->ctx);
+}
+
 /* Every file changed put back (those a failed write put back already
- * too), in reverse order; the ones left changed named. */
+ * too), in reverse order; the ones left changed named.  Then the
+ * journal goes, as a writer's does after its rollback. */
 static void restore_all(struct ps *p)
 {
 	const struct pm_txn *t = &p->sx.txn;
+	char buf[700];
 
 	pm_sleep_undo(&p->sx);
 	for (int i = t->n - 1; i >= 0; i--)
 		if (t->w[i].undo_err && !(t->w[i].flags & PM_W_NOUNDO))
 			not_restored(p, &t->w[i]);
+	if (pm_journal_remove(&p->journal) < 0) {
+		pm_warn(&p->t, "cannot remove the journal: %s; the next "
+			       "pm-suspend would undo these writes again: "
+			       "remove it",
+			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+		p->not_restored++;
+		pm_err_clear(&p->ctx);
+	}
 	pm_sleep_txn_free(&p->sx);
-	pm_sleep_txn_init(&p->sx, &p->ctx);
+	sleep_txn_init(p);
 }
 
 static int set_alarm(struct ps *p, struct ps_result *r, uint64_t when)
@@ -572,6 +621,7 @@ static int leg_resume(struct ps *p, const struct ps_leg *l,
 	post_hooks(p, l, ran, sd_ran);
 	clear_alarm(p, r);
 	restore_all(p);
+	ps_timings_unmount(p);
 	if (p->not_restored && status == PM_EXIT_OK)
 		status = PM_EXIT_FAIL; /* named by restore_all */
 	pm_suspend_stats_read(&p->ctx, &r->after);
@@ -713,39 +763,57 @@ static void check_rtc(struct ps *p, struct pm_rtc *rtc)
 static const char *const test_levels[] = { "freezer", "devices", "platform",
 					   "processors", "core" };
 
-static int diagnose(struct ps *p, struct ps_leg *l)
+/*
+ * The pm_test levels --diagnose runs for l, in order, in lev: those the
+ * kernel offers up to what the mode reaches (suspend-to-idle, written or
+ * as selected, stops at platform).  With none it has nothing to say:
+ * exit 3, before the log or any file is touched.
+ */
+static int diagnose_levels(struct ps *p, const struct ps_leg *l,
+			   const char **lev)
 {
 	struct pm_sleep s;
 	char cur[32];
-	int nlev;
+	int nlev, n = 0;
 
 	pm_sleep_read(&p->ctx, &s);
 	pm_choice_selected(s.mem_sleep, cur, sizeof(cur));
-	/* Suspend-to-idle, written or as selected, stops at platform. */
 	nlev = !strcmp(l->state, "freeze") ||
 			       (l->mem_sleep ? !strcmp(l->mem_sleep, "s2idle") :
 					       !strcmp(l->state, "mem") &&
 						       !strcmp(cur, "s2idle")) ?
 		       3 :
 		       5;
+	for (int i = 0; i < nlev; i++)
+		if (pm_word_in(s.pm_test, test_levels[i]))
+			lev[n++] = test_levels[i];
+	if (!n)
+		pm_die(&p->t, PM_EXIT_UNSUPPORTED,
+		       "--diagnose: no pm_test level is offered for %s "
+		       "(pm_test: %s)",
+		       pm_sleep_mode_name(l->mode), s.pm_test);
+	return n;
+}
+
+static int diagnose(struct ps *p, struct ps_leg *l, const char **lev,
+		    int nlev)
+{
 	for (int i = 0; i < nlev; i++) {
 		int st;
 
-		if (!pm_word_in(s.pm_test, test_levels[i]))
-			continue;
-		p->test_level = test_levels[i];
+		p->test_level = lev[i];
 		st = run_leg(p, l, &p->res[0]);
 		p->nres = 1;
 		if (st != PM_EXIT_OK) {
 			const struct ps_result *r = &p->res[0];
 
 			pm_warn(&p->t, "pm_test %s: failed: %s%s%s",
-				test_levels[i], r->error,
+				lev[i], r->error,
 				r->failure[0] ? "; " : "", r->failure);
 			return st;
 		}
 		if (!p->t.dry_run)
-			pm_note(&p->t, "pm_test %s: passed", test_levels[i]);
+			pm_note(&p->t, "pm_test %s: passed", lev[i]);
 	}
 	return PM_EXIT_OK;
 }
@@ -754,13 +822,16 @@ int ps_run(struct ps *p)
 {
 	struct ps_leg *legs = p->legs;
 	struct pm_rtc rtc = { 0 };
-	int st;
+	const char *lev[5];
+	int st, nlev = 0;
 
 	if (p->t.dry_run) {
 		p->ctx.dry_run = true;
 		p->ctx.on_write = show_write;
 	}
-	pm_sleep_txn_init(&p->sx, &p->ctx);
+	pm_journal_init(&p->journal, &p->ctx, p->name);
+	p->journal.file = PM_SLEEP_JOURNAL;
+	sleep_txn_init(p);
 	if (!p->diagnose)
 		load_hooks(p);
 	if (p->mode == PM_MODE_SUSPEND_THEN_HIBERNATE) {
@@ -778,6 +849,8 @@ int ps_run(struct ps *p)
 			legs[0].alarm = rtc_value(p, &rtc, p->wake_after_s);
 		}
 	}
+	if (p->diagnose)
+		nlev = diagnose_levels(p, &legs[0], lev);
 	/* The checks that may refuse (exit 3, 4) are done: now the log. */
 	if (!p->t.dry_run) {
 		p->logfd = pm_open_create(&p->ctx, PS_LOG,
@@ -789,9 +862,10 @@ int ps_run(struct ps *p)
 				"discarded",
 				PS_LOG, strerror(-p->logfd));
 		pm_err_clear(&p->ctx);
+		recover(p);
 	}
 	if (p->diagnose)
-		return diagnose(p, &legs[0]);
+		return diagnose(p, &legs[0], lev, nlev);
 	st = run_leg(p, &legs[0], &p->res[0]);
 	p->nres = 1;
 	if (st != PM_EXIT_OK || p->mode != PM_MODE_SUSPEND_THEN_HIBERNATE ||

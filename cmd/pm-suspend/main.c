@@ -35,6 +35,7 @@ enum {
 	OPT_CONFIG,
 	OPT_TIMINGS,
 	OPT_BUDGET,
+	OPT_TIMELINE,
 	OPT_USERSPACE,
 	OPT_HISTORY,
 };
@@ -83,10 +84,15 @@ static const char usage_text[] =
 	"                           ways, the slowest device callbacks, the "
 	"one that\n"
 	"                           failed; every tracing setting put back\n"
+	"                           (-J traces too, where tracefs offers it)\n"
 	"      --budget DURATION    with --timings: name the devices that "
 	"made the\n"
 	"                           kernel's resume take longer than "
 	"DURATION\n"
+	"      --timeline FILE      with --timings: draw the cycle, each "
+	"device\n"
+	"                           callback a bar, in FILE (one HTML "
+	"page)\n"
 	"      --history            the past cycles per week: success rate, "
 	"resume time,\n"
 	"                           wake reasons (-F prom: the pm_suspend_* "
@@ -468,6 +474,14 @@ static bool opt_value(struct ps *p, struct args *a, int c, const char *arg)
 		p->budget_s = duration_opt(&p->t, "--budget", arg);
 		twice(&p->t, "--budget", was > 0 && was != p->budget_s);
 		return true;
+	case OPT_TIMELINE:
+		if (!arg[0])
+			pm_usage_error(&p->t, "--timeline: empty file name");
+		twice(&p->t, "--timeline",
+		      p->timeline && strcmp(p->timeline, arg));
+		p->timeline = arg;
+		p->timings = true;
+		return true;
 	case OPT_CONFIG:
 		if (!arg[0])
 			pm_usage_error(&p->t, "--config: empty file name");
@@ -516,6 +530,7 @@ static void parse_opts(struct ps *p, struct args *a, int argc, char **argv)
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "timings", no_argument, NULL, OPT_TIMINGS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "userspace", no_argument, NULL, OPT_USERSPACE },
 		{ "history", no_argument, NULL, OPT_HISTORY },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -594,6 +609,7 @@ enum {
 	X_BUDGET = 1 << 11,
 	X_USERSPACE = 1 << 12,
 	X_NOT_HIB = 1 << 13,	/* a mode without a hibernate leg */
+	X_TIMELINE = 1 << 14,
 };
 
 /* The options that do not go together, each pair with its reason. */
@@ -625,6 +641,9 @@ static const struct pm_opt_rule combos[] = {
 static const struct pm_opt_rule out_combos[] = {
 	{ PM_RULE_CONFLICT, X_DRY_RUN, X_JSON,
 	  "--dry-run prints the writes and hooks, not a report: drop --json" },
+	{ PM_RULE_CONFLICT, X_DRY_RUN, X_TIMELINE,
+	  "--dry-run prints the writes and hooks, not a report: drop "
+	  "--timeline" },
 	{ PM_RULE_NEEDS, X_OUTPUT, X_JSON,
 	  "-o/--output writes the JSON report: add --json" },
 };
@@ -642,6 +661,7 @@ static void check_combos(struct ps *p)
 		(p->t.output ? X_OUTPUT : 0) |
 		(p->timings ? X_TIMINGS : 0) | (p->budget_s > 0 ? X_BUDGET : 0) |
 		(p->userspace ? X_USERSPACE : 0) |
+		(p->timeline ? X_TIMELINE : 0) |
 		(p->mode != PM_MODE_HIBERNATE &&
 				 p->mode != PM_MODE_SUSPEND_THEN_HIBERNATE ?
 			 X_NOT_HIB : 0);
@@ -758,6 +778,7 @@ static void cleanup(struct ps *p)
 	}
 	free(p->rec);
 	pm_sleep_txn_free(&p->sx);
+	pm_journal_close(&p->journal);
 	pm_ctx_close(&p->ctx);
 }
 
@@ -782,6 +803,7 @@ int main(int argc, char **argv)
 	check_combos(&p);
 	pm_tool_ctx(&p.t, &p.ctx);
 	probe_output(&p);
+	ps_timeline_probe(&p);
 	ps_config(&p, a.set_timeout, a.set_delay);
 	if (!p.rtc)
 		p.rtc = p.conf_rtc[0] ? p.conf_rtc : "rtc0";
@@ -805,6 +827,7 @@ int main(int argc, char **argv)
 		pm_warn(&p.t, "a signal arrived during the sleep: handled "
 			      "after the resume");
 	ps_report(&p, st);
+	st = ps_timeline(&p, st);
 	cleanup(&p);
 	return st;
 }

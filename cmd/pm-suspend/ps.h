@@ -9,7 +9,7 @@
 
 #include "pm.h"
 
-#define PS_LOCK "/run/pm-suspend.lock"
+#define PS_LOCK PM_SLEEP_LOCK
 #define PS_CONF "/etc/pm/pm-suspend.conf"
 #define PS_CONFIG_D "/etc/pm/config.d"
 #define PS_LOG "/var/log/pm-suspend.log"
@@ -63,6 +63,8 @@ struct ps_result {
 	bool traced;			/* trace read and parsed */
 	struct pm_trace trace;
 	uint64_t hw_sleep_us;		/* last_hw_sleep, PM_UNKNOWN */
+	struct pm_fpdt fpdt0, fpdt1;	/* ACPI FPDT before, after */
+	bool fpdt;			/* fpdt1 read (the folder is there) */
 	/* --userspace hibernation (userhib.c) */
 	bool user;
 	uint64_t img_bytes, stored_bytes;
@@ -77,6 +79,8 @@ struct ps {
 	enum pm_sleep_mode mode;
 	bool check, force, no_hooks, diagnose;
 	bool timings;			/* --timings */
+	bool tracefs_mounted;		/* by us, for this leg */
+	const char *timeline;		/* --timeline FILE, NULL */
 	bool userspace;			/* --userspace, HIBERNATE_METHOD */
 	bool history;			/* --history */
 	double budget_s;		/* --budget, 0 none */
@@ -100,6 +104,7 @@ struct ps {
 	struct ps_hookrec *rec;
 	int nrec, caprec;
 	struct pm_sleep_txn sx;		/* the files a leg changes */
+	struct pm_journal journal;	/* sx's, PM_SLEEP_JOURNAL */
 	struct ps_leg legs[2];
 	struct ps_result res[2];
 	int nres;
@@ -118,9 +123,16 @@ void ps_log(struct ps *p, const char *fmt, ...)
 /* timings.c */
 int ps_timings_plan(struct ps *p, struct ps_result *r);
 void ps_timings_read(struct ps *p, struct ps_result *r);
+/* The tracefs mounted for the leg unmounted, once its files are back. */
+void ps_timings_unmount(struct ps *p);
 void ps_timings_json(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r);
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
+/* The firmware's times from ACPI FPDT in words; false without FPDT. */
+bool ps_firmware_words(char *buf, size_t size, const struct ps_result *r);
+/* timeline.c */
+void ps_timeline_probe(struct ps *p);
+int ps_timeline(struct ps *p, int status);
 /* userhib.c */
 int ps_user_hibernate(struct ps *p, const struct ps_leg *l,
 		      struct ps_result *r);

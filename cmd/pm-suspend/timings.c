@@ -15,6 +15,59 @@
 
 #include "ps.h"
 
+/*
+ * --json traces too where tracefs offers the power events: the report
+ * then carries the timings.  Without them it is as it was ("timings":
+ * null): pm_print_times is only for --timings, since it fills the
+ * kernel's log.
+ */
+static bool json_traces(const struct ps *p)
+{
+	return !p->timings && p->t.fmt == PM_FMT_JSON;
+}
+
+/* This leg is timed: --timings, or --json with tracefs set up. */
+static bool timed(const struct ps *p, const struct ps_result *r)
+{
+	return p->timings || r->tsource;
+}
+
+/*
+ * On the real root, a tracefs not mounted (/sys/kernel/tracing an empty
+ * folder, no mount point) is mounted for the sleep and unmounted after
+ * it (ps_timings_unmount).  One that cannot be is as no tracefs.
+ */
+static void mount_tracefs(struct ps *p)
+{
+	const char *dir;
+	char buf[700];
+	int e;
+
+	if (p->t.dry_run || p->tracefs_mounted ||
+	    pm_tracefs_find(&p->ctx, &dir) == 0)
+		return;
+	e = pm_tracefs_mount(&p->ctx);
+	if (e > 0)
+		p->tracefs_mounted = true;
+	if (e < 0 && p->t.verbose > 0)
+		pm_warn(&p->t, "cannot mount tracefs: %s",
+			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	pm_err_clear(&p->ctx);
+}
+
+void ps_timings_unmount(struct ps *p)
+{
+	char buf[700];
+
+	if (!p->tracefs_mounted)
+		return;
+	p->tracefs_mounted = false;
+	if (pm_tracefs_umount(&p->ctx) < 0)
+		pm_warn(&p->t, "cannot unmount tracefs: %s",
+			pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	pm_err_clear(&p->ctx);
+}
+
 /* Planned in the sleep's transaction, applied with pm_test and the rest. */
 int ps_timings_plan(struct ps *p, struct ps_result *r)
 {
@@ -22,8 +75,24 @@ int ps_timings_plan(struct ps *p, struct ps_result *r)
 	const char *dir;
 	int n0 = t->n, e;
 
+	if (p->timings || json_traces(p))
+		mount_tracefs(p);
+	if (json_traces(p)) {
+		if (pm_tracefs_find(&p->ctx, &dir) == 0 &&
+		    pm_trace_plan(t, dir) == 0) {
+			pm_fpdt_read(&p->ctx, &r->fpdt0);
+			r->tsource = "tracefs";
+			return 0;
+		}
+		/* Not offered, or not readable: the report as without. */
+		pm_txn_truncate(t, n0);
+		pm_err_clear(&p->ctx);
+		return 0;
+	}
 	if (!p->timings)
 		return 0;
+	/* Its resume_count moves when the firmware records this sleep. */
+	pm_fpdt_read(&p->ctx, &r->fpdt0);
 	if (pm_tracefs_find(&p->ctx, &dir) == 0) {
 		e = pm_trace_plan(t, dir);
 		if (e == 0) {
@@ -60,9 +129,10 @@ void ps_timings_read(struct ps *p, struct ps_result *r)
 	char *text = NULL, buf[700];
 	size_t len = 0;
 
-	if (!p->timings || !r->attempted || p->t.dry_run)
+	if (!timed(p, r) || !r->attempted || p->t.dry_run)
 		return;
 	r->hw_sleep_us = pm_last_hw_sleep_us(&p->ctx);
+	r->fpdt = pm_fpdt_read(&p->ctx, &r->fpdt1) == 0;
 	if (!r->tsource || strcmp(r->tsource, "tracefs"))
 		return;
 	if (pm_tracefs_find(&p->ctx, &dir) < 0 ||
@@ -119,6 +189,59 @@ static int over_budget(const struct ps *p, const struct ps_result *r,
 }
 
 #define PS_SLOWEST 10
+
+/* The firmware's records are of this sleep: its resume count moved. */
+static bool fpdt_this(const struct ps_result *r)
+{
+	return r->fpdt && r->fpdt0.resume_count != PM_UNKNOWN &&
+	       r->fpdt1.resume_count != PM_UNKNOWN &&
+	       r->fpdt1.resume_count > r->fpdt0.resume_count;
+}
+
+/*
+ * The firmware's part of the resume (its resume and the kernel's, from
+ * the trace), as a fraction; a negative number when either is unknown.
+ */
+static double fpdt_share(const struct ps_result *r)
+{
+	struct pm_trace_split s;
+	uint64_t fw = r->fpdt1.resume_prev_ns;
+
+	if (!fpdt_this(r) || fw == PM_UNKNOWN || !r->traced ||
+	    pm_trace_split(&r->trace, &s) < 0 || fw + s.resume_us * 1000 == 0)
+		return -1;
+	return (double)fw / (double)(fw + s.resume_us * 1000);
+}
+
+static void json_ns(struct pm_out *o, const char *key, uint64_t ns)
+{
+	if (ns == PM_UNKNOWN)
+		pm_out_null(o, key);
+	else
+		pm_out_double(o, key, (double)ns / 1e9, 9);
+}
+
+static void json_firmware(struct pm_out *o, const struct ps_result *r)
+{
+	double share = fpdt_share(r);
+
+	if (!r->fpdt) {
+		pm_out_null(o, "firmware");
+		return;
+	}
+	pm_out_obj_begin(o, "firmware");
+	pm_out_str(o, "source", "acpi_fpdt");
+	pm_out_u64_or_null(o, "resume_count", r->fpdt1.resume_count);
+	pm_out_bool(o, "this_sleep", fpdt_this(r));
+	json_ns(o, "suspend_s", pm_fpdt_suspend_ns(&r->fpdt1));
+	json_ns(o, "resume_s", r->fpdt1.resume_prev_ns);
+	json_ns(o, "resume_avg_s", r->fpdt1.resume_avg_ns);
+	if (share >= 0)
+		pm_out_double(o, "resume_share", share, 4);
+	else
+		pm_out_null(o, "resume_share");
+	pm_out_obj_end(o);
+}
 
 static void json_cb(struct pm_out *o, const struct pm_trace *t,
 		    const struct pm_trace_cb *c)
@@ -208,7 +331,7 @@ void ps_timings_json(struct pm_out *o, const struct ps *p,
 	const struct pm_trace *t = &r->trace;
 	int f;
 
-	if (!p->timings) {
+	if (!timed(p, r)) {
 		pm_out_null(o, "timings");
 		return;
 	}
@@ -242,6 +365,7 @@ void ps_timings_json(struct pm_out *o, const struct ps *p,
 		pm_out_null(o, "failed");
 	}
 	json_trace_counts(o, t);
+	json_firmware(o, r);
 	pm_out_obj_end(o);
 }
 
@@ -315,18 +439,59 @@ static void human_budget(FILE *f, const struct ps *p,
 	}
 }
 
+bool ps_firmware_words(char *buf, size_t size, const struct ps_result *r)
+{
+	uint64_t sus = pm_fpdt_suspend_ns(&r->fpdt1);
+	double share = fpdt_share(r);
+	size_t n = 0;
+
+	if (!r->fpdt)
+		return false;
+	if (!fpdt_this(r)) {
+		snprintf(buf, size, "no record of this sleep (its resume count "
+				    "did not move)");
+		return true;
+	}
+	buf[0] = '\0';
+	if (sus != PM_UNKNOWN)
+		n += (size_t)snprintf(buf, size, " suspend %.3f ms",
+				      (double)sus / 1e6);
+	if (r->fpdt1.resume_prev_ns != PM_UNKNOWN && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s resume %.3f ms",
+				      n ? "," : "",
+				      (double)r->fpdt1.resume_prev_ns / 1e6);
+	if (share >= 0 && n < size)
+		snprintf(buf + n, size - n,
+			 " (%.0f %% of the resume, the kernel's with it)",
+			 share * 100);
+	/* The words without the blank they were joined with. */
+	memmove(buf, buf + (buf[0] == ' '), strlen(buf) + 1);
+	return true;
+}
+
+static void human_firmware(FILE *f, const struct ps *p,
+			   const struct ps_result *r)
+{
+	char w[256];
+
+	if (ps_firmware_words(w, sizeof(w), r))
+		fprintf(f, "%s: firmware (ACPI FPDT): %s\n", p->name, w);
+}
+
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 {
 	const struct pm_trace *t = &r->trace;
 	struct pm_trace_split s;
 	int k;
 
-	if (!p->timings || !r->attempted)
+	if (!timed(p, r) || !r->attempted)
 		return;
 	if (r->tnote[0])
 		fprintf(f, "%s: timings: %s\n", p->name, r->tnote);
-	if (!r->traced)
+	if (!r->traced) {
+		human_firmware(f, p, r);
 		return;
+	}
 	if (pm_trace_split(t, &s) == 0) {
 		fprintf(f,
 			"%s: %s: kernel suspend %.3f ms, asleep %.3f ms, "
@@ -338,6 +503,7 @@ void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 				ms(r->hw_sleep_us));
 		fputc('\n', f);
 	}
+	human_firmware(f, p, r);
 	human_phases(f, p->name, t, PM_TRACE_SUSPEND);
 	human_phases(f, p->name, t, PM_TRACE_RESUME);
 	human_slowest(f, p->name, "suspend callbacks", t, PM_TRACE_SUSPEND);

@@ -54,6 +54,62 @@ static void report_json(struct pmctl *p, const struct pm_recovery *r)
 	pm_out_obj_end(o);
 }
 
+/* Under -n, the writes the recovery would make, last first. */
+static void print_dry(struct pmctl *p, const struct pm_recovery *r)
+{
+	if (!p->t.dry_run || r->earlier_boot)
+		return;
+	for (int i = r->n - 1; i >= 0; i--)
+		if (r->f[i].changed)
+			pm_out_printf(&p->o, "%s = %s\n", r->f[i].path,
+				      r->f[i].old);
+}
+
+/*
+ * The journal of a pm-suspend killed in its sleep, under pm-suspend's
+ * lock (not waited for: a sleep in progress owns its journal).  Said on
+ * standard error only; the -J report is the writers' journal's.
+ */
+static int recover_sleep(struct pmctl *p)
+{
+	struct pm_recovery r;
+	char holder[96], buf[PM_PATH_MAX + 600];
+	int fd = -1, code;
+
+	if (!pm_exists(&p->ctx, PM_SLEEP_JOURNAL))
+		return PM_EXIT_OK;
+	if (!p->t.dry_run) {
+		fd = pm_lock_take(&p->ctx, PM_SLEEP_LOCK, p->t.name, -1,
+				  holder, sizeof(holder));
+		if (fd == -EWOULDBLOCK) {
+			pm_note(&p->t, "%s: a sleep is in progress (%s%sholds "
+				       "%s): not restored",
+				PM_SLEEP_JOURNAL, holder, holder[0] ? " " : "",
+				PM_SLEEP_LOCK);
+			return PM_EXIT_OK;
+		}
+		if (fd < 0)
+			pm_die(&p->t, PM_EXIT_FAIL, "cannot take the lock: %s",
+			       pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	}
+	if (pm_journal_recover_file(&p->ctx, PM_SLEEP_JOURNAL, &r) < 0)
+		pm_die(&p->t, PM_EXIT_FAIL, "cannot read the journal of an "
+					    "earlier sleep: %s; nothing was "
+					    "changed",
+		       pm_err_str(&p->ctx.err, buf, sizeof(buf)));
+	if (r.bad)
+		pm_die(&p->t, PM_EXIT_FAIL, "%s: %s: it is not restored "
+					    "(remove it once the files it "
+					    "names are checked)",
+		       PM_SLEEP_JOURNAL, r.why);
+	code = pm_recovery_say(&p->t, &r, p->t.dry_run);
+	pm_lock_release(fd);
+	if (p->t.fmt != PM_FMT_JSON && p->t.fmt != PM_FMT_KV)
+		print_dry(p, &r);
+	pm_recovery_free(&r);
+	return code;
+}
+
 int cmd_recover(struct pmctl *p, int argc, char **argv)
 {
 	struct pm_recovery *r;
@@ -83,12 +139,11 @@ int cmd_recover(struct pmctl *p, int argc, char **argv)
 	pm_tool_out(&p->t, &p->o);
 	if (p->t.fmt == PM_FMT_JSON || p->t.fmt == PM_FMT_KV) {
 		report_json(p, r);
-	} else if (p->t.dry_run && !r->earlier_boot) {
-		for (int i = r->n - 1; i >= 0; i--)
-			if (r->f[i].changed)
-				pm_out_printf(&p->o, "%s = %s\n",
-					      r->f[i].path, r->f[i].old);
+	} else {
+		print_dry(p, r);
 	}
+	if (recover_sleep(p) != PM_EXIT_OK)
+		code = PM_EXIT_FAIL;
 	pm_tool_out_done(&p->t, &p->o);
 	pm_recovery_free(r);
 	return code;

@@ -484,7 +484,7 @@ _pmtools_opts() {
 _pmtools_value() {
 	case $1 in
 	--sysroot) _pmtools_files -d ;;
-	-o | --output | --config | -f | --file | --save) _pmtools_files ;;
+	-o | --output | --config | -f | --file | --save | --timeline) _pmtools_files ;;
 	-F | --format)
 		local a
 		read -ra a <<<"$2"
@@ -710,7 +710,7 @@ _pmctl() {
 _pmtools_pm_suspend() {
 	local name=${1##*/} a
 	_pmtools_spec Fco \
-		"--wake-after --wake-at --rtc --test --hook-timeout --hibernate-delay --budget --config --format --output --sysroot --cpu" \
+		"--wake-after --wake-at --rtc --test --hook-timeout --hibernate-delay --budget --timeline --config --format --output --sysroot --cpu" \
 		"--check --suspend --hibernate --suspend-hybrid --diagnose --timings --userspace --history --no-hooks --force --dry-run --wait --help --version --json --quiet --verbose"
 	_pmtools_scan -
 	if [[ -z $_pmt_pend ]] && ! ((_pmt_dd)); then _pmtools_optval || true; fi
@@ -730,7 +730,7 @@ _pmtools_pm_suspend() {
 			a=(--suspend --hibernate --suspend-hybrid -q --quiet -v --verbose
 				--config --sysroot -h --help -V --version)
 		else
-			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --history --no-hooks
+			a=(--check --wake-after --wake-at --rtc --test --diagnose --timings --budget --timeline --history --no-hooks
 				--hook-timeout --hibernate-delay --userspace --force --config -n --dry-run --wait
 				-J --json -F --format -o --output --sysroot -q --quiet -v --verbose
 				-h --help -V --version)

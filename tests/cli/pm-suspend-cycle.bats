@@ -783,6 +783,14 @@ EOF
 	[[ ${stderr_lines[2]} == "pm-suspend: pm_test platform: failed: cannot write 'mem' to /sys/power/state: Device or resource busy (EBUSY)" ]]
 	[ "$(cat "$fx/sys/power/pm_test")" = none ]
 	[ ! -e "$fx/hooks.log" ]
+	# No level to run (s2idle stops at platform): exit 3, nothing touched.
+	echo "[none] processors core" >"$fx/sys/power/pm_test"
+	before=$(tree_sum "$fx")
+	ps "$fx" -J --diagnose s2idle
+	assert_failure 3
+	[ "$stderr" = "pm-suspend: --diagnose: no pm_test level is offered for s2idle (pm_test: [none] processors core)" ] || fail "$stderr"
+	[ -z "$output" ]
+	[ "$(tree_sum "$fx")" = "$before" ]
 }
 
 @test "suspend-then-hibernate: hibernates after a wake by its alarm, stays up after any other wake" {
@@ -910,6 +918,19 @@ tracefs() {
 	done
 }
 
+# ACPI FPDT's S3 records (drivers/acpi/acpi_fpdt.c) of an earlier sleep;
+# FPDT_CMD is the firmware recording the next one.
+fpdt() { # FX
+	local f=$1/sys/firmware/acpi/fpdt
+	mkdir -p "$f/resume" "$f/suspend"
+	echo 2 >"$f/resume/resume_count"
+	echo 300000000 >"$f/resume/resume_prev_ns"
+	echo 300000000 >"$f/resume/resume_avg_ns"
+	echo 1000000 >"$f/suspend/suspend_start_ns"
+	echo 2000000 >"$f/suspend/suspend_end_ns"
+	FPDT_CMD="echo 3 >$f/resume/resume_count; echo 250000000 >$f/resume/resume_prev_ns; echo 4000000 >$f/suspend/suspend_start_ns; echo 6500000 >$f/suspend/suspend_end_ns"
+}
+
 # The kernel under the state write: the tracing as it was then, and the
 # recorded trace in the buffer.  Exported for `run env`.
 kernel_traces() { # FX TRACE
@@ -923,8 +944,9 @@ kernel_traces() { # FX TRACE
 	tracefs "$fx"
 	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
+	fpdt "$fx"
 	# And a SIGTERM during the sleep: handled after the resume.
-	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; kill -TERM \$PPID" \
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; $FPDT_CMD; kill -TERM \$PPID" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timings --budget 50ms deep
 	assert_success
 	[ "$stderr" = "pm-suspend: a signal arrived during the sleep: handled after the resume" ] || fail "$stderr"
@@ -933,6 +955,7 @@ kernel_traces() { # FX TRACE
 	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
 	diff - <(printf '%s\n' "${lines[@]}") <<'OUT'
 pm-suspend: deep: kernel suspend 57.790 ms, asleep 300.000 ms, resume 92.400 ms
+pm-suspend: firmware (ACPI FPDT): suspend 2.500 ms, resume 250.000 ms (73 % of the resume, the kernel's with it)
 pm-suspend: suspend phases: suspend_enter 21.170 ms sync_filesystems 8.651 ms freeze_processes 12.367 ms dpm_prepare 0.600 ms dpm_suspend 30.190 ms dpm_suspend_late 2.190 ms dpm_suspend_noirq 1.190 ms syscore_suspend 0.100 ms
 pm-suspend: resume phases: syscore_resume 0.100 ms dpm_resume_noirq 1.200 ms dpm_resume 80.200 ms dpm_complete 0.200 ms resume_console 0.100 ms thaw_processes 10.000 ms
 pm-suspend: slowest suspend callbacks:
@@ -980,13 +1003,83 @@ OUT
 	[ "$(cat "$fx/during")" = 1 ]
 	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
 	[ "$output" = "pm-suspend: timings: no tracefs with the power events: the kernel logs each device's time (pm_print_times), no detail here" ]
-	# The report as kv lines: the JSON's paths joined by _, a null empty.
+	# The report as kv lines: the JSON's paths joined by _, a null empty;
+	# FPDT's records not moved by this sleep: not its.
 	repower "$fx"
+	fpdt "$fx"
 	ps "$fx" --timings -F kv deep
 	assert_success
 	assert_line "leg0_timings_source='pm_print_times'"
 	assert_line "leg0_timings_resume_s=''"
+	assert_line "leg0_timings_firmware_this_sleep='false'"
+	assert_line "leg0_timings_firmware_resume_s='0.3'"
+	assert_line "leg0_timings_firmware_resume_share=''"
 	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
+}
+
+@test "-J without --timings: traced where tracefs offers it; elsewhere the report as before, pm_print_times untouched" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)
+	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" -J deep
+	assert_success
+	[ "$(paste -sd' ' "$fx/during")" = "1 nop 7 (expanded: 1408) 1 1 1" ] || fail "$(cat "$fx/during")"
+	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
+	[ "$(jq -c '.legs[0].timings | [.source, .note, .resume_s, .slowest_resume[0].driver, .trace.unparsed]' <<<"$output")" = \
+		'["tracefs",null,0.0924,"e1000e",0]' ] || fail "$output"
+	# No tracefs: no timings, no pm_print_times, every key as before.
+	rm -r "$fx/sys/kernel/tracing"
+	repower "$fx"
+	keys=$(jq -c '[paths | map(tostring) | join(".")]' <<<"$output")
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" \
+		PM_FAULT_AFTER_CMD="cat $fx/sys/power/pm_print_times >$fx/during" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" -J deep
+	assert_success
+	[ "$(cat "$fx/during")" = 0 ] || fail "pm_print_times written"
+	[ "$(jq -c '.legs[0].timings' <<<"$output")" = null ] || fail "$output"
+	[ "$(jq -c '[paths | map(tostring) | join(".") | select(startswith("legs.0.timings.") | not)]' <<<"$output")" = \
+		"$(jq -c '[.[] | select(startswith("legs.0.timings.") | not)]' <<<"$keys")" ] || fail "keys differ"
+}
+
+# killed FX: pm-suspend --timings deep SIGKILLed in its sleep, the files
+# as it left them checked, its journal there.
+killed() {
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; kill -KILL \$PPID" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$1" --timings deep
+	assert_failure 137
+	[ "$(cat "$1/sys/power/mem_sleep")" = deep ]
+	[ "$(cat "$1/sys/kernel/tracing/tracing_on")" = 1 ]
+	grep -qx 'tool pm-suspend' "$1/run/pmtools/sleep-journal" || fail "no journal"
+}
+
+@test "SIGKILL in the sleep: pmctl recover, or the next pm-suspend, puts tracing and mem_sleep back from the sleep's journal" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	cp -r "$fx/sys/kernel/tracing" "$BATS_TEST_TMPDIR/before"
+	[ "$(cat "$fx/sys/power/mem_sleep")" = "[s2idle] deep" ]
+	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
+	said="died mid-apply: restored the 6 files it had changed (/run/pmtools/sleep-journal)"
+	killed "$fx"
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
+	assert_success
+	[[ $stderr == "pmctl: pm-suspend (pid "[0-9]*") $said" ]] || fail "$stderr"
+	[ ! -e "$fx/run/pmtools/sleep-journal" ] || fail "journal left"
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	diff -r --exclude=trace "$BATS_TEST_TMPDIR/before" "$fx/sys/kernel/tracing" || fail "tracing not put back"
+	# The next sleep, without tracing: the journal first, then its own.
+	repower "$fx"
+	killed "$fx"
+	ps "$fx" deep
+	assert_success
+	[[ $stderr == "pm-suspend: pm-suspend (pid "[0-9]*") $said" ]] || fail "$stderr"
+	[ ! -e "$fx/run/pmtools/sleep-journal" ] || fail "journal left"
+	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	diff -r --exclude=trace "$BATS_TEST_TMPDIR/before" "$fx/sys/kernel/tracing" || fail "tracing not put back"
+	grep -q "died in its sleep: 6 files restored, 0 not" "$fx/var/log/pm-suspend.log" || fail "not logged"
 }
 
 # qemu-s3.trace: the trace of a real S3 cycle of tests/e2e's guest
@@ -1018,4 +1111,53 @@ OUT
 		n=$((n + 1))
 	done < <(sed -n 's/.*PM: \(.*\) of devices complete after \([0-9.]*\) msecs/\1:\2/p' "$tr/qemu-s3.dmesg")
 	[ "$n" -eq 6 ]
+}
+
+# --timeline draws the real S3 trace; headless Chromium renders it once.
+@test "--timeline: the real S3 trace drawn, one bar per callback, names escaped, every bar painted" {
+	fault_so
+	fx=$(sleepfx)
+	tracefs "$fx"
+	hook "$fx" /etc/pm/sleep.d 10net
+	tr=$BATS_TEST_TMPDIR/hostile.trace
+	# A device name that is markup: shown, never read as markup.
+	sed 's|rtc_cmos 00:04,|rtc_cmos 00:04</title><script>alert(1)</script>\&amp;"'"'"',|' \
+		"$BATS_TEST_DIRNAME/../fixtures/traces/qemu-s3.trace" >"$tr"
+	kernel_traces "$fx" "$tr"
+	fpdt "$fx"
+	page=$BATS_TEST_TMPDIR/cycle.html
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD; $FPDT_CMD" \
+		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timeline "$page" deep
+	assert_success
+	# --timeline is --timings: the report too.
+	assert_line "pm-suspend: deep: kernel suspend 87.414 ms, asleep 1.771 ms, resume 81.451 ms"
+	[ -z "$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name '.cycle.html.*')" ] || fail "temporary file left"
+	! grep -q '<script' "$page" || fail "markup from the trace in the page"
+	! grep -Eq '(src|href)=|url\(|<link|@import' "$page" || fail "the page reaches out"
+	grep -q '>serial 00:03 (dpm_suspend) 0.835 ms</text>' "$page" || fail "the slowest is not labelled"
+	grep -q "The firmware (ACPI FPDT): suspend 2.500 ms, resume 250.000 ms (75 % of the resume, the kernel&#39;s with it).</p>" "$page" ||
+		fail "no firmware in the page"
+	command -v chromium >/dev/null || skip "chromium is not installed (Debian package chromium): the page is not rendered"
+	h=0
+	while read -r x; do h=$((h + x)); done < <(grep -o '<svg [^>]*height="[0-9]*"' "$page" | sed 's/.*height="//; s/"//')
+	HOME=$BATS_TEST_TMPDIR chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--force-color-profile=srgb --user-data-dir="$BATS_TEST_TMPDIR/chromium" \
+		--window-size=1120,$((h + 300)) --screenshot="$BATS_TEST_TMPDIR/shot.png" "file://$page" 2>/dev/null ||
+		fail "chromium could not render the page"
+	run python3 "$BATS_TEST_DIRNAME/../tools/timeline-check.py" "$page" "$tr" "$BATS_TEST_TMPDIR/shot.png" \
+		'#c0392b' '#1f77b4' '#2ca02c'
+	assert_success
+	diff - <(printf '%s\n' "${lines[@]:0:5}") <<'OUT'
+wellformed
+callbacks 512
+narrow 0
+devices 218
+missing 0
+OUT
+	# Each colour: the pixels the page's bars paint, all on the screen.
+	for l in "${lines[@]:5}"; do
+		read -r _ c want got <<<"$l"
+		[ "$want" -gt 1000 ] && [ "$got" = "$want" ] || fail "$c: $want pixels painted, $got on the screen"
+	done
+	[ "${#lines[@]}" -eq 8 ]
 }

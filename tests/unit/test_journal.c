@@ -498,6 +498,52 @@ static void test_long(struct pm_ctx *ctx)
 	free(want);
 }
 
+/*
+ * pm-suspend's journal: its own file beside the writers', and the sleep
+ * files (PM_W_SELECTED) as 'o' records, which a plain file of one word
+ * reads as that word (a fixture's mem_sleep, a kernel of one choice).
+ */
+static void test_sleep(struct pm_ctx *ctx)
+{
+	struct pm_journal j;
+	struct pm_recovery r;
+	struct pm_txn t;
+
+	reset();
+	put("sys/f", "deep\n");
+	put("run/pmtools/journal", "the writers'");
+	pm_txn_init(&t, ctx);
+	pm_txn_add(&t, "/sys/f", "s2idle", PM_W_CHOICE | PM_W_SELECTED);
+	pm_txn_add(&t, "/sys/a", "0", 0);
+	pm_journal_init(&j, ctx, "pm-suspend");
+	j.file = PM_SLEEP_JOURNAL;
+	is_int(pm_journal_write(&j, &t), 0, "a sleep journal is written");
+	ok(strstr(get("run/pmtools/sleep-journal"),
+		  "o /sys/f deep\nw /sys/a 1\nend 2\n") != NULL,
+	   "in its own file, the selected-word file an 'o' record");
+	ok(!there("run/pmtools/sleep-journal.new"), "renamed from its .new");
+	pm_journal_close(&j);
+	pm_txn_free(&t);
+	put("sys/f", "s2idle\n");
+	put("sys/a", "0\n");
+	is_int(pm_journal_recover_file(ctx, PM_SLEEP_JOURNAL, &r), 0,
+	       "recovered");
+	is_str(r.file, PM_SLEEP_JOURNAL, "naming its file");
+	ok(r.found && r.restored == 2 && r.failed == 0, "both put back");
+	is_str(get("sys/f"), "deep\n", "the plain word read and put back");
+	is_str(get("sys/a"), "1\n", "and the value");
+	ok(!there("run/pmtools/sleep-journal"), "the sleep journal removed");
+	is_str(get("run/pmtools/journal"), "the writers'",
+	       "the writers' journal not touched");
+	pm_recovery_free(&r);
+	/* A 'c' record reads brackets only: a plain word is not a choice. */
+	put("sys/f", "s2idle\n");
+	journal(HEAD "c /sys/f deep\nend 1\n");
+	pm_journal_recover(ctx, &r);
+	is_int(r.failed, 1, "a 'c' record on a plain word cannot restore it");
+	pm_recovery_free(&r);
+}
+
 int main(void)
 {
 	struct pm_ctx ctx;
@@ -519,6 +565,7 @@ int main(void)
 	test_bad(&ctx);
 	test_signals(&ctx);
 	test_release();
+	test_sleep(&ctx);
 	pm_ctx_close(&ctx);
 	if (tree_rm(root) != 0)
 		diag("could not remove %s", root);

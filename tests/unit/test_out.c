@@ -211,6 +211,31 @@ static void test_fmt_names(void)
 	is_str(pm_fmt_name((enum pm_fmt)99), "?", "pm_fmt_name(99)");
 }
 
+/* ---------------------------------------------------------------- html */
+
+static void test_html_escape(void)
+{
+	static const struct {
+		const char *in, *want, *what;
+	} cases[] = {
+		{ "", "", "empty" },
+		{ "0000:00:19.0", "0000:00:19.0", "a PCI device as it is" },
+		{ "<script>x</script>", "&lt;script&gt;x&lt;/script&gt;",
+		  "markup shown, not read" },
+		{ "a&b", "a&amp;b", "ampersand" },
+		{ "\"'", "&quot;&#39;", "both quotes, for attributes" },
+		{ "&amp;", "&amp;amp;", "an entity shown as written" },
+		{ "a\x1b[2Jb", "a\\x1b[2Jb", "escape byte as text" },
+		{ "a\nb", "a\\nb", "newline as text" },
+		{ "\xff<", "\\xff&lt;", "a byte not UTF-8, then markup" },
+		{ "\xc3\xa9", "\xc3\xa9", "UTF-8 kept" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		check_escape(pm_html_escape, "pm_html_escape", cases[i].in,
+			     cases[i].want, cases[i].what);
+}
+
 /* ---------------------------------------------------------------- json */
 
 static void test_json_escape(void)
@@ -1176,6 +1201,7 @@ int main(void)
 	if (!have_jq)
 		diag("jq is not installed: JSON validity checks skipped");
 	test_fmt_names();
+	test_html_escape();
 	test_json_escape();
 	test_printf_escape();
 	test_numbers();

@@ -5,12 +5,16 @@
  * whole S3 cycle, a failing callback, a buffer cut mid-line, a ring
  * buffer that dropped events, the context's variants (record-tgid, no
  * irq-info, 4-character flags), and lines that are not the kernel's.
+ * And the ACPI FPDT reader on a system root of plain files.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pm.h"
 #include "tap.h"
+#include "tree.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -319,6 +323,134 @@ static void test_lines(void)
 	pm_trace_free(&t);
 }
 
+#define FPDT "sys/firmware/acpi/fpdt/"
+
+/* drivers/acpi/acpi_fpdt.c's files: "%u\n" and "%llu\n". */
+static void test_fpdt(void)
+{
+	char root[] = "/tmp/pmtools-test-fpdt.XXXXXX", sub[128];
+	struct pm_fpdt f;
+	struct pm_ctx ctx;
+
+	if (!mkdtemp(root) || pm_ctx_open(&ctx, root) < 0)
+		exit(99);
+	is_int(pm_fpdt_read(&ctx, &f), -ENOENT, "fpdt: no folder, -ENOENT");
+	ok(f.resume_count == PM_UNKNOWN && f.resume_prev_ns == PM_UNKNOWN &&
+		   f.suspend_end_ns == PM_UNKNOWN,
+	   "fpdt: no folder, every field unknown");
+	ok(!ctx.err.op[0], "fpdt: a missing file leaves no error record");
+	tree_put(root, FPDT "resume/resume_count", "3\n");
+	tree_put(root, FPDT "resume/resume_prev_ns", "212345678\n");
+	tree_put(root, FPDT "resume/resume_avg_ns", "230000000\n");
+	tree_put(root, FPDT "suspend/suspend_start_ns", "1000000\n");
+	tree_put(root, FPDT "suspend/suspend_end_ns", "3500000\n");
+	is_int(pm_fpdt_read(&ctx, &f), 0, "fpdt: both records");
+	is_int((long long)f.resume_count, 3, "fpdt: resume_count");
+	is_int((long long)f.resume_prev_ns, 212345678, "fpdt: resume_prev_ns");
+	is_int((long long)f.resume_avg_ns, 230000000, "fpdt: resume_avg_ns");
+	is_int((long long)pm_fpdt_suspend_ns(&f), 2500000,
+	       "fpdt: the firmware's suspend, end - start");
+	/* An end before the start (a timer reset), a value not a number. */
+	tree_put(root, FPDT "suspend/suspend_end_ns", "500\n");
+	tree_put(root, FPDT "resume/resume_avg_ns", "12x\n");
+	is_int(pm_fpdt_read(&ctx, &f), 0, "fpdt: odd values");
+	ok(pm_fpdt_suspend_ns(&f) == PM_UNKNOWN,
+	   "fpdt: an end before the start is no time");
+	ok(f.resume_avg_ns == PM_UNKNOWN, "fpdt: '12x' is unknown");
+	ok(!ctx.err.op[0], "fpdt: no error record left");
+	/* Only the resume record (a firmware without the suspend one). */
+	snprintf(sub, sizeof(sub), "%s/" FPDT "suspend", root);
+	tree_rm(sub);
+	is_int(pm_fpdt_read(&ctx, &f), 0, "fpdt: the resume record only");
+	ok(f.suspend_start_ns == PM_UNKNOWN &&
+		   pm_fpdt_suspend_ns(&f) == PM_UNKNOWN,
+	   "fpdt: no suspend record, no suspend time");
+	pm_ctx_close(&ctx);
+	tree_rm(root);
+}
+
+/*
+ * /proc/self/mountinfo as two machines have it: a Debian 12 host under
+ * systemd (tracefs mounted by sys-kernel-tracing.mount) and the e2e
+ * guest (tests/e2e/init mounts debugfs only: the kernel mounts tracefs
+ * at /sys/kernel/debug/tracing by itself, /sys/kernel/tracing stays an
+ * empty folder).
+ */
+static const char host_mi[] =
+	"22 28 0:21 / /sys rw,nosuid,nodev,noexec,relatime shared:7 - sysfs "
+	"sysfs rw\n"
+	"23 28 0:22 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc "
+	"proc rw\n"
+	"28 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 "
+	"rw,errors=remount-ro\n"
+	"36 22 0:12 / /sys/kernel/tracing rw,nosuid,nodev,noexec,relatime "
+	"shared:16 - tracefs tracefs rw\n"
+	"37 22 0:7 / /sys/kernel/debug rw,nosuid,nodev,noexec,relatime "
+	"shared:17 - debugfs debugfs rw\n"
+	"120 28 8:17 / /media/usb\\040disk rw,nosuid,nodev,relatime "
+	"shared:60 - vfat /dev/sdb1 rw\n";
+static const char guest_mi[] =
+	"1 1 0:2 / / rw - rootfs rootfs rw\n"
+	"14 1 0:5 / /dev rw,relatime - devtmpfs devtmpfs rw,mode=755\n"
+	"15 1 0:20 / /proc rw,relatime - proc proc rw\n"
+	"16 1 0:21 / /sys rw,relatime - sysfs sysfs rw\n"
+	"17 16 0:7 / /sys/kernel/debug rw,relatime - debugfs debugfs rw\n"
+	"18 17 0:12 / /sys/kernel/debug/tracing rw,relatime - tracefs "
+	"tracefs rw\n"
+	"19 1 0:22 / /tmp rw,relatime - tmpfs tmpfs rw\n"
+	"20 1 0:23 / /run rw,relatime - tmpfs tmpfs rw,mode=755";
+
+#define TRACING "/sys/kernel/tracing"
+
+static void test_mountinfo(void)
+{
+	static const char odd[] = "36 22 0:12 / /sys/kernel/tracing2 rw - "
+				  "tracefs tracefs rw\n"
+				  "37 22 0:7 /\n"
+				  "38 22 0:7 / /sys/kernel/tracing\\1x rw\n";
+
+	ok(pm_mountinfo_has(host_mi, strlen(host_mi), TRACING),
+	   "mountinfo: the host has tracefs on " TRACING);
+	ok(pm_mountinfo_has(host_mi, strlen(host_mi), "/media/usb disk"),
+	   "mountinfo: \\040 is a blank");
+	ok(!pm_mountinfo_has(guest_mi, strlen(guest_mi), TRACING),
+	   "mountinfo: the guest has nothing on " TRACING);
+	ok(pm_mountinfo_has(guest_mi, strlen(guest_mi), "/run"),
+	   "mountinfo: a last line without its newline is read");
+	ok(pm_mountinfo_has(guest_mi, strlen(guest_mi) - 45, "/tmp") &&
+		   !pm_mountinfo_has(guest_mi, strlen(guest_mi) - 45, "/run"),
+	   "mountinfo: only len bytes are read");
+	ok(!pm_mountinfo_has(odd, strlen(odd), TRACING),
+	   "mountinfo: a longer name, a cut line, a bad escape: no mount");
+	ok(!pm_mountinfo_has("", 0, "/"), "mountinfo: empty");
+}
+
+static void test_unmounted(void)
+{
+	char root[] = "/tmp/pmtools-test-mount.XXXXXX", dir[128];
+	struct pm_ctx ctx;
+
+	if (!mkdtemp(root) || pm_ctx_open(&ctx, root) < 0)
+		exit(99);
+	is_int(pm_tracefs_unmounted(&ctx, guest_mi, strlen(guest_mi)), 0,
+	       "unmounted: no folder, nothing to mount on");
+	tree_put(root, "sys/kernel/debug/x", "");
+	snprintf(dir, sizeof(dir), "%s" TRACING, root);
+	if (mkdir(dir, 0755) < 0)
+		exit(99);
+	is_int(pm_tracefs_unmounted(&ctx, guest_mi, strlen(guest_mi)), 1,
+	       "unmounted: an empty folder, no mount: mount it");
+	is_int(pm_tracefs_unmounted(&ctx, host_mi, strlen(host_mi)), 0,
+	       "unmounted: mounted already (mountinfo)");
+	tree_put(root, "sys/kernel/tracing/trace", "");
+	is_int(pm_tracefs_unmounted(&ctx, guest_mi, strlen(guest_mi)), 0,
+	       "unmounted: a folder not empty is not mounted on");
+	/* Never under a system root other than "/". */
+	is_int(pm_tracefs_mount(&ctx), 0, "mount: not the real root: nothing");
+	pm_ctx_close(&ctx);
+	tree_rm(root);
+}
+
 int main(void)
 {
 	test_cycle();
@@ -326,5 +458,8 @@ int main(void)
 	test_cut();
 	test_lost();
 	test_lines();
+	test_fpdt();
+	test_mountinfo();
+	test_unmounted();
 	return done_testing();
 }
