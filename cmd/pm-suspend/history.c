@@ -184,6 +184,8 @@ static void history_rules(struct ps *p, const char *mode_arg,
 		{ p->wake_at, "--wake-at" },
 		{ p->rtc, "--rtc" },
 		{ p->no_hooks, "--no-hooks" },
+		/* before --timings, which --timeline turns on */
+		{ p->timeline != NULL, "--timeline" },
 		{ p->timings, "--timings" },
 		{ p->budget_s > 0, "--budget" },
 		{ p->userspace, "--userspace" },
