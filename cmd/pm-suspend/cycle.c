@@ -806,10 +806,14 @@ static int diagnose(struct ps *p, struct ps_leg *l, const char **lev,
 		p->nres = 1;
 		if (st != PM_EXIT_OK) {
 			const struct ps_result *r = &p->res[0];
+			char cb[512];
 
-			pm_warn(&p->t, "pm_test %s: failed: %s%s%s",
-				lev[i], r->error,
-				r->failure[0] ? "; " : "", r->failure);
+			/* With the trace: the driver's callback that failed. */
+			if (!ps_failed_words(cb, sizeof(cb), r))
+				cb[0] = '\0';
+			pm_warn(&p->t, "pm_test %s: failed: %s%s%s%s%s", lev[i],
+				r->error, r->failure[0] ? "; " : "",
+				r->failure, cb[0] ? "; " : "", cb);
 			return st;
 		}
 		if (!p->t.dry_run)

@@ -128,6 +128,8 @@ void ps_timings_unmount(struct ps *p);
 void ps_timings_json(struct pm_out *o, const struct ps *p,
 		     const struct ps_result *r);
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r);
+/* The callback the trace saw fail, in words; false when none did. */
+bool ps_failed_words(char *buf, size_t size, const struct ps_result *r);
 /* The firmware's times from ACPI FPDT in words; false without FPDT. */
 bool ps_firmware_words(char *buf, size_t size, const struct ps_result *r);
 /* timeline.c */

@@ -478,11 +478,29 @@ static void human_firmware(FILE *f, const struct ps *p,
 		fprintf(f, "%s: firmware (ACPI FPDT): %s\n", p->name, w);
 }
 
+/* The callback the trace saw fail, in words; false when none did. */
+bool ps_failed_words(char *buf, size_t size, const struct ps_result *r)
+{
+	const struct pm_trace *t = &r->trace;
+	int k;
+
+	if (!r->traced)
+		return false;
+	k = pm_trace_failed(t);
+	if (k < 0)
+		return false;
+	snprintf(buf, size, "%s %s failed in %s (%s): %d (%s)",
+		 t->cb[k].driver, t->cb[k].device, phase_of(t, &t->cb[k]),
+		 t->cb[k].event, t->cb[k].error,
+		 pm_errno_name(-t->cb[k].error));
+	return true;
+}
+
 void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 {
 	const struct pm_trace *t = &r->trace;
 	struct pm_trace_split s;
-	int k;
+	char buf[512];
 
 	if (!timed(p, r) || !r->attempted)
 		return;
@@ -508,12 +526,8 @@ void ps_timings_human(FILE *f, const struct ps *p, const struct ps_result *r)
 	human_phases(f, p->name, t, PM_TRACE_RESUME);
 	human_slowest(f, p->name, "suspend callbacks", t, PM_TRACE_SUSPEND);
 	human_slowest(f, p->name, "resume callbacks", t, PM_TRACE_RESUME);
-	k = pm_trace_failed(t);
-	if (k >= 0)
-		fprintf(f, "%s: %s %s failed in %s (%s): %d (%s)\n", p->name,
-			t->cb[k].driver, t->cb[k].device, phase_of(t, &t->cb[k]),
-			t->cb[k].event, t->cb[k].error,
-			pm_errno_name(-t->cb[k].error));
+	if (ps_failed_words(buf, sizeof(buf), r))
+		fprintf(f, "%s: %s\n", p->name, buf);
 	if (pm_trace_split(t, &s) == 0)
 		human_budget(f, p, r, &s);
 	if (t->unparsed)

@@ -991,6 +991,18 @@ OUT
 		'["tracefs",null,"xhci_hcd","0000:00:14.0","dpm_suspend",-16,0]' ] || fail "$t"
 	[ "$(jq -c '[.phases[] | [.name, .direction, .time_s]]' <<<"$t")" = \
 		'[["dpm_suspend","suspend",0.0042],["dpm_resume","resume",0.0001]]' ] || fail "$t"
+	# --diagnose names that callback with the level that failed (a new
+	# tree: in a fixture, mem_sleep put back is the plain word s2idle).
+	fx=$(sleepfx)
+	tracefs "$fx"
+	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fuzz/seeds/trace/failing"
+	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/wakeup_count" PM_FAULT_AFTER_CMD="$KT_CMD" \
+		PM_FAULT_WRITE="*/sys/power/state=EBUSY" LD_PRELOAD="$so" \
+		"$bin/pm-suspend" --sysroot "$fx" --timings --diagnose deep
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[ "${stderr_lines[0]}" = "pm-suspend: pm_test freezer: failed: cannot write 'mem' to /sys/power/state: Device or resource busy (EBUSY); xhci_hcd 0000:00:14.0 failed in dpm_suspend (suspend): -16 (EBUSY)" ] ||
+		fail "$stderr"
+	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
 }
 
 @test "--timings without tracefs: pm_print_times on for the sleep, put back, and said; -F kv" {
