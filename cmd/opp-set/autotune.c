@@ -15,20 +15,6 @@
 /* [usb]'s default exclusions (plan.c's, TLP's). */
 #define USB_EXCLUDE "input,audio,printer"
 
-/* The section and key of a kind; the devices' kinds are lines for many. */
-static const char *const sec_key[PM_TUNE_NKINDS][2] = {
-	[PM_TUNE_RUNTIME_PM] = { "runtime_pm", "pci" },
-	[PM_TUNE_USB_AUTOSUSPEND] = { "usb", "autosuspend" },
-	[PM_TUNE_SATA_LINK] = { "sata", "link_power" },
-	[PM_TUNE_PCIE_ASPM] = { "pcie", "aspm" },
-	[PM_TUNE_AUDIO_POWER_SAVE] = { "audio", "power_save" },
-	[PM_TUNE_AUDIO_CONTROLLER] = { "audio", "power_save_controller" },
-	[PM_TUNE_NMI_WATCHDOG] = { "sysctl", "kernel.nmi_watchdog" },
-	[PM_TUNE_DIRTY_WRITEBACK] = { "sysctl",
-				      "vm.dirty_writeback_centisecs" },
-	[PM_TUNE_LAPTOP_MODE] = { "sysctl", "vm.laptop_mode" },
-};
-
 /* A device the default exclusions leave alone: it does not ask for its
  * line (which would be exit 3 were every Bad device excluded). */
 static bool excluded(const struct pm_tunable *t, const char *usb)
@@ -75,8 +61,8 @@ void opp_auto_tune(struct opp *op, struct opp_point *pt)
 		/* [usb] autosuspend takes on/off, the kernel's auto. */
 		if (k == PM_TUNE_USB_AUTOSUSPEND)
 			v = "on";
-		snprintf(line, sizeof(line), "%s.%s=%s", sec_key[k][0],
-			 sec_key[k][1], v);
+		snprintf(line, sizeof(line), "%s.%s=%s", opp_tune_key[k][0],
+			 opp_tune_key[k][1], v);
 		opp_add_auto(op, pt, line);
 	}
 }

@@ -9,8 +9,12 @@
 
 #include "opp.h"
 
-/* The section and key that set a tunable of kind k. */
-static const char *const sec_key[PM_TUNE_NKINDS][2] = {
+/* The section and key that set a tunable of kind k (runtime PM and USB
+ * autosuspend: the line for a whole bus). */
+const char *const opp_tune_key[PM_TUNE_NKINDS][2] = {
+	[PM_TUNE_RUNTIME_PM] = { "runtime_pm", "pci" },
+	[PM_TUNE_USB_AUTOSUSPEND] = { "usb", "autosuspend" },
+	[PM_TUNE_SATA_LINK] = { "sata", "link_power" },
 	[PM_TUNE_PCIE_ASPM] = { "pcie", "aspm" },
 	[PM_TUNE_AUDIO_POWER_SAVE] = { "audio", "power_save" },
 	[PM_TUNE_AUDIO_CONTROLLER] = { "audio", "power_save_controller" },
@@ -123,11 +127,11 @@ void opp_save_devtune(struct opp *op, struct pm_out *o)
 		if (t->kind == PM_TUNE_SATA_LINK ||
 		    pm_tune_value_parse(t->kind, t->value, v, sizeof(v)) < 0)
 			continue;
-		if (strcmp(sec, sec_key[t->kind][0])) {
-			sec = sec_key[t->kind][0];
+		if (strcmp(sec, opp_tune_key[t->kind][0])) {
+			sec = opp_tune_key[t->kind][0];
 			pm_out_printf(o, "\n[%s]\n", sec);
 		}
-		pm_out_printf(o, "%s = %s\n", sec_key[t->kind][1], v);
+		pm_out_printf(o, "%s = %s\n", opp_tune_key[t->kind][1], v);
 	}
 	pm_tunables_free(&l);
 	save_devices(op, o);

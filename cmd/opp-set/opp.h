@@ -119,6 +119,8 @@ int opp_save(struct opp *op, const char *file);
 /* --save's [sata], [pcie], [audio] and [sysctl], as the machine has them
  * (a value a section cannot take is left out). */
 void opp_save_devtune(struct opp *op, struct pm_out *o);
+/* The section and key that set a tunable of each kind (devtune.c). */
+extern const char *const opp_tune_key[PM_TUNE_NKINDS][2];
 int opp_current(struct opp *op);
 void opp_auto_pick(struct opp *op, char *out, size_t size);
 

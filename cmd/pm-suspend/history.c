@@ -59,16 +59,7 @@ static void json_times(struct pm_out *o, const struct ps_result *r)
 {
 	struct pm_trace_split s;
 
-	if (r->attempted) {
-		pm_out_double(o, "prepare_s", r->prepare_s, 6);
-		pm_out_double(o, "kernel_s", r->kernel_s, 6);
-		pm_out_double(o, "asleep_s", r->asleep_s, 6);
-	} else {
-		pm_out_null(o, "prepare_s");
-		pm_out_null(o, "kernel_s");
-		pm_out_null(o, "asleep_s");
-	}
-	pm_out_double(o, "resume_s", r->resume_s, 6);
+	ps_json_times(o, r);
 	if (r->traced && pm_trace_split(&r->trace, &s) == 0)
 		pm_out_double(o, "trace_resume_s", (double)s.resume_us / 1e6,
 			      6);
@@ -428,21 +419,6 @@ static void prom_history(struct pm_out *o, const struct pm_hist *h)
 			       (uint64_t)h->unparsed);
 }
 
-/* An --output that cannot be made is bad input, before the log. */
-static void probe_output(struct ps *p)
-{
-	struct pm_out probe;
-	int r;
-
-	if (!p->t.output)
-		return;
-	r = pm_out_open(&probe, p->t.fmt, p->t.output);
-	if (r < 0)
-		pm_die(&p->t, pm_out_exit(r), "cannot write %s: %s (%s)",
-		       p->t.output, strerror(-r), pm_errno_name(-r));
-	pm_out_abort(&probe);
-}
-
 /* The log read, or exit: 1 when it cannot be read, 3 with no cycle. */
 static void read_history(struct ps *p, struct pm_hist *h)
 {
@@ -478,7 +454,7 @@ int ps_history(struct ps *p, const char *mode_arg, bool set_timeout,
 
 	history_rules(p, mode_arg, set_timeout, set_delay);
 	pm_tool_ctx(&p->t, &p->ctx);
-	probe_output(p);
+	ps_probe_output(p); /* bad input, before the log */
 	read_history(p, &h);
 	if (p->t.fmt != PM_FMT_PROM) {
 		nw = pm_hist_weeks(&h, &w);

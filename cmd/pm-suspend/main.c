@@ -684,7 +684,7 @@ static void check_combos(struct ps *p)
 
 /* The report is written after the resume: a --output that cannot be made
  * must stop us before the sleep, not after it. */
-static void probe_output(struct ps *p)
+void ps_probe_output(struct ps *p)
 {
 	struct pm_out probe;
 	int r;
@@ -802,7 +802,7 @@ int main(int argc, char **argv)
 		return ps_history(&p, a.mode_arg, a.set_timeout, a.set_delay);
 	check_combos(&p);
 	pm_tool_ctx(&p.t, &p.ctx);
-	probe_output(&p);
+	ps_probe_output(&p);
 	ps_timeline_probe(&p);
 	ps_config(&p, a.set_timeout, a.set_delay);
 	if (!p.rtc)

@@ -144,5 +144,8 @@ int ps_history(struct ps *p, const char *mode_arg, bool set_timeout,
 	       bool set_delay);
 /* report.c */
 void ps_report(struct ps *p, int status);
+void ps_json_times(struct pm_out *o, const struct ps_result *r);
+/* main.c: an --output FILE that cannot be made is exit 2, before anything. */
+void ps_probe_output(struct ps *p);
 
 #endif

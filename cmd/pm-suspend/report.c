@@ -13,6 +13,22 @@
 
 #include "ps.h"
 
+/* prepare_s, kernel_s, asleep_s (null for a leg that did not reach the
+ * state write) and resume_s: the report's and the history's. */
+void ps_json_times(struct pm_out *o, const struct ps_result *r)
+{
+	if (r->attempted) {
+		pm_out_double(o, "prepare_s", r->prepare_s, 6);
+		pm_out_double(o, "kernel_s", r->kernel_s, 6);
+		pm_out_double(o, "asleep_s", r->asleep_s, 6);
+	} else {
+		pm_out_null(o, "prepare_s");
+		pm_out_null(o, "kernel_s");
+		pm_out_null(o, "asleep_s");
+	}
+	pm_out_double(o, "resume_s", r->resume_s, 6);
+}
+
 static uint64_t moved(const struct pm_wsrc *a, int na, const struct pm_wsrc *b)
 {
 	for (int i = 0; i < na; i++)
@@ -75,16 +91,7 @@ static void json_leg(struct pm_out *o, const struct ps *p,
 		pm_out_null(o, "errno");
 	pm_out_str_or_null(o, "step", r->after.last_failed_step);
 	pm_out_obj_end(o);
-	if (r->attempted) {
-		pm_out_double(o, "prepare_s", r->prepare_s, 6);
-		pm_out_double(o, "kernel_s", r->kernel_s, 6);
-		pm_out_double(o, "asleep_s", r->asleep_s, 6);
-	} else {
-		pm_out_null(o, "prepare_s");
-		pm_out_null(o, "kernel_s");
-		pm_out_null(o, "asleep_s");
-	}
-	pm_out_double(o, "resume_s", r->resume_s, 6);
+	ps_json_times(o, r);
 	json_user(o, r);
 	if (r->alarm)
 		pm_out_u64(o, "alarm", r->alarm);
