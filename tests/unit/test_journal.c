@@ -549,6 +549,11 @@ int main(void)
 	struct pm_ctx ctx;
 	char cmd[512];
 
+	/* The signal tests start as from a terminal: a shell's background
+	 * job begins with SIGINT and SIGQUIT ignored, which pm_stop rightly
+	 * leaves ignored. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
 		return 99;
