@@ -242,7 +242,8 @@ static int64_t resume_area_free(struct pm_ctx *ctx, const char *line,
 	return sz > used ? (int64_t)(sz - used) : 0;
 }
 
-int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
+int pm_hibernate_check(struct pm_ctx *ctx, enum pm_hib_writer w,
+		       char *reason, size_t size)
 {
 	char resume[32], *swaps = NULL, *meminfo = NULL, why[384] = "";
 	char *save = NULL, *line;
@@ -283,12 +284,17 @@ int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size)
 	if (need == PM_UNKNOWN)
 		return no(reason, size, "Active(anon) is missing from "
 					"/proc/meminfo");
+	if (w == PM_HIB_USER)
+		need = (need * PM_HIB_USER_PCT + 99) / 100;
 	if ((uint64_t)best_free < need)
 		return no(reason, size,
 			  "not enough free swap for the image: %llu KiB free "
-			  "on %s, %llu KiB needed (Active(anon))",
+			  "on %s, %llu KiB needed (%s)",
 			  (unsigned long long)best_free, resume,
-			  (unsigned long long)need);
+			  (unsigned long long)need,
+			  w == PM_HIB_USER ?
+				  "the compressed estimate, half of Active(anon)" :
+				  "Active(anon)");
 	return 0;
 }
 
@@ -353,7 +359,9 @@ static int sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
 				  "hibernation mode '%s' is not offered "
 				  "(disk: %s)",
 				  hib_mode, s.disk[0] ? s.disk : "none");
-		return safety ? pm_hibernate_check(ctx, reason, size) : 0;
+		return safety ? pm_hibernate_check(ctx, PM_HIB_KERNEL, reason,
+						   size) :
+				0;
 	case PM_MODE_SUSPEND_THEN_HIBERNATE:
 		r = sleep_check(ctx, PM_MODE_SUSPEND, NULL, safety, reason,
 				size);

@@ -55,8 +55,16 @@ const char *pm_sleep_mode_name(enum pm_sleep_mode m);
  */
 int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
 		   const char *hib_mode, char *reason, size_t size);
-/* The hibernation safety check alone (resume device, swap, space). */
-int pm_hibernate_check(struct pm_ctx *ctx, char *reason, size_t size);
+/*
+ * The hibernation safety check alone (resume device, swap, space): the
+ * image's size is estimated as Active(anon), and for pmtools' own
+ * writer (PM_HIB_USER, zstd) as half of it, the compressed estimate.
+ */
+enum pm_hib_writer { PM_HIB_KERNEL, PM_HIB_USER };
+/* The compressed estimate's share of Active(anon), in percent. */
+#define PM_HIB_USER_PCT 50
+int pm_hibernate_check(struct pm_ctx *ctx, enum pm_hib_writer w,
+		       char *reason, size_t size);
 /* pm_sleep_check without the hibernation safety check (--force). */
 int pm_sleep_offered(struct pm_ctx *ctx, enum pm_sleep_mode m,
 		     const char *hib_mode, char *reason, size_t size);

@@ -18,7 +18,7 @@
 #include "snapimg.h"
 
 #define HDR_MAGIC "PMSNAPH1"
-#define HDR_LEN 160		/* the header's bytes, CRC last */
+#define HDR_LEN 168		/* the header's bytes, CRC last */
 #define BLK_MAGIC 0x4b424d50u	/* "PMBK" */
 #define BLK_HDR 24
 #define MAP_HEAD 16		/* next u64, count u32, crc u32 */
@@ -196,6 +196,7 @@ static void hdr_encode(const struct pm_snap_hdr *h, uint8_t *p)
 	put32(p + 68, 1);	/* compression: 1 = zstd */
 	memcpy(p + 72, h->id, PM_SNAP_ID_LEN);
 	memcpy(p + 88, h->release, strnlen(h->release, 64));
+	put32(p + 152, h->flags);
 	put32(p + HDR_LEN - 8, h->write_ms);
 	put32(p + HDR_LEN - 4, pm_crc32c(0, p, HDR_LEN - 4));
 }
@@ -214,6 +215,7 @@ static void hdr_decode(struct pm_snap_hdr *h, const uint8_t *p)
 	memcpy(h->id, p + 72, PM_SNAP_ID_LEN);
 	memcpy(h->release, p + 88, PM_SNAP_RELEASE_MAX - 1);
 	h->release[PM_SNAP_RELEASE_MAX - 1] = '\0';
+	h->flags = get32(p + 152);
 	h->write_ms = get32(p + HDR_LEN - 8);
 }
 
@@ -241,6 +243,9 @@ static int hdr_sane(struct pm_snapr *r, const uint8_t *p)
 			   "header: version %u, length %u, compression %u (want %u, %u, 1)",
 			   h->version, get32(p + 12), get32(p + 68),
 			   PM_SNAP_VERSION, HDR_LEN);
+	if (h->flags & ~PM_SNAP_F_KNOWN)
+		return why(r->why, sizeof(r->why), -EBADMSG,
+			   "header: unknown flags 0x%x", h->flags);
 	if (!h->image_size || h->image_size > PM_SNAP_IMAGE_MAX ||
 	    h->image_size % PM_SNAP_PAGE ||
 	    h->page_count != h->image_size / PM_SNAP_PAGE)

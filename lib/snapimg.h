@@ -29,7 +29,7 @@
 #include <sys/types.h>
 
 #define PM_SNAP_PAGE 4096
-#define PM_SNAP_VERSION 1
+#define PM_SNAP_VERSION 2
 /* Uncompressed bytes per block: 64 pages. */
 #define PM_SNAP_BLOCK ((size_t)256 * 1024)
 #define PM_SNAP_RELEASE_MAX 65	/* struct utsname's release, NUL included */
@@ -39,6 +39,11 @@
 #define PM_SNAP_SIG "PMTOOLSIMG"
 #define PM_SNAP_SWAPSIG "SWAPSPACE2"
 #define PM_SNAP_SIGLEN 10
+/* The header's flags: the image was written in the platform mode
+ * (SNAPSHOT_PLATFORM_SUPPORT, /sys/power/disk "platform"), and is
+ * restored in it, as the kernel does with its own images. */
+#define PM_SNAP_F_PLATFORM 0x1u
+#define PM_SNAP_F_KNOWN PM_SNAP_F_PLATFORM
 /* No image is larger than 1 TiB: past it a header is not believed. */
 #define PM_SNAP_IMAGE_MAX (1ULL << 40)
 
@@ -55,6 +60,7 @@ struct pm_snap_hdr {
 	uint32_t image_crc;	/* CRC32C of the whole snapshot */
 	uint8_t id[PM_SNAP_ID_LEN];
 	char release[PM_SNAP_RELEASE_MAX];
+	uint32_t flags;		/* PM_SNAP_F_* */
 	uint32_t write_ms;	/* the writer's time, open to finish */
 	uint64_t hdr_off;	/* page of the header (from the signature) */
 	uint64_t map_pages;	/* pages of the map chain */

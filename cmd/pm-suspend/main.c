@@ -313,8 +313,19 @@ static int check_only(struct ps *p)
 	int r;
 
 	check_hib_mode(p);
-	r = pm_sleep_check(&p->ctx, p->mode, p->hib_mode[0] ? p->hib_mode : NULL,
-			   reason, sizeof(reason));
+	if (!p->userspace) {
+		r = pm_sleep_check(&p->ctx, p->mode,
+				   p->hib_mode[0] ? p->hib_mode : NULL, reason,
+				   sizeof(reason));
+	} else {
+		/* Its own writer: the compressed estimate of the image. */
+		r = pm_sleep_offered(&p->ctx, p->mode,
+				     p->hib_mode[0] ? p->hib_mode : NULL,
+				     reason, sizeof(reason));
+		if (!r && p->mode >= PM_MODE_HIBERNATE)
+			r = pm_hibernate_check(&p->ctx, PM_HIB_USER, reason,
+					       sizeof(reason));
+	}
 	if (r < 0) {
 		if (p->t.verbose >= 0)
 			pm_warn(&p->t, "%s: %s", pm_sleep_mode_name(p->mode),
@@ -750,7 +761,9 @@ static void hibernate_safety(struct ps *p)
 	char reason[512];
 
 	if (p->mode >= PM_MODE_HIBERNATE &&
-	    pm_hibernate_check(&p->ctx, reason, sizeof(reason)) < 0) {
+	    pm_hibernate_check(&p->ctx, p->userspace ? PM_HIB_USER :
+						       PM_HIB_KERNEL,
+			       reason, sizeof(reason)) < 0) {
 		if (!p->force)
 			pm_die(&p->t, PM_EXIT_UNSUPPORTED,
 			       "%s refused: %s; hibernating now would lose "

@@ -122,6 +122,7 @@ static void check_json(struct rs *s, struct pm_out *o)
 	pm_out_double(o, "ratio", (double)h->data_size /
 				  (double)h->image_size, 4);
 	pm_out_u64(o, "blocks", h->nblocks);
+	pm_out_bool(o, "platform", h->flags & PM_SNAP_F_PLATFORM);
 	pm_out_u64(o, "blocks_checked", s->r.block);
 	pm_out_double(o, "read_s", s->read_s, 6);
 	pm_out_obj_end(o);
@@ -148,6 +149,8 @@ static void check_human(struct rs *s, FILE *f)
 	fprintf(f, "  stored   %llu bytes in %u blocks (%.1f%% of the image)\n",
 		(unsigned long long)h->data_size, h->nblocks,
 		100.0 * (double)h->data_size / (double)h->image_size);
+	fprintf(f, "  mode     %s\n", h->flags & PM_SNAP_F_PLATFORM ?
+		"platform (restored in the platform mode)" : "shutdown or reboot");
 	fprintf(f, "  checked  %u of %u blocks in %.3f s: %s\n", s->r.block,
 		h->nblocks, s->read_s,
 		s->status == PM_EXIT_OK ? "good" :
@@ -222,6 +225,11 @@ static int restore(struct rs *s, struct pm_snap_io *io)
 
 	if (!e && pm_snapshot_open(&s->ctx, &s->snap, true) < 0)
 		e = kernel_failed(s, "opening the snapshot device");
+	/* An image made in the platform mode is restored in it: the
+	 * firmware's hooks run around the restore (hibernation_restore). */
+	if (!e && (s->r.h.flags & PM_SNAP_F_PLATFORM) &&
+	    pm_snapshot_platform(&s->ctx, &s->snap, true) < 0)
+		e = kernel_failed(s, "the platform mode");
 	if (!e)
 		e = give_image(s, buf);
 	free(buf);

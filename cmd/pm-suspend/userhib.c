@@ -27,6 +27,7 @@ struct uh {
 	int fd;
 	bool progress;		/* stderr is a terminal or the console */
 	bool sig_written;
+	bool platform;		/* SNAPSHOT_PLATFORM_SUPPORT is on */
 	double t0;
 	/* Drawn before the snapshot, so that the restored process knows
 	 * which image it came back from. */
@@ -126,6 +127,9 @@ static int write_image(struct uh *u)
 	u->t0 = mono_s();
 	pm_err_clear(ctx);
 	e = pm_snapw_open(&w, &u->io, size, rel, u->id, 1);
+	/* Restored in the mode it was made in, as the kernel's own. */
+	if (u->platform)
+		w.h.flags |= PM_SNAP_F_PLATFORM;
 	step = size / 20 ? size / 20 : 1;
 	while (!e && done < size) {
 		if (pm_snapshot_read(ctx, &u->snap, page) < 0) {
@@ -209,9 +213,11 @@ static int uh_open(struct uh *u, const struct ps_leg *l)
 		return uh_fail(u, "opening the snapshot device");
 	if (pm_snapshot_set_swap(ctx, &u->snap, &u->dev) < 0)
 		return uh_fail(u, "the swap area");
-	if (!strcmp(l->disk, "platform") &&
-	    pm_snapshot_platform(ctx, &u->snap, true) < 0)
-		return uh_fail(u, "the platform mode");
+	if (!strcmp(l->disk, "platform")) {
+		if (pm_snapshot_platform(ctx, &u->snap, true) < 0)
+			return uh_fail(u, "the platform mode");
+		u->platform = true;
+	}
 	return PM_EXIT_OK;
 }
 

@@ -36,16 +36,18 @@ flip() {
 	run --separate-stderr "$resume" --sysroot "$fx" --check /dev/vda
 	assert_success
 	[ -z "$stderr" ]
-	assert_line --index 0 "/dev/vda: pmtools hibernation image, version 1"
+	assert_line --index 0 "/dev/vda: pmtools hibernation image, version 2"
 	assert_line --index 1 "  kernel   6.1.0-57-amd64 (running: 6.1.0-57-amd64)"
 	assert_line --index 3 "  image    12288000 bytes, 3000 pages"
 	assert_line --regexp '^  stored   [0-9]+ bytes in 47 blocks \([0-9.]+% of the image\)$'
+	assert_line --index 5 "  mode     shutdown or reboot"
 	assert_line --regexp '^  checked  47 of 47 blocks in [0-9.]+ s: good$'
 	run --separate-stderr "$resume" --sysroot "$fx" --check /dev/vda --json
 	assert_success
 	jq -e '.image and .valid and .resumable and .error == null and
 		.bad_block == null and .kernel == "6.1.0-57-amd64" and
-		.this_kernel == "6.1.0-57-amd64" and .version == 1 and
+		.this_kernel == "6.1.0-57-amd64" and .version == 2 and
+		(.platform | not) and
 		(.id | test("^[0-9a-f]{32}$")) and .image_bytes == 12288000 and
 		.pages == 3000 and .blocks == 47 and .blocks_checked == 47 and
 		.stored_bytes < .image_bytes / 2 and
@@ -170,6 +172,17 @@ userfx() {
 	assert_failure 1
 	[[ $stderr == "pm-resume: /dev/nvme0n1p3: block 1 of 4: checksum mismatch "*"; the swap signature is put back, booting on" ]] || fail "$stderr"
 	[ "$(dd if="$dev" bs=1 skip=4086 count=10 status=none)" = SWAPSPACE2 ]
+	# Made in the platform mode: restored in it, whose ioctl is refused
+	# here before a page goes to the kernel.
+	"$top/build/mksnapimg" -p "$dev" 20 6.1.0-57-amd64
+	: >"$fx/dev/snapshot"
+	run --separate-stderr "$resume" --sysroot "$fx" --check /dev/nvme0n1p3 -J
+	assert_success
+	jq -e '.platform == true and .valid' <<<"$output"
+	run --separate-stderr "$resume" --sysroot "$fx"
+	assert_failure 1
+	[ "$stderr" = "pm-resume: /dev/nvme0n1p3: the platform mode: SNAPSHOT_PLATFORM_SUPPORT on /dev/snapshot: Inappropriate ioctl for device (ENOTTY); the swap signature is put back, booting on" ]
+	[ ! -s "$fx/dev/snapshot" ]
 	# Another kernel's: refused before a page goes to the kernel.
 	"$top/build/mksnapimg" "$dev" 20 6.1.0-58-amd64
 	: >"$fx/dev/snapshot"

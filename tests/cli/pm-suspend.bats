@@ -407,6 +407,23 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 	set_swaps "$fx" "$(swapline /dev/sda5 partition $((need + 99)) 100)"
 	check "$fx" hibernate
 	assert_failure 3
+	# pmtools' own writer (--userspace, HIBERNATE_METHOD=userspace)
+	# stores the image compressed: half of Active(anon) is its estimate.
+	half=$(((need + 1) / 2))
+	set_swaps "$fx" "$(swapline /dev/sda5 partition $((half + 100)) 100)"
+	check "$fx" hibernate
+	assert_failure 3
+	check "$fx" hibernate --userspace
+	assert_success
+	mkdir -p "$fx/etc/pm"
+	echo HIBERNATE_METHOD=userspace >"$fx/etc/pm/pm-suspend.conf"
+	check "$fx" hibernate
+	assert_success
+	rm "$fx/etc/pm/pm-suspend.conf"
+	set_swaps "$fx" "$(swapline /dev/sda5 partition $((half + 99)) 100)"
+	check "$fx" hibernate --userspace
+	assert_failure 3
+	[ "$stderr" = "pm-suspend: hibernate: not enough free swap for the image: $((half - 1)) KiB free on 8:5, $half KiB needed (the compressed estimate, half of Active(anon))" ]
 	# A larger swap area that is not the resume device does not help.
 	add_block "$fx" sdb1 8:17
 	set_swaps "$fx" "$(swapline /dev/sda5 partition 1000 0)" "$(swapline /dev/sdb1 partition 16777212 0 -3)"

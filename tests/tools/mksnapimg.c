@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mksnapimg FILE PAGES RELEASE [RAW]: a swap area in FILE (page 0 ends
+ * mksnapimg [-p] FILE PAGES RELEASE [RAW]: a swap area in FILE (page 0 ends
  * in SWAPSPACE2) holding a hibernation image of PAGES pages of made-up
  * memory for kernel RELEASE, written by libpm's own writer, for the
  * tests of pm-resume; RAW gets the made-up memory itself.  The data
  * pages are pages 1, 2, ... of the file, in the order of the blocks.
+ * -p: the image is marked as made in the platform mode.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,10 +36,15 @@ int main(int argc, char **argv)
 	struct pm_snapw w;
 	uint64_t n;
 	FILE *raw = NULL;
+	bool platform = argc > 1 && !strcmp(argv[1], "-p");
 	int fd, e;
 
+	if (platform) {
+		argv++;
+		argc--;
+	}
 	if (argc < 4 || argc > 5 || (n = strtoull(argv[2], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: mksnapimg FILE PAGES RELEASE [RAW]\n");
+		fprintf(stderr, "usage: mksnapimg [-p] FILE PAGES RELEASE [RAW]\n");
 		return 2;
 	}
 	if (argc == 5 && !(raw = fopen(argv[4], "w"))) {
@@ -54,6 +60,8 @@ int main(int argc, char **argv)
 	}
 	io.npages = 0;
 	e = pm_snapw_open(&w, &io, n * PM_SNAP_PAGE, argv[3], NULL, 1);
+	if (platform)
+		w.h.flags |= PM_SNAP_F_PLATFORM;
 	for (uint64_t i = 0; !e && i < n; i++) {
 		fill(page, i);
 		e = pm_snapw_add(&w, page, sizeof(page));

@@ -230,7 +230,7 @@ static void test_meta_flips(const uint8_t *s)
 	pm_snapr_close(&r);
 	uint8_t *at[] = { m.p + hdr * PM_SNAP_PAGE, m.p + PM_SNAP_PAGE - 48,
 			  m.p + map * PM_SNAP_PAGE };
-	size_t len[] = { 160, 48, 16 + 8 * 3 };
+	size_t len[] = { 168, 48, 16 + 8 * 3 };
 
 	for (int a = 0; a < 3; a++) {
 		for (size_t i = 0; i < len[a]; i++) {
@@ -244,6 +244,42 @@ static void test_meta_flips(const uint8_t *s)
 	}
 	is_int(taken, 0,
 	       "%u header, signature and map bytes flipped: all refused", n);
+	free(m.p);
+}
+
+/* The header's flags: the platform mode kept, an unknown flag refused
+ * even with the header's checksum made right. */
+static void test_flags(const uint8_t *s)
+{
+	struct pm_snap_io io;
+	struct pm_snapr r;
+	struct pm_snapw w;
+	struct mem m;
+	uint8_t *h;
+	uint32_t crc;
+	int e;
+
+	mem_init(&io, &m);
+	e = pm_snapw_open(&w, &io, IMG, "6.1.0-57-amd64", ID, 1);
+	w.h.flags = PM_SNAP_F_PLATFORM;
+	if (!e)
+		e = pm_snapw_add(&w, s, IMG);
+	if (!e)
+		e = pm_snapw_finish(&w);
+	pm_snapw_free(&w);
+	e = e ? e : pm_snapr_open(&r, &io, NULL, NULL);
+	ok(e == 0 && r.h.flags == PM_SNAP_F_PLATFORM,
+	   "the platform mode's flag read back (%d, 0x%x)", e, r.h.flags);
+	h = m.p + r.h.hdr_off * PM_SNAP_PAGE;
+	pm_snapr_close(&r);
+	h[152] |= 0x2;
+	crc = pm_crc32c(0, h, 164);
+	for (int i = 0; i < 4; i++)	/* little-endian */
+		h[164 + i] = (uint8_t)(crc >> (8 * i));
+	e = pm_snapr_open(&r, &io, NULL, NULL);
+	ok(e == -EBADMSG && !strcmp(r.why, "header: unknown flags 0x3"),
+	   "an unknown flag: %s", r.why);
+	pm_snapr_close(&r);
 	free(m.p);
 }
 
@@ -324,6 +360,7 @@ int main(void)
 	test_round_trip(s, starts);
 	test_flips(s, starts);
 	test_meta_flips(s);
+	test_flags(s);
 	test_refusals(s);
 	test_file(s);
 	free(s);
