@@ -143,6 +143,19 @@ stat_of() {
 }
 
 # Load the modules the host put in /lib/modules, in dependency order.
+# wait_disk: the virtio disk /dev/vda, which appears a moment after
+# virtio_blk is loaded, waited for up to 5 s; 1 and a failure without it.
+wait_disk() {
+	_i=0
+	while [ ! -b /dev/vda ] && [ "$_i" -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -b /dev/vda ] && return 0
+	fail "boot $E2E_BOOT: the virtio disk" "no /dev/vda after 5 s"
+	return 1
+}
+
 load_modules() {
 	[ -s /e2e/modules ] || return 0
 	_bad=

@@ -11,16 +11,7 @@
 . /e2e/lib.sh
 
 ln -s /usr/bin/pm-suspend /tmp/pm-resume
-load_modules || exit 0
-i=0
-while [ ! -b /dev/vda ] && [ "$i" -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ ! -b /dev/vda ]; then
-	fail "boot $E2E_BOOT: the virtio disk" "no /dev/vda after 5 s"
-	exit 0
-fi
+load_modules && wait_disk || exit 0
 
 if [ "$E2E_BOOT" -ne 1 ]; then
 	# The resuming boot: pm-resume restores the first boot and does not

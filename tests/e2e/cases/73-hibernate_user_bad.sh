@@ -16,16 +16,7 @@
 . /e2e/lib.sh
 
 ln -s /usr/bin/pm-suspend /tmp/pm-resume
-load_modules || exit 0
-i=0
-while [ ! -b /dev/vda ] && [ "$i" -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ ! -b /dev/vda ]; then
-	fail "boot $E2E_BOOT: the virtio disk" "no /dev/vda after 5 s"
-	exit 0
-fi
+load_modules && wait_disk || exit 0
 printf 'HIBERNATE_MODE=reboot\n' >/etc/pm/pm-suspend.conf
 
 # hibernate: a marker in tmpfs, the resume device set, and a user-space

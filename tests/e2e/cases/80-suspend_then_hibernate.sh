@@ -9,16 +9,7 @@
 # shellcheck source=tests/e2e/lib.sh
 . /e2e/lib.sh
 
-load_modules || exit 0
-i=0
-while [ ! -b /dev/vda ] && [ "$i" -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ ! -b /dev/vda ]; then
-	fail "boot $E2E_BOOT: the virtio disk" "no /dev/vda after 5 s"
-	exit 0
-fi
+load_modules && wait_disk || exit 0
 if [ "$E2E_BOOT" -ne 1 ]; then
 	note "boot $E2E_BOOT: resuming from /dev/vda ($(cat /sys/block/vda/dev))"
 	cat /sys/block/vda/dev >/sys/power/resume
