@@ -1,0 +1,17 @@
+# shellcheck shell=bash
+# BASH_ENV of the bats pool (tests/run): every bash that starts reads it
+# first.  In bats' own processes (bats-exec-file, and bats-exec-test,
+# which runs one test), mkdir and rm become bash's loadable builtins
+# (Debian's bash-builtins): bats makes and removes each test's folders
+# with them, and so do the tests, a fork and an exec each time otherwise.
+# The options the tests use (mkdir -p, -m; rm -r, -f) mean the same.
+# A test's own process drops BASH_ENV, so that nothing it runs sees it.
+case $0 in
+*/bats-exec-file | */bats-exec-test)
+	for _pm_b in mkdir rm; do
+		[ -f "/usr/lib/bash/$_pm_b" ] && enable -f "/usr/lib/bash/$_pm_b" "$_pm_b" 2>/dev/null
+	done
+	unset _pm_b
+	case $0 in */bats-exec-test) unset BASH_ENV ;; esac
+	;;
+esac
