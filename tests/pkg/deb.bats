@@ -266,11 +266,14 @@ fx() {
 	# dpkg -i ran initramfs-tools' trigger.
 	grep -q "Processing triggers for initramfs-tools" "$w/dpkg-i.log" || fail "$(cat "$w/dpkg-i.log")"
 	# The least a kernel version needs for mkinitramfs: its modules
-	# folder (empty: no module is copied; depmod makes its indexes).
-	local k=6.1.0-pmtools-test x=$w/initrd root
-	mkdir -p "$c/lib/modules/$k"
-	: >"$c/lib/modules/$k/modules.order"
-	: >"$c/lib/modules/$k/modules.builtin"
+	# folder (empty: no module is copied; depmod makes its indexes) and
+	# its config's compression (zstd is only recommended: gzip).
+	local k=6.1.0-pmtools-test x=$c/tmp/initrd root
+	mkdir -p "$c/lib/modules/$k" "$c/boot"
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		: >"$c/lib/modules/$k/$f"
+	done
+	printf 'CONFIG_RD_GZIP=y\nCONFIG_RD_ZSTD=y\n' >"$c/boot/config-$k"
 	run inroot mkinitramfs -o /tmp/initrd.img "$k"
 	assert_success
 	run inroot lsinitramfs /tmp/initrd.img
@@ -282,8 +285,7 @@ fx() {
 	assert_line scripts/local-premount/resume
 	# run_scripts' order (tsort of the prereqs): pmtools-resume first.
 	rm -rf "$x"
-	mkdir -p "$x"
-	run unmkinitramfs "$c/tmp/initrd.img" "$x"
+	run inroot unmkinitramfs /tmp/initrd.img /tmp/initrd
 	assert_success
 	root=$x
 	[ -d "$x/main" ] && root=$x/main
