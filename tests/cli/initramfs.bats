@@ -117,6 +117,14 @@ called() { cat "$r/log/pm-resume" 2>/dev/null; }
 	grep -qx -- "-l -t UUID=1c0ffee0-0000-4000-8000-00000000beef -o device" "$r/log/blkid"
 }
 
+@test "resume=MAJOR:MINOR: the node named by the device's uevent" {
+	mkdir -p "$r/sys/dev/block/254:2"
+	printf 'MAJOR=254\nMINOR=2\nDEVNAME=vda2\nDEVTYPE=partition\n' >"$r/sys/dev/block/254:2/uevent"
+	boot "resume=254:2"
+	assert_success
+	[ "$(called)" = /dev/vda2 ] || fail "pm-resume got: $(called)"
+}
+
 @test "RESUME=UUID= of conf.d/resume, hidden by the image: the hook's other name of the device" {
 	# What a pmtools image does to a real blkid: no type, no UUID.
 	run blkid -p "$IMG"
@@ -191,4 +199,83 @@ called() { cat "$r/log/pm-resume" 2>/dev/null; }
 	# Debian's sh -n, as set_initlist checks every script.
 	sh -n "$top/scripts/initramfs/pmtools-resume"
 	sh -n "$top/scripts/initramfs/hook.in"
+}
+
+# hook ENV...: the hook (scripts/initramfs/hook.in, as make install
+# writes it) in the root with Debian's hook-functions and
+# scripts/functions, DESTDIR /dest; /dev/vda2 and /dev/dm-0 are a block
+# device of this machine bound there (only looked at: blkid is the stub).
+# copy_file needs GNU realpath, readlink, cp and ln, and the hook runs
+# under Debian's /bin/sh, dash (mkinitramfs runs on a Debian system, not
+# in busybox, whose sh runs its own realpath): this machine's, in /sbin.
+hook() {
+	local s=$ITC/usr/share/initramfs-tools blk p lib
+	blk=$(find /dev -maxdepth 1 -type b | head -n 1)
+	[ -n "$blk" ] || skip "no block device node to bind"
+	for p in realpath readlink cp ln dash; do
+		p=$(command -v "$p")
+		cp "$p" "$r/sbin/"
+		for lib in $(ldd "$p" | awk '/=> \// { print $3 } /^\t\// { print $1 }'); do
+			[ -e "$r$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$r$lib"
+		done
+	done
+	mkdir -p "$r/usr/share/initramfs-tools/scripts" "$r/dest/conf/conf.d" \
+		"$r/sys/class/block/dm-0/dm"
+	cp "$s/hook-functions" "$r/usr/share/initramfs-tools/"
+	cp "$s/scripts/functions" "$r/usr/share/initramfs-tools/scripts/"
+	sed 's|@SBINDIR@|/usr/sbin|g' "$top/scripts/initramfs/hook.in" >"$r/hook"
+	echo swap-lv >"$r/sys/class/block/dm-0/dm/name"
+	: >"$r/dev/dm-0"
+	# blkid -p -s PART_ENTRY_UUID -o value DEV: from /partuuid.tab.
+	cat >"$r/sbin/blkid" <<-'EOF2'
+		#!/bin/sh
+		echo "$*" >>/log/blkid
+		if [ "$1 $2 $3 $4 $5" = "-p -s PART_ENTRY_UUID -o value" ]; then
+			while read -r dev uuid; do
+				[ "$dev" = "$6" ] && echo "$uuid" && exit 0
+			done </partuuid.tab
+			exit 2
+		fi
+		[ "$1 $2 $4 $5" = "-l -t -o device" ] || exit 4
+		while read -r tag dev; do
+			[ "$tag" = "$3" ] && echo "$dev" && exit 0
+		done </blkid.tab
+		exit 2
+	EOF2
+	: >>"$r/partuuid.tab"
+	run unshare -r -m sh -c 'mount --bind "$1" "$2/dev/vda2" && mount --bind "$1" "$2/dev/dm-0" &&
+		shift 2 && exec chroot "$0" /bin/busybox env -i PATH=/sbin:/usr/sbin:/bin:/usr/bin \
+		DESTDIR=/dest verbose=n "$@" /sbin/dash /hook' "$r" "$blk" "$r" "$@"
+}
+
+@test "the hook: pm-resume copied; for RESUME=UUID= the device's PARTUUID, or its device-mapper name, in /conf/pmtools-resume" {
+	echo "UUID=0b9d6a1c-5f1e-4d2a-9c1b-000000000001 /dev/vda2" >"$r/blkid.tab"
+	echo "/dev/vda2 5e7a0000-02" >"$r/partuuid.tab"
+	hook RESUME=UUID=0b9d6a1c-5f1e-4d2a-9c1b-000000000001
+	assert_success
+	[ -x "$r/dest/usr/sbin/pm-resume" ] || fail "no pm-resume in DESTDIR: $output"
+	[ "$(cat "$r/dest/conf/pmtools-resume")" = "$(printf "%s\n" \
+		"PMTOOLS_RESUME_SPEC='UUID=0b9d6a1c-5f1e-4d2a-9c1b-000000000001'" \
+		"PMTOOLS_RESUME_ALT='PARTUUID=5e7a0000-02'")" ] || fail "$(cat "$r/dest/conf/pmtools-resume")"
+	# What the script then reads in the initramfs: the conf file, sourced.
+	cp "$r/dest/conf/pmtools-resume" "$r/conf/pmtools-resume"
+	echo "PARTUUID=5e7a0000-02 /dev/vda2" >"$r/blkid.tab"
+	boot "resume=UUID=0b9d6a1c-5f1e-4d2a-9c1b-000000000001"
+	[ "$(called)" = /dev/vda2 ] || fail "pm-resume got: $(called)"
+	# Debian's resume hook's own choice (RESUME=auto), a device-mapper
+	# swap: its /dev/mapper name; a quote in a label stays one.
+	rm -f "$r/dest/conf/pmtools-resume"
+	echo "RESUME=LABEL=it\\'s" >"$r/dest/conf/conf.d/zz-resume-auto"
+	echo "LABEL=it's /dev/dm-0" >"$r/blkid.tab"
+	hook RESUME=auto
+	assert_success
+	[ "$(. "$r/dest/conf/pmtools-resume" && echo "$PMTOOLS_RESUME_SPEC|$PMTOOLS_RESUME_ALT")" = "LABEL=it's|/dev/mapper/swap-lv" ] ||
+		fail "$(cat "$r/dest/conf/pmtools-resume")"
+	# A RESUME by path, or none: nothing to record.
+	rm -f "$r/dest/conf/pmtools-resume" "$r/dest/conf/conf.d/zz-resume-auto"
+	for spec in /dev/vda2 none ""; do
+		hook RESUME="$spec"
+		assert_success
+		[ ! -e "$r/dest/conf/pmtools-resume" ] || fail "RESUME=$spec: $(cat "$r/dest/conf/pmtools-resume")"
+	done
 }
