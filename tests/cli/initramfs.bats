@@ -15,6 +15,8 @@
 # with chroot in a user namespace (unshare -r): nothing of this machine
 # is read or written.
 
+# tests/run: not under ASan: its subject is the initramfs-tools shell scripts under Debian's functions; pm-resume is a stub there
+
 load helpers
 
 setup_file() {
@@ -39,11 +41,12 @@ setup_file() {
 	"$top/build/mksnapimg" "$IMG" 200 6.1.0-test >/dev/null
 	truncate -s 4M "$SWAP"
 	mkswap -U 0b9d6a1c-5f1e-4d2a-9c1b-000000000001 "$SWAP" >/dev/null 2>&1
+	mkbase "$BATS_FILE_TMPDIR/base"
 }
 
-setup() {
-	load_libs
-	r=$BATS_TEST_TMPDIR/root
+# mkbase DIR: the root every test gets a copy of.
+mkbase() {
+	local r=$1
 	local s=$ITC/usr/share/initramfs-tools a
 	mkdir -p "$r"/bin "$r"/sbin "$r"/usr/bin "$r"/usr/sbin "$r"/scripts/local-premount \
 		"$r"/conf/conf.d "$r"/sys/power "$r"/dev "$r"/proc "$r"/run "$r"/log
@@ -63,7 +66,11 @@ setup() {
 		echo '/scripts/local-premount/pmtools-resume'
 		echo 'echo "script: exit $?"'
 	} >"$r/init"
-	grep -q '^	resume=\${RESUME:-}' "$r/init" || fail "Debian's init has no resume=\${RESUME:-}"
+	sed -i 's|\$(cat /proc/cmdline)|$(cat /cmdline)|' "$r/init"
+	grep -q '^	resume=\${RESUME:-}' "$r/init" || {
+		echo "# Debian's init has no resume=\${RESUME:-}" >&3
+		return 1
+	}
 	# pm-resume: records its arguments; /stub says what it does.
 	rm -f "$r/sbin/blkid"
 	cat >"$r/usr/sbin/pm-resume" <<-'EOF'
@@ -92,10 +99,15 @@ setup() {
 	cp "$SWAP" "$r/dev/vdb"
 }
 
+setup() {
+	load_libs
+	r=$BATS_TEST_TMPDIR/root
+	cp -a "$BATS_FILE_TMPDIR/base" "$r"
+}
+
 # boot CMDLINE: the driver with that kernel command line.
 boot() {
 	echo "$1" >"$r/cmdline"
-	sed -i 's|\$(cat /proc/cmdline)|$(cat /cmdline)|' "$r/init"
 	run unshare -r chroot "$r" /bin/busybox env -i /bin/sh /init
 }
 
@@ -265,10 +277,11 @@ hook() {
 	# Debian's resume hook's own choice (RESUME=auto), a device-mapper
 	# swap: its /dev/mapper name; a quote in a label stays one.
 	rm -f "$r/dest/conf/pmtools-resume"
-	echo "RESUME=LABEL=it\\'s" >"$r/dest/conf/conf.d/zz-resume-auto"
+	printf '%s\n' "RESUME=LABEL=it\\'s" >"$r/dest/conf/conf.d/zz-resume-auto"
 	echo "LABEL=it's /dev/dm-0" >"$r/blkid.tab"
 	hook RESUME=auto
 	assert_success
+	# shellcheck disable=SC1091 # the hook's output
 	[ "$(. "$r/dest/conf/pmtools-resume" && echo "$PMTOOLS_RESUME_SPEC|$PMTOOLS_RESUME_ALT")" = "LABEL=it's|/dev/mapper/swap-lv" ] ||
 		fail "$(cat "$r/dest/conf/pmtools-resume")"
 	# A RESUME by path, or none: nothing to record.
