@@ -60,6 +60,9 @@ grepf "its warning: pm-resume's one line naming the block, the signature put bac
 	'^Warning: pm-resume: /dev/vda: block [0-9]+ of [0-9]+: .*; the swap signature is put back, booting on$' "$OUT"
 grepf "the line kept in /run/initramfs/pmtools-resume.log" \
 	'^pm-resume: /dev/vda: block [0-9]+ of [0-9]+: ' /run/initramfs/pmtools-resume.log
+dmesg >/tmp/dmesg.txt
+grepf "and in the kernel's log" \
+	'pmtools-resume: pm-resume: /dev/vda: block [0-9]+ of [0-9]+: ' /tmp/dmesg.txt
 eq "page 0 is a swap area again" \
 	"$(dd if=/dev/vda bs=1 skip=4086 count=10 2>/dev/null)" SWAPSPACE2
 expect 0 "swapon /dev/vda: the swap is usable" swapon /dev/vda
