@@ -307,6 +307,34 @@ fx() {
 	assert_success
 	# No resume device of the hook's to record here (no swap in a chroot).
 	[ ! -e "$root/conf/pmtools-resume" ]
+	# The script in the initramfs's own root (klibc's sh and tools, no
+	# busybox: debootstrap installs no Recommends), with its /proc and a
+	# /sys/power/resume, as /init exports resume=: on a device whose
+	# page 0 ends in pmtools' signature and holds nothing else, the real
+	# pm-resume refuses it, and the script warns and exits 0; on a plain
+	# swap area it runs nothing and says nothing.
+	[ ! -e "$root/bin/busybox" ] && [ ! -e "$root/usr/bin/busybox" ] ||
+		echo "# busybox is in the initramfs: the script ran with it" >&3
+	mkdir -p "$root/sys/power" "$root/dev" "$root/run" "$root/proc"
+	: >"$root/sys/power/resume"
+	head -c 65536 /dev/zero >"$root/dev/vda"
+	printf PMTOOLSIMG | dd of="$root/dev/vda" bs=1 seek=4086 conv=notrunc status=none
+	initrd_script() {
+		unshare -m -- sh -c 'mount --make-rprivate / && mount -t proc proc "$0/proc" &&
+			exec env -i PATH=/sbin:/usr/sbin:/bin:/usr/bin resume=/dev/vda \
+			resume_offset= quiet=n ROOTDELAY= \
+			chroot "$0" /bin/sh /scripts/local-premount/pmtools-resume' "$root"
+	}
+	run initrd_script
+	assert_success
+	assert_line --partial "Begin: Resuming from the pmtools hibernation image on /dev/vda ... done."
+	assert_line --regexp '^Warning: pm-resume: /dev/vda: .*; the swap signature is put back, booting on$'
+	[ "$(dd if="$root/dev/vda" bs=1 skip=4086 count=10 status=none)" != PMTOOLSIMG ] ||
+		fail "the signature is still there"
+	mkswap "$root/dev/vda" >/dev/null 2>&1
+	run initrd_script
+	assert_success
+	[ -z "$output" ] || fail "$output"
 }
 
 @test "the installed units pass systemd-analyze verify in the Debian 12 root" {
