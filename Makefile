@@ -33,6 +33,10 @@ UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # /usr/lib/pm-utils/sleep.d) to install the resume hook 50pmtools-opp
 # there; empty, it is only an example in DATADIR/sleep.d.
 PMUTILS_SLEEPDIR ?=
+# initramfs-tools reads its hooks and boot scripts only below
+# /usr/share/initramfs-tools (and /etc/initramfs-tools): install with
+# PREFIX=/usr or set it, for pm-resume in Debian's initramfs.
+INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
 SYSTEMCTL ?= /bin/systemctl
 DESTDIR   ?=
 
@@ -313,6 +317,12 @@ install-data:
 	@set -e; if [ -n "$(PMUTILS_SLEEPDIR)" ]; then \
 	  install -d $(DESTDIR)$(PMUTILS_SLEEPDIR); \
 	  install -m 0755 scripts/sleep.d/50pmtools-opp $(DESTDIR)$(PMUTILS_SLEEPDIR)/; fi
+	install -d $(DESTDIR)$(INITRAMFSDIR)/hooks \
+	  $(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount
+	$(SUBST) scripts/initramfs/hook.in >$(DESTDIR)$(INITRAMFSDIR)/hooks/pmtools
+	chmod 0755 $(DESTDIR)$(INITRAMFSDIR)/hooks/pmtools
+	install -m 0755 scripts/initramfs/pmtools-resume \
+	  $(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/
 	install -d $(DESTDIR)$(COMPDIR)
 	$(COMPSUBST) scripts/completion/pmtools.bash >$(DESTDIR)$(COMPDIR)/pmtools
 	chmod 0644 $(DESTDIR)$(COMPDIR)/pmtools
@@ -325,6 +335,7 @@ install-data:
 	  chmod 0644 $(DESTDIR)$(COMPATCOMPDIR)/pmtools; fi
 	@if grep -rlE '@[A-Z]+@' $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
 	  $(addprefix $(DESTDIR)$(UDEVRULESDIR)/,$(UDEV_RULES)) \
+	  $(DESTDIR)$(INITRAMFSDIR)/hooks/pmtools \
 	  $(if $(COMPATCOMPDIR),$(DESTDIR)$(COMPATCOMPDIR)/pmtools); then \
 	  echo "install: a placeholder left in the files above" >&2; exit 1; fi
 	@if ! grep -qxF '_pmtools_opp_dirs=($(DATADIR)/opp.d)' \
@@ -342,7 +353,9 @@ uninstall:
 	$(if $(COMPATCOMPDIR),rm -f $(DESTDIR)$(COMPATCOMPDIR)/pmtools)
 	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
 	  $(addprefix $(DESTDIR)$(UDEVRULESDIR)/,$(UDEV_RULES)) \
-	  $(DESTDIR)$(SLEEPHOOKDIR)/pmtools-opp
+	  $(DESTDIR)$(SLEEPHOOKDIR)/pmtools-opp \
+	  $(DESTDIR)$(INITRAMFSDIR)/hooks/pmtools \
+	  $(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/pmtools-resume
 	$(if $(PMUTILS_SLEEPDIR),rm -f $(DESTDIR)$(PMUTILS_SLEEPDIR)/50pmtools-opp)
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBEXECDIR)
 

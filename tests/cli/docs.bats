@@ -109,6 +109,8 @@ man_defined() {
 	if grep -nE '@[A-Z_]+@' "$d$p/lib/udev/rules.d/85-pmtools.rules"; then fail "@NAME@ left"; fi
 	[ -x "$d$p/lib/systemd/system-sleep/pmtools-opp" ]
 	[ -x "$d$p/libexec/pmtools/auto-recheck" ]
+	[ -x "$d$p/share/initramfs-tools/scripts/local-premount/pmtools-resume" ]
+	grep -qx "pmresume=$p/sbin/pm-resume" "$d$p/share/initramfs-tools/hooks/pmtools"
 	# Completion for every installed name (COMPATCOMPDIR unset: links).
 	[ -f "$d$p/share/bash-completion/completions/pmtools" ]
 	for n in pmctl opp-set cstate-stat pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported pmtools-textfile pm-resume; do

@@ -42,6 +42,11 @@ data() {
 	[ -x "$d/usr/sbin/pmtools-textfile" ]
 	[ -f "$d/usr/share/pmtools/opp.d/balanced.conf" ]
 	[ -f "$d/etc/bash_completion.d/pmtools" ]
+	# Where initramfs-tools reads them; the hook copies the installed
+	# pm-resume.
+	[ -x "$d/usr/share/initramfs-tools/hooks/pmtools" ]
+	[ -x "$d/usr/share/initramfs-tools/scripts/local-premount/pmtools-resume" ]
+	grep -qx 'pmresume=/usr/sbin/pm-resume' "$d/usr/share/initramfs-tools/hooks/pmtools"
 	# Nothing is left under /usr/local, and nothing has a placeholder.
 	[ ! -e "$d/usr/local" ]
 	run grep -rlE '@[A-Z]+@' "$d"

@@ -184,7 +184,8 @@ fx() {
 		/lib/udev/rules.d/85-pmtools.rules /lib/systemd/system-sleep/pmtools-opp \
 		/usr/lib/pm-utils/sleep.d/50pmtools-opp /usr/libexec/pmtools/auto-recheck \
 		/usr/share/pmtools/opp.d/balanced.conf /etc/pm/opp.d /etc/bash_completion.d/pmtools \
-		/usr/share/bash-completion/completions/pmtools /usr/share/man/man8/pmtools-textfile.8.gz; do
+		/usr/share/bash-completion/completions/pmtools /usr/share/man/man8/pmtools-textfile.8.gz \
+		/usr/share/initramfs-tools/hooks/pmtools /usr/share/initramfs-tools/scripts/local-premount/pmtools-resume; do
 		grep -qx "$f" "$w/files" || fail "$f is not in the package"
 	done
 	run grep -c '^/usr/local\|^/usr/lib/systemd/system/' "$w/files"
@@ -214,6 +215,9 @@ fx() {
 	run grep "deb-systemd-invoke .*pmtools-auto\(@\)\?\.service" "$w/ctl/postinst"
 	assert_failure 1
 	[ "$(cat "$w/ctl/conffiles")" = /etc/bash_completion.d/pmtools ]
+	# The initramfs is rebuilt by initramfs-tools' trigger, not waited for.
+	grep -qx 'activate-noawait update-initramfs' "$w/ctl/triggers" ||
+		fail "no update-initramfs trigger: $(cat "$w/ctl/triggers" 2>&1)"
 }
 
 @test "pm-is-supported from the package on a merged /usr: /bin/pm-is-supported is pm-is-supported" {
@@ -255,6 +259,82 @@ fx() {
 	[ -d "$c/etc/pm/opp.d" ]
 	run inroot dpkg -V pmtools
 	assert_success
+}
+
+@test "mkinitramfs in the Debian 12 root: pm-resume with its libraries runs from the initramfs; the boot script is there, before Debian's resume" {
+	installed
+	# dpkg -i ran initramfs-tools' trigger.
+	grep -q "Processing triggers for initramfs-tools" "$w/dpkg-i.log" || fail "$(cat "$w/dpkg-i.log")"
+	# The least a kernel version needs for mkinitramfs: its modules
+	# folder (empty: no module is copied; depmod makes its indexes) and
+	# its config's compression (zstd is only recommended: gzip).
+	local k=6.1.0-pmtools-test x=$c/tmp/initrd root
+	mkdir -p "$c/lib/modules/$k" "$c/boot"
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		: >"$c/lib/modules/$k/$f"
+	done
+	printf 'CONFIG_RD_GZIP=y\nCONFIG_RD_ZSTD=y\n' >"$c/boot/config-$k"
+	run inroot mkinitramfs -o /tmp/initrd.img "$k"
+	assert_success
+	run inroot lsinitramfs /tmp/initrd.img
+	assert_success
+	assert_line usr/sbin/pm-resume
+	assert_line usr/sbin/pm-suspend
+	assert_line --regexp '^usr/lib/x86_64-linux-gnu/libzstd\.so\.1'
+	assert_line scripts/local-premount/pmtools-resume
+	assert_line scripts/local-premount/resume
+	# run_scripts' order (tsort of the prereqs): pmtools-resume first.
+	rm -rf "$x"
+	run inroot unmkinitramfs /tmp/initrd.img /tmp/initrd
+	assert_success
+	root=$x
+	[ -d "$x/main" ] && root=$x/main
+	run grep -n '^/scripts/local-premount/' "$root/scripts/local-premount/ORDER"
+	assert_line --index 0 '1:/scripts/local-premount/pmtools-resume "$@"'
+	assert_line --index 1 '3:/scripts/local-premount/resume "$@"'
+	[ "$(readlink -f "$root/usr/sbin/pm-resume")" = "$(readlink -f "$root/usr/sbin/pm-suspend")" ]
+	# pm-resume runs in the initramfs's own root with the libraries
+	# copy_exec put there: a file with no image is named so, exit 3.
+	head -c 8192 /dev/zero >"$root/noimage"
+	run chroot "$root" /usr/sbin/pm-resume --check /noimage
+	[ "$status" -eq 3 ] || fail "exit $status: $output"
+	assert_output --partial "no image"
+	run chroot "$root" /usr/sbin/pm-resume --version
+	assert_success
+	# The script passes Debian's own syntax check (set_initlist: sh -n)
+	# with the initramfs's sh.
+	run chroot "$root" /bin/sh -n /scripts/local-premount/pmtools-resume
+	assert_success
+	# No resume device of the hook's to record here (no swap in a chroot).
+	[ ! -e "$root/conf/pmtools-resume" ]
+	# The script in the initramfs's own root (klibc's sh and tools, no
+	# busybox: debootstrap installs no Recommends), with its /proc and a
+	# /sys/power/resume, as /init exports resume=: on a device whose
+	# page 0 ends in pmtools' signature and holds nothing else, the real
+	# pm-resume refuses it, and the script warns and exits 0; on a plain
+	# swap area it runs nothing and says nothing.
+	[ ! -e "$root/bin/busybox" ] && [ ! -e "$root/usr/bin/busybox" ] ||
+		echo "# busybox is in the initramfs: the script ran with it" >&3
+	mkdir -p "$root/sys/power" "$root/dev" "$root/run" "$root/proc"
+	: >"$root/sys/power/resume"
+	head -c 65536 /dev/zero >"$root/dev/vda"
+	printf PMTOOLSIMG | dd of="$root/dev/vda" bs=1 seek=4086 conv=notrunc status=none
+	initrd_script() {
+		unshare -m -- sh -c 'mount --make-rprivate / && mount -t proc proc "$0/proc" &&
+			exec env -i PATH=/sbin:/usr/sbin:/bin:/usr/bin resume=/dev/vda \
+			resume_offset= quiet=n ROOTDELAY= \
+			chroot "$0" /bin/sh /scripts/local-premount/pmtools-resume' "$root"
+	}
+	run initrd_script
+	assert_success
+	assert_line --partial "Begin: Resuming from the pmtools hibernation image on /dev/vda ... done."
+	assert_line --regexp '^Warning: pm-resume: /dev/vda: .*; the swap signature is put back, booting on$'
+	[ "$(dd if="$root/dev/vda" bs=1 skip=4086 count=10 status=none)" != PMTOOLSIMG ] ||
+		fail "the signature is still there"
+	mkswap "$root/dev/vda" >/dev/null 2>&1
+	run initrd_script
+	assert_success
+	[ -z "$output" ] || fail "$output"
 }
 
 @test "the installed units pass systemd-analyze verify in the Debian 12 root" {

@@ -1,9 +1,13 @@
 #!/bin/sh
 # hibernate_user: a real hibernation through pmtools' own image writer
 # (pm-suspend hibernate --userspace) to a virtio swap disk, and its
-# resume by pm-resume, which the second boot runs before anything else;
-# the first boot's memory comes back and this script carries on.
+# resume by pm-resume, which the second boot runs before anything else
+# through pmtools' initramfs-tools boot script (local-premount/
+# pmtools-resume, with Debian's scripts/functions, as Debian's /init runs
+# it: resume= exported); the first boot's memory comes back and this
+# script carries on.
 #@ modules: virtio_pci virtio_blk
+#@ initramfs-tools: yes
 #@ swap: 256M
 #@ boots: 2
 #@ timeout: 200
@@ -14,13 +18,16 @@ ln -s /usr/bin/pm-suspend /tmp/pm-resume
 load_modules && wait_disk || exit 0
 
 if [ "$E2E_BOOT" -ne 1 ]; then
-	# The resuming boot: pm-resume restores the first boot and does not
-	# return; when it does, it refused the image or the kernel did.
-	note "boot $E2E_BOOT: pm-resume /dev/vda at $(cut -d' ' -f1 /proc/uptime) s"
-	/tmp/pm-resume /dev/vda >/tmp/resume.out 2>&1
+	# The resuming boot: the boot script finds pmtools' signature on
+	# /dev/vda and runs pm-resume, which restores the first boot and does
+	# not return; when it does, it refused the image or the kernel did.
+	note "boot $E2E_BOOT: local-premount/pmtools-resume, resume=/dev/vda at $(cut -d' ' -f1 /proc/uptime) s"
+	ln -s /usr/bin/pm-suspend /usr/sbin/pm-resume
+	env resume=/dev/vda resume_offset= quiet=n ROOTDELAY= \
+		/scripts/local-premount/pmtools-resume >/tmp/resume.out 2>&1
 	rc=$?
-	fail "boot $E2E_BOOT: pm-resume /dev/vda restores the first boot" \
-		"it returned $rc: $(tr '\n' ' ' </tmp/resume.out | head -c 400)"
+	fail "boot $E2E_BOOT: the boot script's pm-resume /dev/vda restores the first boot" \
+		"it returned $rc: $(cat /tmp/resume.out /run/initramfs/pmtools-resume.log 2>&1 | tr '\n' ' ' | head -c 400)"
 	exit 0
 fi
 

@@ -4,9 +4,10 @@
 # middle of the write (the host kills QEMU): boot 2 finds no image, a
 # usable swap area, and boots fresh.  Boot 2 hibernates whole; the host
 # flips one byte of the first data page between the boots: boot 3's
-# pm-resume refuses the image naming the block, puts the swap signature
-# back, and lets the boot go on fresh.
+# pm-resume, run by pmtools' initramfs boot script, refuses the image
+# naming the block, puts the swap signature back, and the boot goes on.
 #@ modules: virtio_pci virtio_blk
+#@ initramfs-tools: yes
 #@ swap: 256M
 #@ boots: 3
 #@ timeout: 170
@@ -63,11 +64,24 @@ jqall "$OUT" <<'JQ'
 --check names the damaged block
 .image and (.valid | not) and (.bad_block | type) == "number" and (.error | startswith("block "))
 JQ
-expect 1 "pm-resume refuses the damaged image: exit 1" /tmp/pm-resume /dev/vda
-grepf "one line naming the block, the signature put back" \
-	'^pm-resume: /dev/vda: block [0-9]+ of [0-9]+: .*; the swap signature is put back, booting on$' "$ERR"
+# pmtools' initramfs boot script, as Debian's /init runs it: its
+# pm-resume refuses the image, and the script lets the boot go on.
+ln -s /usr/bin/pm-suspend /usr/sbin/pm-resume
+expect 0 "the boot script: pm-resume refuses the damaged image, the boot goes on: exit 0" \
+	env resume=/dev/vda resume_offset= quiet=n ROOTDELAY= /scripts/local-premount/pmtools-resume
+grepf "its warning: pm-resume's one line naming the block, the signature put back" \
+	'^Warning: pm-resume: /dev/vda: block [0-9]+ of [0-9]+: .*; the swap signature is put back, booting on$' "$OUT"
+grepf "the line kept in /run/initramfs/pmtools-resume.log" \
+	'^pm-resume: /dev/vda: block [0-9]+ of [0-9]+: ' /run/initramfs/pmtools-resume.log
+dmesg >/tmp/dmesg.txt
+grepf "and in the kernel's log" \
+	'pmtools-resume: pm-resume: /dev/vda: block [0-9]+ of [0-9]+: ' /tmp/dmesg.txt
 eq "page 0 is a swap area again" \
 	"$(dd if=/dev/vda bs=1 skip=4086 count=10 2>/dev/null)" SWAPSPACE2
 expect 0 "swapon /dev/vda: the swap is usable" swapon /dev/vda
 swapoff /dev/vda
 expect 0 "pm-resume again: no image, nothing done (never twice)" /tmp/pm-resume /dev/vda
+rm /run/initramfs/pmtools-resume.log
+expect 0 "the boot script again: no pmtools signature, pm-resume not run" \
+	env resume=/dev/vda resume_offset= quiet=n ROOTDELAY= /scripts/local-premount/pmtools-resume
+eq "nothing said, no log" "$(cat "$OUT" "$ERR"; ls /run/initramfs/pmtools-resume.log 2>/dev/null)" ""
