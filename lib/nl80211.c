@@ -93,7 +93,7 @@ int pm_nl_build(void *buf, size_t size, uint16_t type, uint16_t flags,
 
 	for (int i = 0; i < n; i++)
 		len += NLA_ALIGN(NLA_HDRLEN + a[i].len);
-	if (len > size || len > UINT32_MAX)
+	if (!buf || len > size || len > UINT32_MAX)
 		return -ENOBUFS;
 	memset(buf, 0, len);
 	h.nlmsg_len = (uint32_t)len;
@@ -358,23 +358,25 @@ static ssize_t nl_recv(struct nl *s)
 }
 
 /*
- * Send the request of len bytes in s->buf and read its replies: each
+ * Send the request of len bytes in s->buf (-errno: pm_nl_build's) and read its replies: each
  * message of the request's sequence number and of the type expected
  * goes to cb; it ends with the ack (not a dump) or NLMSG_DONE (a dump).
  * 0, the kernel's -errno, or -EBADMSG/-EMSGSIZE/-ETIMEDOUT (the record
  * set for those, not for the kernel's errno).
  */
-static int nl_call(struct nl *s, size_t len, bool dump, uint16_t type,
+static int nl_call(struct nl *s, int len, bool dump, uint16_t type,
 		   nl_cb cb, void *arg)
 {
 	struct pm_nl_msg m;
 	ssize_t n;
 	int r;
 
+	if (len < 0)
+		return fail(s, "send", -len, "nl80211");
 	do
-		n = send(s->fd, s->buf, len, MSG_NOSIGNAL);
+		n = send(s->fd, s->buf, (size_t)len, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
-	if (n < 0 || (size_t)n != len)
+	if (n < 0 || n != len)
 		return fail(s, "send", n < 0 ? errno : EIO, "nl80211");
 	for (;;) {
 		size_t off = 0;
@@ -390,7 +392,8 @@ static int nl_call(struct nl *s, size_t len, bool dump, uint16_t type,
 			if (m.type == NLMSG_ERROR ||
 			    (dump && m.type == NLMSG_DONE))
 				return m.error;
-			if (m.type != type)
+			/* A SET is answered by its ack alone. */
+			if (m.type != type || !cb)
 				return fail(s, "read", EBADMSG,
 					    "a reply of another type");
 			r = cb(arg, &m);
@@ -419,7 +422,7 @@ static int nl_family(struct nl *s)
 	int len = pm_nl_build(s->buf, NL_BUF, GENL_ID_CTRL,
 			      NLM_F_REQUEST | NLM_F_ACK, ++s->seq,
 			      CTRL_CMD_GETFAMILY, &a, 1);
-	int r = nl_call(s, (size_t)len, false, GENL_ID_CTRL, got_family, s);
+	int r = nl_call(s, len, false, GENL_ID_CTRL, got_family, s);
 
 	if (r == 0 && !s->family)
 		return fail(s, "read", EBADMSG, "no family id from the "
@@ -466,7 +469,7 @@ static int nl_interfaces(struct nl *s, struct ifs *l)
 	int len = pm_nl_build(s->buf, NL_BUF, s->family,
 			      NLM_F_REQUEST | NLM_F_DUMP, ++s->seq,
 			      NL80211_CMD_GET_INTERFACE, NULL, 0);
-	int r = nl_call(s, (size_t)len, true, s->family, got_if, l);
+	int r = nl_call(s, len, true, s->family, got_if, l);
 
 	if (r == -ENOMEM)
 		return fail(s, "read", ENOMEM, NULL);
@@ -496,7 +499,7 @@ static int nl_get_ps(struct nl *s, uint32_t ifindex, int *ps)
 	int r;
 
 	*ps = -1;
-	r = nl_call(s, (size_t)len, false, s->family, got_ps, ps);
+	r = nl_call(s, len, false, s->family, got_ps, ps);
 	if (r == 0 && *ps < 0)
 		return fail(s, "read", EBADMSG, "no power save state in "
 				"nl80211's reply");
@@ -514,7 +517,7 @@ static int nl_set_ps(struct nl *s, uint32_t ifindex, bool on)
 			      NLM_F_REQUEST | NLM_F_ACK, ++s->seq,
 			      NL80211_CMD_SET_POWER_SAVE, a, 2);
 
-	return nl_call(s, (size_t)len, false, s->family, NULL, NULL);
+	return nl_call(s, len, false, s->family, NULL, NULL);
 }
 
 /* ------------------------------------------------------------ the API */
@@ -647,7 +650,7 @@ static int session(struct pm_ctx *ctx, struct nl *s, const char *ifname,
 int pm_wifi_ps_get(struct pm_ctx *ctx, const char *ifname, bool *on)
 {
 	char name[64];
-	uint32_t ifindex;
+	uint32_t ifindex = 0;
 	struct nl s;
 	int ps = -1, r;
 
@@ -668,7 +671,7 @@ int pm_wifi_ps_set(struct pm_ctx *ctx, const char *ifname, bool on)
 {
 	const char *value = on ? "on" : "off";
 	char name[64];
-	uint32_t ifindex;
+	uint32_t ifindex = 0;
 	struct nl s;
 	int r;
 

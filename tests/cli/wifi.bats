@@ -203,6 +203,17 @@ point() { # BODY: a point file in the test's folder
 	done
 }
 
+@test "a peer that does not answer: ETIMEDOUT after 5 s, nothing sent" {
+	d=$(wifi wlan0)
+	peer "$d" wlan0=off --bad get:silent
+	f=$(point '[wifi]\npower_save = on\n')
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$f"
+	assert_failure 1
+	err_has 'cannot read the power save of wlan0'
+	err_has 'ETIMEDOUT'
+	[ "$(sets "$d")" = 0 ]
+}
+
 @test "opp-set [wifi]: exit 3 with no wireless interface or no nl80211" {
 	f=$(point '[wifi]\npower_save = on\n')
 	d=$(wifi wlan0)
@@ -227,7 +238,9 @@ point() { # BODY: a point file in the test's folder
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$f"
 	assert_success
 	[ "$(grep '^GET\|^SET' "$d/run/pmtools-test/nl80211.log")" = $'GET wlan0\nGET wlan0\nSET wlan0 on\nGET wlan0' ]
-	! grep -q $'\e' "$d/run/pmtools-test/nl80211.log"
+	if grep -q $'\e' "$d/run/pmtools-test/nl80211.log"; then
+		fail "a hostile name was sent"
+	fi
 	[ "$(state "$d")" = $'wlan0 on\nw\e[2J off\na b off' ]
 }
 
