@@ -258,6 +258,25 @@ point() { # BODY: a point file in the test's folder
 	grep -A1 -x '\[wifi\]' "$BATS_TEST_TMPDIR/saved.conf" | grep -qx 'power_save = on'
 }
 
+@test "opp-set --save: interfaces that differ are said and left out" {
+	d=$(wifi wlan0 wlan1)
+	peer "$d" wlan0=on wlan1=off
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" --save "$BATS_TEST_TMPDIR/saved.conf"
+	assert_success
+	err_has "the wireless interfaces' power save differs (pmctl tune): [wifi] not saved"
+	if grep -q '^\[wifi\]' "$BATS_TEST_TMPDIR/saved.conf"; then
+		fail "[wifi] saved"
+	fi
+}
+
+@test "pmctl tune: nl80211 failing as a whole (a malformed dump) leaves Wi-Fi out" {
+	d=$(wifi wlan0)
+	peer "$d" wlan0=off --bad dump:truncate
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune
+	assert_success
+	refute_output --partial wifi
+}
+
 @test "the journal names the interface; pmctl recover puts its power save back after a SIGKILL" {
 	fault_so
 	d=$(wifi wlan0)
