@@ -60,25 +60,9 @@ bool pm_ifname_ok(const char *s)
 	return true;
 }
 
-#define PS_PREFIX "nl80211:"
-#define PS_SUFFIX "/power_save"
-
 void pm_wifi_ps_name(const char *ifname, char *buf, size_t size)
 {
-	snprintf(buf, size, PS_PREFIX "%s" PS_SUFFIX, ifname);
-}
-
-const char *pm_wifi_ps_ifname(const char *name, char *buf, size_t size)
-{
-	size_t n = strlen(name), p = sizeof(PS_PREFIX) - 1,
-	       s = sizeof(PS_SUFFIX) - 1;
-
-	if (n <= p + s || strncmp(name, PS_PREFIX, p) ||
-	    strcmp(name + n - s, PS_SUFFIX) || n - p - s >= size)
-		return NULL;
-	memcpy(buf, name + p, n - p - s);
-	buf[n - p - s] = '\0';
-	return pm_ifname_ok(buf) ? buf : NULL;
+	snprintf(buf, size, "nl80211:%s/power_save", ifname);
 }
 
 /* ------------------------------------------------------------ messages */

@@ -28,10 +28,9 @@
  */
 bool pm_ifname_ok(const char *s);
 
-/* How a transaction's write shows an interface's power save, and the
- * interface back from that name (NULL when it is not one). */
+/* How a transaction's write shows an interface's power save:
+ * "nl80211:wlan0/power_save". */
 void pm_wifi_ps_name(const char *ifname, char *buf, size_t size);
-const char *pm_wifi_ps_ifname(const char *name, char *buf, size_t size);
 
 /* One wireless interface, as the kernel's nl80211 lists it. */
 struct pm_wifi_if {

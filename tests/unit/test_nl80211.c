@@ -227,15 +227,6 @@ static void test_names(void)
 	ok(pm_ifname_ok("0123456789abcde"), "15 bytes is");
 	pm_wifi_ps_name("wlan0", buf, sizeof(buf));
 	is_str(buf, "nl80211:wlan0/p", "the name is cut to the buffer");
-	is_str(pm_wifi_ps_ifname("nl80211:wlan0/power_save", buf,
-				 sizeof(buf)),
-	       "wlan0", "the interface of nl80211:wlan0/power_save");
-	ok(!pm_wifi_ps_ifname("/sys/power/state", buf, sizeof(buf)) &&
-		   !pm_wifi_ps_ifname("nl80211:/power_save", buf,
-				      sizeof(buf)) &&
-		   !pm_wifi_ps_ifname("nl80211:a b/power_save", buf,
-				      sizeof(buf)),
-	   "a file, an empty or bad interface: none");
 }
 
 static void test_guard(void)

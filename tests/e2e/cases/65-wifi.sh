@@ -91,6 +91,16 @@ opp-set -J: wlan0 alone is set
 EOF
 eq "iw: wlan0 on" "$(iw_ps wlan0)" on
 expect 0 "opp-set [wifi] power_save = off again: exit 0" opp-set -f /tmp/off.conf
+# The kernel's own refusal, named: a journal that would put a monitor's
+# power save on (mac80211's set_power_mgmt is EOPNOTSUPP for it).
+mkdir -p /run/pmtools
+printf 'pmtools-journal 1\npid 1\ntool opp-set\nboot -\ntime 1\nn wlan1 on\nend 1\n' \
+	>/run/pmtools/journal
+chmod 600 /run/pmtools/journal
+expect 1 "pmctl recover of a monitor's power save: exit 1" pmctl recover
+grepf "pmctl recover: the kernel's EOPNOTSUPP named" \
+	"could not restore nl80211:wlan1/power_save to 'on': .*EOPNOTSUPP" "$ERR"
+eq "iw: wlan1 (a monitor) still off" "$(iw_ps wlan1)" off
 expect 0 "iw dev wlan1 set type managed: exit 0" iw dev wlan1 set type managed
 
 # --- auto-tune plans it -----------------------------------------------------
