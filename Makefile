@@ -148,6 +148,13 @@ $(TREESUM): tests/tools/treesum.c
 	@mkdir -p $(@D)
 	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
 
+# The tests' nl80211 (tests/tools/fake-nl80211.c): Wi-Fi power save
+# under a --sysroot, answered on a socket below the root.
+FAKE_NL80211 := build/fake-nl80211
+$(FAKE_NL80211): tests/tools/fake-nl80211.c
+	@mkdir -p $(@D)
+	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
+
 # The tests' run without a fork of the shell (tests/tools/spawn.c, a bash
 # builtin; tests/cli/bats-run.bash): built where Debian's bash-builtins
 # gives bash's headers, else the tests use bats' own run.
@@ -164,26 +171,26 @@ $(MKSNAPIMG): tests/tools/mksnapimg.c $(LIBPM)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(ZSTD_LIBS) $(LDLIBS)
 
-check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
+check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run --bin $(B) unit
 
-check-cli: all $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
+check-cli: all $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@tests/run --bin $(B) cli
 
 # The signal suite unbounded, by hand: each of SIGINT, SIGTERM, SIGHUP
 # and SIGQUIT at every write of opp-set and of every pmctl setter, and
 # SIGKILL at each followed by the next run (CI: 6 positions a run, one
 # signal at each, no SIGKILL loop over the pmctl setters).
-check-signals: all $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
+check-signals: all $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@PM_SIGNALS_FULL=1 PM_SIGNALS_ALL=1 T=signals tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
 # the linters, counted in one summary line.
 check-all:
-	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM) $(SPAWN_SO) $(MKSNAPIMG)
+	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
 	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} \
 	  PMTOOLS_PKG_CHROOT=$${PMTOOLS_PKG_CHROOT:-$$([ "$$(id -u)" = 0 ] && echo 1 || echo 0)} \
@@ -387,7 +394,7 @@ fuzz:
 clean:
 	rm -rf build/lib build/cmd build/unit build/asan build/static \
 	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp build/paths.stamp \
-	  $(FAULT_SO) $(TREESUM) build/spawn.so $(MKSNAPIMG)
+	  $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) build/spawn.so $(MKSNAPIMG)
 
 distclean:
 	rm -rf build

@@ -19,6 +19,8 @@
  *                         of /sys/power pm-suspend writes: PM_W_SELECTED)
  *   s PATH OLD            a snapshot: the same, if PATH is still there
  *   u PATH                a file whose old value could not be read
+ *   n IFNAME OLD          put the Wi-Fi power save of interface IFNAME
+ *                         back to OLD (on, off) through nl80211
  *   end N                 N records above; without it the file is cut
  *
  * Records are in the order of the writes; recovery walks them backwards
@@ -41,6 +43,7 @@
 #include "journal.h"
 #include "core.h"
 #include "txn.h"
+#include "nl80211.h"
 #include "parse.h"
 
 /* The name of the file in PM_STATE_DIR, and of the one being made. */
@@ -136,6 +139,8 @@ static char kind_of(const struct pm_write *w)
 	/* Undone with an earlier write (a governor), or never written. */
 	if ((w->flags & PM_W_NOUNDO) || w->skip)
 		return 0;
+	if (w->kind == PM_WK_WIFI_PS)
+		return 'n';
 	if ((w->flags & PM_W_NOREAD) || !w->old[0])
 		return 'u';
 	if (!(w->flags & PM_W_CHOICE))
@@ -239,7 +244,7 @@ static int text(struct pm_journal *j, const struct pm_txn *t,
 		if (!kind)
 			continue;
 		jputc(o, kind);
-		put_field(o, w->path);
+		put_field(o, kind == 'n' ? w->target : w->path);
 		if (kind != 'u')
 			put_field(o, w->old);
 		jputc(o, '\n');
@@ -435,6 +440,17 @@ static bool path_ok(const char *p)
 	return true;
 }
 
+/* "n IFNAME OLD": the interface and on or off, nothing after. */
+static int wifi_record(struct pm_jfile *x, char **f)
+{
+	if (!field(f, x->ifname, sizeof(x->ifname)) ||
+	    !pm_ifname_ok(x->ifname) || !field(f, x->old, sizeof(x->old)) ||
+	    (strcmp(x->old, "on") && strcmp(x->old, "off")) || **f)
+		return -EINVAL;
+	pm_wifi_ps_name(x->ifname, x->path, sizeof(x->path));
+	return 0;
+}
+
 static int parse_header(struct parser *ps)
 {
 	struct pm_recovery *r = ps->r;
@@ -491,7 +507,7 @@ static int parse_records(struct parser *ps)
 				return bad(ps, "text after 'end'");
 			return 0;
 		}
-		if (!strchr("wcosu", s[0]) || !s[0] || s[1] != ' ')
+		if (!strchr("wcosun", s[0]) || !s[0] || s[1] != ' ')
 			return bad(ps, "not a record");
 		if (r->n == cap) {
 			int ncap = cap ? cap * 2 : 32;
@@ -505,6 +521,13 @@ static int parse_records(struct parser *ps)
 		x = &r->f[r->n];
 		memset(x, 0, sizeof(*x));
 		x->kind = s[0];
+		if (x->kind == 'n') {
+			if (wifi_record(x, &f) < 0)
+				return bad(ps, "not an interface's power save "
+					       "(on or off)");
+			r->n++;
+			continue;
+		}
 		if (!field(&f, x->path, sizeof(x->path)) || !path_ok(x->path))
 			return bad(ps, "not a path below /sys");
 		if (x->kind != 'u' && !field(&f, x->old, sizeof(x->old)))
@@ -595,7 +618,14 @@ static int reads(struct pm_ctx *ctx, const struct pm_jfile *x, char *buf,
 {
 	char list[PM_ATTR_MAX];
 	ssize_t n;
+	bool on;
 
+	if (x->kind == 'n') {
+		n = pm_wifi_ps_get(ctx, x->ifname, &on);
+		if (n == 0)
+			snprintf(buf, size, "%s", on ? "on" : "off");
+		return (int)n;
+	}
 	if (x->kind != 'c' && x->kind != 'o') {
 		n = pm_attr_read(ctx, x->path, buf, size);
 		return n < 0 ? (int)n : 0;
@@ -651,7 +681,9 @@ static void restore(struct pm_ctx *ctx, struct pm_recovery *r,
 	r->changed++;
 	if (ctx->dry_run)
 		return;
-	e = pm_attr_write(ctx, x->path, x->old);
+	e = x->kind == 'n' ? pm_wifi_ps_set(ctx, x->ifname,
+					    !strcmp(x->old, "on")) :
+			     pm_attr_write(ctx, x->path, x->old);
 	/* A CPU brought back, a driver switched: folders may be new. */
 	pm_ctx_forget_near(ctx);
 	if (e < 0) {

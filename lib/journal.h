@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "nl80211.h"
 #include "txn.h"
 
 /*
@@ -49,8 +50,10 @@ void pm_journal_close(struct pm_journal *j);
 /* One file of a journal found, and what its restore did. */
 struct pm_jfile {
 	char kind;		/* 'w' write, 'c' choice, 'o' one word or a
-				 * choice, 's' snapshot, 'u' */
-	char path[PM_W_PATH];
+				 * choice, 's' snapshot, 'u', 'n' Wi-Fi
+				 * power save */
+	char path[PM_W_PATH];	/* 'n': pm_wifi_ps_name of ifname */
+	char ifname[PM_IFNAME_MAX];	/* 'n': the interface */
 	char old[PM_W_VAL];	/* to restore ("" not known: 'u') */
 	char was[PM_W_VAL];	/* read before the restore ("" unread) */
 	char got[PM_W_VAL];	/* read back after it */

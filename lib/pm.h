@@ -28,6 +28,7 @@
 #include "core.h"
 #include "cpuset.h"
 #include "out.h"
+#include "nl80211.h"
 #include "txn.h"
 #include "stop.h"
 #include "journal.h"

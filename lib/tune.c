@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "nl80211.h"
 #include "parse.h"
 #include "tune.h"
 
@@ -32,6 +33,7 @@ static const char *const kind_names[PM_TUNE_NKINDS] = {
 	[PM_TUNE_NMI_WATCHDOG] = "nmi_watchdog",
 	[PM_TUNE_DIRTY_WRITEBACK] = "dirty_writeback_centisecs",
 	[PM_TUNE_LAPTOP_MODE] = "laptop_mode",
+	[PM_TUNE_WIFI_PS] = "wifi_power_save",
 };
 
 static const char *const good_values[PM_TUNE_NKINDS] = {
@@ -44,6 +46,7 @@ static const char *const good_values[PM_TUNE_NKINDS] = {
 	[PM_TUNE_NMI_WATCHDOG] = "0",
 	[PM_TUNE_DIRTY_WRITEBACK] = "1500",
 	[PM_TUNE_LAPTOP_MODE] = "5",
+	[PM_TUNE_WIFI_PS] = "on",
 };
 
 /* The files of the tunables that are not a device's. */
@@ -90,6 +93,8 @@ enum pm_tune_state pm_tune_judge(enum pm_tune_kind k, const char *value)
 	case PM_TUNE_RUNTIME_PM:
 	case PM_TUNE_USB_AUTOSUSPEND:
 		return !strcmp(value, "auto");
+	case PM_TUNE_WIFI_PS:
+		return !strcmp(value, "on");
 	case PM_TUNE_SATA_LINK:
 		return !strcmp(value, "med_power_with_dipm") ||
 		       !strcmp(value, "min_power_with_partial") ||
@@ -206,6 +211,10 @@ int pm_tune_value_parse(enum pm_tune_kind k, const char *s, char *out,
 	case PM_TUNE_NMI_WATCHDOG:
 		if (pm_parse_bool(s, &b) == 0)
 			w = b ? "1" : "0";
+		break;
+	case PM_TUNE_WIFI_PS:
+		if (pm_parse_bool(s, &b) == 0)
+			w = b ? "on" : "off";
 		break;
 	case PM_TUNE_AUDIO_POWER_SAVE:
 	case PM_TUNE_LAPTOP_MODE:
@@ -942,6 +951,45 @@ static int read_global(struct pm_ctx *ctx, enum pm_tune_kind k,
 	return 0;
 }
 
+/*
+ * The wireless interfaces nl80211 gives a power save for.  One that
+ * fails otherwise is shown unknown; nl80211 failing as a whole (a test
+ * peer that answers nonsense) leaves Wi-Fi out, as a file that cannot
+ * be listed does.
+ */
+static int read_wifi(struct pm_ctx *ctx, struct pm_tunables *l)
+{
+	struct pm_wifi_if *v;
+	int n = pm_wifi_list(ctx, &v);
+
+	for (int i = 0; i < n; i++) {
+		struct pm_tunable *t = add(l, PM_TUNE_WIFI_PS);
+		char dev[PM_PATH_MAX];
+		int dfd;
+
+		if (!t) {
+			free(v);
+			return -ENOMEM;
+		}
+		pm_wifi_ps_name(v[i].name, t->path, sizeof(t->path));
+		snprintf(t->device, sizeof(t->device), "%s", v[i].name);
+		snprintf(t->value, sizeof(t->value), "%s",
+			 v[i].ps < 0 ? "" : v[i].ps ? "on" : "off");
+		t->state = pm_tune_judge(t->kind, t->value);
+		snprintf(dev, sizeof(dev), "/sys/class/net/%s/device",
+			 v[i].name);
+		dfd = pm_open_dir(ctx, dev);
+		if (dfd >= 0) {
+			pm_link_base(dfd, "driver", t->driver,
+				     sizeof(t->driver));
+			close(dfd);
+		}
+	}
+	if (n > 0)
+		free(v);
+	return n == -ENOMEM ? n : 0;
+}
+
 /* pci.ids or usb.ids under the root; NULL when there is none. */
 static char *ids_read(struct pm_ctx *ctx, const char *a, const char *b)
 {
@@ -969,8 +1017,10 @@ int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list)
 		rc = read_usb(ctx, usb, list);
 	if (!rc)
 		rc = read_sata(ctx, list);
-	for (int k = PM_TUNE_PCIE_ASPM; k < PM_TUNE_NKINDS && !rc; k++)
+	for (int k = PM_TUNE_PCIE_ASPM; k <= PM_TUNE_LAPTOP_MODE && !rc; k++)
 		rc = read_global(ctx, (enum pm_tune_kind)k, list);
+	if (!rc)
+		rc = read_wifi(ctx, list);
 	free(pci);
 	free(usb);
 	pm_err_clear(ctx);
@@ -981,8 +1031,10 @@ int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list)
 {
 	int start = list->n, rc = read_sata(ctx, list);
 
-	for (int k = PM_TUNE_PCIE_ASPM; k < PM_TUNE_NKINDS && !rc; k++)
+	for (int k = PM_TUNE_PCIE_ASPM; k <= PM_TUNE_LAPTOP_MODE && !rc; k++)
 		rc = read_global(ctx, (enum pm_tune_kind)k, list);
+	if (!rc)
+		rc = read_wifi(ctx, list);
 	pm_err_clear(ctx);
 	return rc < 0 ? rc : list->n - start;
 }

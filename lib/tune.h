@@ -23,6 +23,8 @@ enum pm_tune_kind {
 	PM_TUNE_NMI_WATCHDOG,	/* kernel.nmi_watchdog */
 	PM_TUNE_DIRTY_WRITEBACK,	/* vm.dirty_writeback_centisecs */
 	PM_TUNE_LAPTOP_MODE,	/* vm.laptop_mode */
+	PM_TUNE_WIFI_PS,	/* a wireless interface's power save, through
+				 * nl80211 (lib/nl80211.c) */
 	PM_TUNE_NKINDS,
 };
 
@@ -42,8 +44,10 @@ enum pm_tune_state {
  */
 struct pm_tunable {
 	enum pm_tune_kind kind;
-	char path[PM_PATH_MAX];	/* the file, "/sys/bus/pci/devices/..." */
-	char device[PM_NAME_MAX];	/* "0000:00:14.0", "1-2", "host0" */
+	char path[PM_PATH_MAX];	/* the file, "/sys/bus/pci/devices/...";
+				 * Wi-Fi: "nl80211:wlan0/power_save" */
+	char device[PM_NAME_MAX];	/* "0000:00:14.0", "1-2", "host0",
+					 * "wlan0" */
 	char vendor_id[8], device_id[8];	/* "8086", "a0ed" */
 	char class_code[16];	/* PCI class or USB class of the device,
 				 * or of its first interface when the
@@ -66,7 +70,8 @@ struct pm_tunable {
  * or min_power; ASPM
  * powersave or powersupersave; power_save above 0; power_save_controller
  * Y; nmi_watchdog 0; dirty_writeback_centisecs at least 1500 (0 stops
- * periodic writeback: bad); laptop_mode above 0.  "" is unknown.
+ * periodic writeback: bad); laptop_mode above 0; Wi-Fi power save
+ * "on".  "" is unknown.
  */
 enum pm_tune_state pm_tune_judge(enum pm_tune_kind k, const char *value);
 /* The value pmctl tune proposes for a kind ("auto", "1500", ...). */
@@ -97,8 +102,8 @@ bool pm_ids_class(const char *ids, const char *cls, char *out, size_t size);
  * as "auto"/"on"; a SATA policy of Linux 6.1 (or keep_firmware_settings);
  * an ASPM policy; power_save 0 to 3600 s; power_save_controller a
  * boolean as Y/N; nmi_watchdog a boolean as 1/0;
- * dirty_writeback_centisecs 0 to 2147483647; laptop_mode 0 to 3600 s.
- * -EINVAL otherwise.
+ * dirty_writeback_centisecs 0 to 2147483647; laptop_mode 0 to 3600 s;
+ * Wi-Fi power save a boolean as "on"/"off".  -EINVAL otherwise.
  */
 int pm_tune_value_parse(enum pm_tune_kind k, const char *s, char *out,
 			size_t size);
@@ -159,7 +164,8 @@ struct pm_tunables {
 
 /*
  * Every tunable the system root offers, in the order of enum
- * pm_tune_kind, devices by name.  Names come from pci.ids and usb.ids
+ * pm_tune_kind, devices by name; the wireless interfaces whose power
+ * save nl80211 gives (pm_wifi_list) last.  Names come from pci.ids and usb.ids
  * under the root (/usr/share/misc, or /var/lib/usbutils for usb.ids)
  * when they are there, else from the device's own strings (USB) or the
  * class alone.  A USB device with an interface that does not support
@@ -168,7 +174,8 @@ struct pm_tunables {
  */
 int pm_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);
 void pm_tunables_free(struct pm_tunables *list);
-/* The SATA hosts and the one-file tunables alone, as pm_tunables_read. */
+/* The SATA hosts, the one-file tunables and Wi-Fi alone, as
+ * pm_tunables_read. */
 int pm_tune_globals_read(struct pm_ctx *ctx, struct pm_tunables *list);
 /* The PCI and USB devices alone (no names read), as pm_tunables_read. */
 int pm_device_tunables_read(struct pm_ctx *ctx, struct pm_tunables *list);

@@ -15,6 +15,7 @@
 #include "tuneplan.h"
 #include "core.h"
 #include "device.h"
+#include "nl80211.h"
 #include "tool.h"
 #include "txn.h"
 #include "writer.h"
@@ -104,6 +105,55 @@ void pm_sata_plan(struct pm_writer *w, const char *policy,
 		       "%sno SATA link power here (no "
 		       "/sys/class/scsi_host/*/link_power_management_policy)",
 		       where);
+}
+
+/* One interface's power save, once (a point that sets it twice: the
+ * later value). */
+static void wifi_set(struct pm_writer *w, const struct pm_wifi_if *x,
+		     const char *value)
+{
+	char name[64], msg[PM_PATH_MAX + 600];
+	int i;
+
+	pm_wifi_ps_name(x->name, name, sizeof(name));
+	i = pm_txn_replace(&w->txn, name, value);
+	if (i == -1)
+		i = pm_txn_add_wifi_ps(&w->txn, x->name,
+				       x->ps ? "on" : "off", value);
+	if (i < 0)
+		pm_die(w->t, pm_exit_for(w->ctx->err.err), "cannot read %s",
+		       pm_err_str(&w->ctx->err, msg, sizeof(msg)));
+}
+
+void pm_wifi_plan(struct pm_writer *w, const char *value, const char *where)
+{
+	struct pm_wifi_if *v;
+	char msg[PM_PATH_MAX + 600];
+	int n = pm_wifi_list(w->ctx, &v);
+
+	if (n < 0)
+		pm_die(w->t, PM_EXIT_FAIL, "%scannot list the wireless "
+					   "interfaces: %s",
+		       where, pm_err_str(&w->ctx->err, msg, sizeof(msg)));
+	if (n == 0)
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%sno Wi-Fi power save here (no wireless station "
+		       "interface with power save that nl80211 lists)",
+		       where);
+	for (int i = 0; i < n; i++) {
+		if (v[i].ps < 0) {
+			int e = v[i].ps_err;
+			char name[PM_IFNAME_MAX];
+
+			memcpy(name, v[i].name, sizeof(name));
+			free(v);
+			pm_die(w->t, PM_EXIT_FAIL, "%scannot read the power "
+						   "save of %s: %s (%s)",
+			       where, name, strerror(e), pm_errno_name(e));
+		}
+		wifi_set(w, &v[i], value);
+	}
+	free(v);
 }
 
 /* One device's file, by its /sys/devices path (as [runtime_pm] plans). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libpm: the planners of the device tunables (lib/tuneplan.c), for an
- * opp-set point's [usb], [sata], [pcie], [audio] and [sysctl] sections;
+ * opp-set point's [usb], [sata], [pcie], [audio], [sysctl] and [wifi]
+ * sections;
  * tool layer: a request the machine cannot take exits.  where: before
  * every error, the point's "FILE:LINE: [section] key: ".
  */
@@ -21,6 +22,15 @@ void pm_tune_file_plan(struct pm_writer *w, enum pm_tune_kind k,
 		       const char *value, const char *where);
 /* Every SCSI host's link_power_management_policy (exit 3: none has). */
 void pm_sata_plan(struct pm_writer *w, const char *policy,
+		  const char *where);
+
+/*
+ * [wifi] power_save: every wireless interface whose power save nl80211
+ * gives (pm_wifi_list), value "on" or "off" (exit 3: none; 1: nl80211
+ * fails).  Each is a netlink setting of the transaction
+ * (PM_WK_WIFI_PS), read back and rolled back as a file is.
+ */
+void pm_wifi_plan(struct pm_writer *w, const char *value,
 		  const char *where);
 
 /* [usb]: every USB device but those of the excluded classes. */

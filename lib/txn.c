@@ -26,6 +26,7 @@
 #include "core.h"
 #include "stop.h"
 #include "journal.h"
+#include "nl80211.h"
 #include "parse.h"
 
 /* The value a PM_W_CHOICE file holds: the bracketed word of its list. */
@@ -182,6 +183,32 @@ int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 	return pm_txn_add_known(t, path, old, value, flags);
 }
 
+int pm_txn_add_wifi_ps(struct pm_txn *t, const char *ifname,
+		       const char *old, const char *value)
+{
+	char name[64];
+	bool on;
+	int i, r;
+
+	if (!old) {
+		r = pm_wifi_ps_get(t->ctx, ifname, &on);
+		if (r < 0)
+			return r;
+		old = on ? "on" : "off";
+	}
+	pm_wifi_ps_name(ifname, name, sizeof(name));
+	i = pm_txn_add_known(t, name, old, value, 0);
+	if (i < 0)
+		return i;
+	t->w[i].kind = PM_WK_WIFI_PS;
+	t->w[i].target = pm_txn_str(t, ifname);
+	if (!t->w[i].target) {
+		t->n--;
+		return pm_err_set(t->ctx, "plan", name, value, ENOMEM, NULL);
+	}
+	return i;
+}
+
 void pm_txn_truncate(struct pm_txn *t, int n)
 {
 	/* The writes applied already stay. */
@@ -228,19 +255,44 @@ int pm_txn_changes(const struct pm_txn *t)
 	return k;
 }
 
+/* What w's target holds now (the bracketed word of a choice): 0 or
+ * -errno. */
+static int target_read(struct pm_txn *t, const struct pm_write *w,
+		       char *buf, size_t size)
+{
+	char list[PM_ATTR_MAX];
+	bool on;
+
+	if (w->kind == PM_WK_WIFI_PS) {
+		if (pm_wifi_ps_get(t->ctx, w->target, &on) < 0)
+			return -t->ctx->err.err;
+		snprintf(buf, size, "%s", on ? "on" : "off");
+		return 0;
+	}
+	if (!(w->flags & PM_W_CHOICE))
+		return pm_attr_read_near(t->ctx, w->path, buf, size) < 0 ?
+			       -t->ctx->err.err : 0;
+	if (pm_attr_read_near(t->ctx, w->path, list, sizeof(list)) < 0)
+		return -t->ctx->err.err;
+	choice_of(w->flags, list, buf, size);
+	return 0;
+}
+
+/* Write value to w's target, unverified: 0 or -errno. */
+static int target_write(struct pm_txn *t, const struct pm_write *w,
+			const char *value)
+{
+	if (w->kind == PM_WK_WIFI_PS)
+		return pm_wifi_ps_set(t->ctx, w->target,
+				      !strcmp(value, "on"));
+	return pm_attr_write(t->ctx, w->path, value);
+}
+
 static void read_back(struct pm_txn *t, struct pm_write *w, char *buf,
 		      size_t size)
 {
-	char list[PM_ATTR_MAX];
-
-	if (!(w->flags & PM_W_CHOICE)) {
-		if (pm_attr_read_near(t->ctx, w->path, buf, size) < 0)
-			buf[0] = '\0';
-		return;
-	}
-	if (pm_attr_read_near(t->ctx, w->path, list, sizeof(list)) < 0)
-		list[0] = '\0';
-	choice_of(w->flags, list, buf, size);
+	if (target_read(t, w, buf, size) < 0)
+		buf[0] = '\0';
 }
 
 /*
@@ -255,6 +307,12 @@ static int write_verified(struct pm_txn *t, struct pm_write *w,
 	char list[PM_ATTR_MAX];
 	int r;
 
+	if (w->kind != PM_WK_FILE) {
+		r = target_write(t, w, value);
+		if (r == 0)
+			read_back(t, w, got, size);
+		return r;
+	}
 	if (w->flags & PM_W_RESHAPE) {
 		r = pm_attr_write(t->ctx, w->path, value);
 		pm_ctx_forget_near(t->ctx);
@@ -355,18 +413,10 @@ static void restore_failed(struct pm_txn *t, struct pm_write *w)
 	if (t->ctx->dry_run || (w->flags & (PM_W_NOREAD | PM_W_NOUNDO)) ||
 	    !w->old[0])
 		return;
-	if (w->flags & PM_W_CHOICE) {
-		char list[PM_ATTR_MAX];
-
-		if (pm_attr_read_near(t->ctx, w->path, list, sizeof(list)) < 0)
-			goto out; /* unreadable: nothing known, nothing done */
-		choice_of(w->flags, list, now, sizeof(now));
-	} else if (pm_attr_read_near(t->ctx, w->path, now, sizeof(now)) < 0) {
+	/* Unreadable: nothing known, nothing done. */
+	if (target_read(t, w, now, sizeof(now)) < 0 || !strcmp(now, w->old))
 		goto out;
-	}
-	if (!strcmp(now, w->old))
-		goto out;
-	if (pm_attr_write(t->ctx, w->path, w->old) < 0) {
+	if (target_write(t, w, w->old) < 0) {
 		w->undo_err = t->ctx->err.err;
 		goto out;
 	}
@@ -458,7 +508,7 @@ int pm_txn_apply(struct pm_txn *t)
 		if (w->skip)
 			continue;
 		if (t->ctx->dry_run || (w->flags & PM_W_NOREAD)) {
-			r = pm_attr_write(t->ctx, w->path, w->val);
+			r = target_write(t, w, w->val);
 			if (w->flags & PM_W_RESHAPE)
 				pm_ctx_forget_near(t->ctx);
 		} else {

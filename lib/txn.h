@@ -44,6 +44,15 @@ enum {
 #define PM_W_PATH PM_PATH_MAX	/* a USB device behind hubs and docks */
 #define PM_W_VAL 128		/* a value's longest text, with its NUL */
 
+/* What a write changes. */
+enum pm_wkind {
+	PM_WK_FILE = 0,		/* the file path */
+	/* The power save of the wireless interface target, through
+	 * nl80211 (lib/nl80211.c), "on" or "off"; path is its name as
+	 * shown (pm_wifi_ps_name: "nl80211:wlan0/power_save"). */
+	PM_WK_WIFI_PS,
+};
+
 /*
  * One planned write.  Its strings are the transaction's (struct
  * pm_txn_strs), each as long as its text: a plan of thousands of writes
@@ -58,6 +67,8 @@ struct pm_write {
 	const char *got;	/* read back after the write ("" none); val
 				 * itself when it read back as val */
 	const char *alt;	/* PM_W_LATE: the other place, NULL */
+	enum pm_wkind kind;
+	const char *target;	/* PM_WK_WIFI_PS: the interface, NULL */
 	void *tag;		/* the caller's, for messages */
 	unsigned flags;
 	int err;		/* errno of a failed write, 0 */
@@ -101,6 +112,13 @@ void pm_txn_free(struct pm_txn *t);
  */
 int pm_txn_add(struct pm_txn *t, const char *path, const char *value,
 	       unsigned flags);
+/*
+ * Plan an interface's Wi-Fi power save = value ("on" or "off"), old its
+ * value now (NULL: read it now through nl80211): the write's index or
+ * -errno (record set).
+ */
+int pm_txn_add_wifi_ps(struct pm_txn *t, const char *ifname,
+		       const char *old, const char *value);
 /* Same with the old value already known (from a model just read). */
 int pm_txn_add_known(struct pm_txn *t, const char *path, const char *old,
 		     const char *value, unsigned flags);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * --save of the device tunables: [sata], [pcie], [audio] and [sysctl]
- * as the machine has them, and each PCI and USB device's runtime PM
+ * --save of the device tunables: [sata], [pcie], [audio], [sysctl] and
+ * [wifi] as the machine has them, and each PCI and USB device's runtime PM
  * (a [runtime_pm] path line) and USB autosuspend delay (a [sysfs] line),
  * so that -f puts back what a point of those sections changed.
  */
@@ -22,6 +22,7 @@ const char *const opp_tune_key[PM_TUNE_NKINDS][2] = {
 	[PM_TUNE_DIRTY_WRITEBACK] = { "sysctl",
 				      "vm.dirty_writeback_centisecs" },
 	[PM_TUNE_LAPTOP_MODE] = { "sysctl", "vm.laptop_mode" },
+	[PM_TUNE_WIFI_PS] = { "wifi", "power_save" },
 };
 
 /* [sata] when every host has the same policy, else a [sysfs] line each. */
@@ -53,6 +54,33 @@ static void save_sata(struct pm_out *o, const struct pm_tunables *l)
 		if (l->v[i].kind == PM_TUNE_SATA_LINK)
 			pm_out_printf(o, "%s = %s\n", l->v[i].path,
 				      l->v[i].value);
+}
+
+/*
+ * [wifi] when every wireless interface has the same power save.  A
+ * point sets them all alike, so interfaces that differ cannot be saved:
+ * said, and left out.
+ */
+static void save_wifi(struct opp *op, struct pm_out *o,
+		      const struct pm_tunables *l)
+{
+	const char *first = NULL;
+	bool same = true;
+
+	for (int i = 0; i < l->n; i++) {
+		const struct pm_tunable *t = &l->v[i];
+
+		if (t->kind != PM_TUNE_WIFI_PS || !t->value[0])
+			continue;
+		if (!first)
+			first = t->value;
+		same &= !strcmp(first, t->value);
+	}
+	if (first && same)
+		pm_out_printf(o, "\n[wifi]\npower_save = %s\n", first);
+	else if (first)
+		pm_warn(&op->t, "the wireless interfaces' power save differs "
+				"(pmctl tune): [wifi] not saved");
 }
 
 /* A device's path, as a key of the saved point. */
@@ -124,7 +152,7 @@ void opp_save_devtune(struct opp *op, struct pm_out *o)
 	for (int i = 0; i < l.n; i++) {
 		const struct pm_tunable *t = &l.v[i];
 
-		if (t->kind == PM_TUNE_SATA_LINK ||
+		if (t->kind == PM_TUNE_SATA_LINK || t->kind == PM_TUNE_WIFI_PS ||
 		    pm_tune_value_parse(t->kind, t->value, v, sizeof(v)) < 0)
 			continue;
 		if (strcmp(sec, opp_tune_key[t->kind][0])) {
@@ -133,6 +161,7 @@ void opp_save_devtune(struct opp *op, struct pm_out *o)
 		}
 		pm_out_printf(o, "%s = %s\n", opp_tune_key[t->kind][1], v);
 	}
+	save_wifi(op, o, &l);
 	pm_tunables_free(&l);
 	save_devices(op, o);
 }

@@ -877,6 +877,18 @@ static void plan_tune(const struct opp_point *pt, struct pm_writer *w)
 	}
 }
 
+/* [wifi]: every wireless interface's power save, through nl80211. */
+static void plan_wifi(const struct opp_point *pt, struct pm_writer *w)
+{
+	const struct opp_setting *s = get(pt, "wifi", "", "power_save");
+	char where[PM_PATH_MAX + 64], v[8];
+
+	if (!s || pm_tune_value_parse(PM_TUNE_WIFI_PS, s->value, v,
+				      sizeof(v)) < 0)
+		return;
+	pm_wifi_plan(w, v, where_of(s, where, sizeof(where)));
+}
+
 /* [sysfs]: raw attributes below /sys. */
 static void plan_sysfs(const struct opp_point *pt, struct pm_writer *w)
 {
@@ -999,6 +1011,7 @@ void opp_plan_rest(struct opp *op, const struct opp_point *pt,
 	plan_runtime(pt, w);
 	plan_usb(pt, w);
 	plan_tune(pt, w);
+	plan_wifi(pt, w);
 	opp_plan_supply(pt, w);
 	plan_sysfs(pt, w);
 	pm_hotplug_plan(w, &st->down, false);

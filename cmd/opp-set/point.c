@@ -221,6 +221,7 @@ static const char *v_tune(enum pm_tune_kind k, const char *v, char *buf,
 		[PM_TUNE_DIRTY_WRITEBACK] = "centiseconds from 0 to "
 					    "2147483647",
 		[PM_TUNE_LAPTOP_MODE] = "seconds from 0 to 3600",
+		[PM_TUNE_WIFI_PS] = "on or off",
 	};
 	char out[64];
 
@@ -371,6 +372,7 @@ static const struct key keys[] = {
 	{ "sysctl", "vm.dirty_writeback_centisecs", NULL,
 	  PM_TUNE_DIRTY_WRITEBACK },
 	{ "sysctl", "vm.laptop_mode", NULL, PM_TUNE_LAPTOP_MODE },
+	{ "wifi", "power_save", NULL, PM_TUNE_WIFI_PS },
 	{ "match", "ac", v_ac, PM_TUNE_NKINDS },
 	{ "match", "battery_below", v_pct, PM_TUNE_NKINDS },
 	{ "match", "battery_above", v_pct, PM_TUNE_NKINDS },
@@ -383,7 +385,7 @@ static const struct key keys[] = {
 static const char *const sections[] = {
 	"opp", "cpufreq", "intel_pstate", "amd_pstate", "cpuidle", "cpu",
 	"devfreq", "platform", "runtime_pm", "usb", "sata", "pcie", "audio",
-	"sysctl", "sysfs", "supply", "match", NULL,
+	"sysctl", "wifi", "sysfs", "supply", "match", NULL,
 };
 
 /* "sections: opp, cpufreq, ...", for a message. */

@@ -33,6 +33,13 @@ static void human_desc(struct pmctl *p, const struct pm_tunable *t)
 		pm_out_printf(&p->o, "%s", what[t->kind]);
 		return;
 	}
+	if (t->kind == PM_TUNE_WIFI_PS) {
+		pm_out_printf(&p->o, "Wireless power saving for interface "
+				     "%s%s%s%s",
+			      t->device, t->driver[0] ? " (" : "", t->driver,
+			      t->driver[0] ? ")" : "");
+		return;
+	}
 	if (t->kind == PM_TUNE_SATA_LINK) {
 		pm_out_printf(&p->o, "SATA link power of %s%s%s%s", t->device,
 			      t->driver[0] ? " (" : "", t->driver,

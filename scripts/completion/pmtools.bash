@@ -794,6 +794,11 @@ _pmtools_opp_setting() {
 		for w in kernel.nmi_watchdog vm.dirty_writeback_centisecs vm.laptop_mode; do
 			[[ -e $_pmt_root/proc/sys/${w/./\/} ]] && _pmtools_push "sysctl.$w="
 		done
+		# A wireless interface (whether nl80211 gives its power save is
+		# not asked here).
+		for d in "$_pmt_root"/sys/class/net/*/phy80211; do
+			[[ -e $d ]] && _pmtools_push wifi.power_save= && break
+		done
 		for d in "$_pmt_root"/sys/class/power_supply/*; do
 			[[ -e $d/charge_control_end_threshold || -e $d/charge_behaviour ]] || continue
 			d=${d##*/}
@@ -845,7 +850,7 @@ _pmtools_opp_setting() {
 		fi
 		_pmtools_states
 		;;
-	cpu.smt) _pmtools_push on off ;;
+	cpu.smt | wifi.power_save) _pmtools_push on off ;;
 	cpu.online) _pmtools_push all ;;
 	devfreq.governor) _pmtools_devfreq_governors "$arg" ;;
 	platform.profile) _pmtools_profiles ;;

@@ -664,7 +664,7 @@ all_modes_tree() {
 }
 
 @test "opp-set -s: every section.key of opp.conf(5) that the machine has" {
-	local keys want
+	local keys want d
 	# .SS [section] ... .BI "key = " lines (not [opp], [match], whose -s
 	# use is refused or ignored, nor [runtime_pm] and [sysfs], whose keys
 	# are buses and paths).
@@ -674,7 +674,7 @@ all_modes_tree() {
 		"$top/man/opp.conf.5" | LC_ALL=C sort -u)
 	[ "$(wc -l <<<"$keys")" -ge 18 ]
 	comp opp-set --sysroot "$hwp" -s ""
-	offers "$(grep -vE '^(devfreq|amd_pstate|supply|sata|pcie|audio|sysctl)\.' <<<"$keys" | sed 's/$/=/')" runtime_pm. sysfs./sys/
+	offers "$(grep -vE '^(devfreq|amd_pstate|supply|sata|pcie|audio|sysctl|wifi)\.' <<<"$keys" | sed 's/$/=/')" runtime_pm. sysfs./sys/
 	# [supply NAME]: the batteries with charge control (hwp-laptop's BAT0).
 	want=$(grep '^supply\.' <<<"$keys" | sed 's/^supply\.//')
 	[ "$(wc -l <<<"$want")" -eq 3 ]
@@ -683,6 +683,14 @@ all_modes_tree() {
 	comp opp-set --sysroot "$(fixture tune-laptop)" -s ""
 	offers "$(grep -E '^(sata|pcie|audio)\.' <<<"$keys" | sed 's/$/=/')" sysctl.kernel.nmi_watchdog= \
 		sysctl.vm.dirty_writeback_centisecs= sysctl.vm.laptop_mode=
+	# [wifi] where a wireless interface is (phy80211), with on and off.
+	[[ $got != *wifi.* ]] || fail "tune-laptop has no wireless interface"
+	d=$(fresh tune-laptop)
+	mkdir -p "$d/sys/class/net/wlan0/phy80211"
+	comp opp-set --sysroot "$d" -s ""
+	offers "$(grep -E '^wifi\.' <<<"$keys" | sed 's/$/=/')"
+	comp opp-set --sysroot "$d" -s wifi.power_save=
+	expect on off
 	comp opp-set --sysroot "$arm" --set ""
 	want=$(grep '^devfreq\.' <<<"$keys" | sed 's/^devfreq\.//')
 	offers "$(for k in $want; do printf 'devfreq:dmc.%s=\ndevfreq:ff9a0000.gpu.%s=\n' "$k" "$k"; done)"
