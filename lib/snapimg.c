@@ -121,7 +121,7 @@ static int file_read(void *arg, uint64_t page, void *buf)
 {
 	struct pm_snap_fileio *f = arg;
 	ssize_t n = pread(f->fd, buf, PM_SNAP_PAGE,
-			  (off_t)(page * PM_SNAP_PAGE));
+			  (off_t)((page ? page : f->sig_page) * PM_SNAP_PAGE));
 
 	if (n < 0)
 		return -errno;
@@ -132,7 +132,7 @@ static int file_write(void *arg, uint64_t page, const void *buf)
 {
 	struct pm_snap_fileio *f = arg;
 	ssize_t n = pwrite(f->fd, buf, PM_SNAP_PAGE,
-			   (off_t)(page * PM_SNAP_PAGE));
+			   (off_t)((page ? page : f->sig_page) * PM_SNAP_PAGE));
 
 	if (n < 0)
 		return -errno;
@@ -148,7 +148,7 @@ static int file_alloc(void *arg, uint64_t *page)
 }
 
 int pm_snap_fileio_init(struct pm_snap_io *io, struct pm_snap_fileio *f,
-			int fd)
+			int fd, uint64_t sig_page)
 {
 	struct stat st;
 	off_t end;
@@ -156,7 +156,8 @@ int pm_snap_fileio_init(struct pm_snap_io *io, struct pm_snap_fileio *f,
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	f->fd = fd;
-	f->next = 1;
+	f->sig_page = sig_page;
+	f->next = sig_page + 1;
 	memset(io, 0, sizeof(*io));
 	io->read = file_read;
 	io->write = file_write;

@@ -79,13 +79,21 @@ struct pm_snap_io {
 	uint64_t npages;
 };
 
-/* A file or block device as a pm_snap_io: pages in order from 1. */
+/*
+ * A file or block device as a pm_snap_io.  Page 0, the signature page,
+ * is the device's page sig_page: 0 for a swap partition or a copy of an
+ * image in a file; for a swap file, resume_offset, the page of its swap
+ * header on the device, where the kernel's resume reads it too.  Every
+ * other page is the device's own (the kernel hands out swap pages as
+ * device pages); a file's writer takes them in order after sig_page.
+ */
 struct pm_snap_fileio {
 	int fd;
 	uint64_t next;
+	uint64_t sig_page;
 };
 int pm_snap_fileio_init(struct pm_snap_io *io, struct pm_snap_fileio *f,
-			int fd);
+			int fd, uint64_t sig_page);
 
 /* CRC32C (Castagnoli, as iSCSI and ext4): crc = 0 to start. */
 uint32_t pm_crc32c(uint32_t crc, const void *buf, size_t len);

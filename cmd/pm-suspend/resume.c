@@ -16,6 +16,7 @@
 
 enum {
 	OPT_CHECK = PM_OPT_TOOL,
+	OPT_OFFSET,
 };
 
 static const char resume_usage_text[] =
@@ -40,6 +41,11 @@ static const char resume_usage_text[] =
 	"\n"
 	"Options:\n"
 	"      --check DEVICE|FILE  the image to inspect\n"
+	"      --offset PAGES       the swap header's page on DEVICE: a "
+	"swap file's\n"
+	"                           resume_offset (default: 0; without "
+	"DEVICE,\n"
+	"                           /sys/power/resume_offset)\n"
 	"  -J, --json               the result as JSON\n"
 	"  -F, --format FMT         human (default) or json\n"
 	"  -o, --output FILE        write the result to FILE "
@@ -171,7 +177,7 @@ static void check_image(struct rs *s)
 	if (fd < 0)
 		pm_die(&s->t, pm_exit_for(-fd), "cannot open %s",
 		       pm_err_str(&s->ctx.err, buf, sizeof(buf)));
-	e = pm_snap_fileio_init(&io, &f, fd);
+	e = pm_snap_fileio_init(&io, &f, fd, s->offset);
 	if (e < 0)
 		pm_die(&s->t, PM_EXIT_FAIL, "%s: %s", s->path, strerror(-e));
 	e = pm_snapr_open(&s->r, &io, NULL, NULL);
@@ -263,7 +269,7 @@ static void resume_image(struct rs *s)
 	if (fd < 0)
 		pm_die(&s->t, PM_EXIT_FAIL, "cannot open %s",
 		       pm_err_str(&s->ctx.err, buf, sizeof(buf)));
-	e = pm_snap_fileio_init(&io, &f, fd);
+	e = pm_snap_fileio_init(&io, &f, fd, s->offset);
 	if (e < 0)
 		pm_die(&s->t, PM_EXIT_FAIL, "%s: %s", s->path, strerror(-e));
 	s->t0 = now_s();
@@ -293,6 +299,7 @@ static void resume_opts(struct rs *s, int argc, char **argv)
 	static const struct option longopts[] = {
 		PM_SHARED_LONGOPTS,
 		{ "check", required_argument, NULL, OPT_CHECK },
+		{ "offset", required_argument, NULL, OPT_OFFSET },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -302,6 +309,16 @@ static void resume_opts(struct rs *s, int argc, char **argv)
 				longopts, NULL)) != -1) {
 		if (pm_tool_opt(&s->t, c, optarg, argv))
 			continue;
+		if (c == OPT_OFFSET) {
+			if (pm_parse_u64(optarg, &s->offset) < 0 ||
+			    s->offset > PM_SNAP_IMAGE_MAX / PM_SNAP_PAGE)
+				pm_usage_error(&s->t,
+					       "--offset '%s': a page number "
+					       "(a swap file's resume_offset)",
+					       optarg);
+			s->offset_set = true;
+			continue;
+		}
 		if (s->path && strcmp(s->path, optarg))
 			pm_usage_error(&s->t,
 				       "--check given twice with different "
@@ -341,8 +358,11 @@ int ps_resume_main(int argc, char **argv)
 			pm_die(&s.t, pm_exit_for(s.ctx.err.err),
 			       "no resume device: %s",
 			       pm_err_str(&s.ctx.err, buf, sizeof(buf)));
-		if (!s.path)
+		if (!s.path) {
 			s.path = s.dev.path;
+			if (!s.offset_set)
+				s.offset = s.dev.offset;
+		}
 		resume_image(&s);
 		pm_ctx_close(&s.ctx);
 		return s.status;

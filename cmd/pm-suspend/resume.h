@@ -10,6 +10,8 @@ struct rs {
 	struct pm_ctx ctx;
 	const char *path;		/* --check PATH, or DEVICE */
 	bool check;			/* --check */
+	uint64_t offset;		/* --offset, or resume_offset */
+	bool offset_set;		/* --offset given */
 	struct pm_resume_dev dev;	/* the kernel's, without DEVICE */
 	struct pm_snapshot snap;
 	char release[PM_SNAP_RELEASE_MAX];	/* the running kernel's */

@@ -42,11 +42,20 @@ static double mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * The device's page of the image's page: page 0, the signature, is the
+ * swap header's, at resume_offset in a swap file (0 on a partition);
+ * the pages the kernel hands out are the device's own.
+ */
+static off_t uh_off(const struct uh *u, uint64_t page)
+{
+	return (off_t)((page ? page : u->dev.offset) * PM_SNAP_PAGE);
+}
+
 static int uh_read(void *arg, uint64_t page, void *buf)
 {
 	struct uh *u = arg;
-	ssize_t n = pread(u->fd, buf, PM_SNAP_PAGE,
-			  (off_t)(page * PM_SNAP_PAGE));
+	ssize_t n = pread(u->fd, buf, PM_SNAP_PAGE, uh_off(u, page));
 
 	if (n < 0)
 		return -errno;
@@ -56,8 +65,7 @@ static int uh_read(void *arg, uint64_t page, void *buf)
 static int uh_write(void *arg, uint64_t page, const void *buf)
 {
 	struct uh *u = arg;
-	ssize_t n = pwrite(u->fd, buf, PM_SNAP_PAGE,
-			   (off_t)(page * PM_SNAP_PAGE));
+	ssize_t n = pwrite(u->fd, buf, PM_SNAP_PAGE, uh_off(u, page));
 
 	if (n < 0)
 		return -errno;
@@ -202,7 +210,7 @@ static int uh_open(struct uh *u, const struct ps_leg *l)
 	if (u->fd < 0)
 		return uh_fail(u, "the resume device");
 	if (pm_snap_fileio_init(&u->io, &(struct pm_snap_fileio){ 0 },
-				u->fd) < 0)
+				u->fd, u->dev.offset) < 0)
 		return uh_fail(u, "the resume device");
 	u->io.read = uh_read;
 	u->io.write = uh_write;

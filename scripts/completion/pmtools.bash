@@ -945,7 +945,7 @@ _cstate_stat() {
 
 # pm-resume: pm-suspend by that name, its own options.
 _pmtools_pm_resume() {
-	_pmtools_spec Fo "--check --format --output --sysroot" \
+	_pmtools_spec Fo "--check --format --offset --output --sysroot" \
 		"--help --version --json --quiet --verbose"
 	_pmtools_scan -
 	[[ -n $_pmt_pend ]] || _pmtools_optval || true
@@ -953,12 +953,15 @@ _pmtools_pm_resume() {
 		_pmtools_files
 		return 0
 	fi
+	if [[ $_pmt_pend == --offset ]]; then
+		return 0	# a page number: nothing to offer
+	fi
 	if [[ -n $_pmt_pend ]]; then
 		_pmtools_value "$_pmt_pend" "human json" || true
 		return 0
 	fi
 	if [[ $_pmt_cur == -* ]]; then
-		_pmtools_opts --check -F --format -J --json -o --output --sysroot \
+		_pmtools_opts --check --offset -F --format -J --json -o --output --sysroot \
 			-q --quiet -v --verbose -h --help -V --version
 	fi
 }

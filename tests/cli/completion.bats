@@ -53,6 +53,7 @@ comp_set() {
 			pm-suspend | pm-hibernate | pm-suspend-hybrid | pm-is-supported) fn=_pm_suspend ;;
 			opp-set) fn=_opp_set ;;
 			cstate-stat) fn=_cstate_stat ;;
+			pm-resume) fn=_pm_resume ;;
 			esac
 			tool=$w
 		fi
@@ -204,9 +205,9 @@ all_modes_tree() {
 
 # ------------------------------------------------------------ the file
 
-@test "completion: the seven names are bound to their functions" {
+@test "completion: the eight names are bound to their functions" {
 	local n
-	for n in pmctl pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat; do
+	for n in pmctl pm-suspend pm-hibernate pm-suspend-hybrid pm-is-supported opp-set cstate-stat pm-resume; do
 		run complete -p "$n"
 		assert_success
 	done
@@ -215,6 +216,7 @@ all_modes_tree() {
 	[ "$(complete -p pm-is-supported)" = "complete -F _pm_suspend pm-is-supported" ]
 	[ "$(complete -p opp-set)" = "complete -F _opp_set opp-set" ]
 	[ "$(complete -p cstate-stat)" = "complete -F _cstate_stat cstate-stat" ]
+	[ "$(complete -p pm-resume)" = "complete -F _pm_resume pm-resume" ]
 }
 
 # ------------------------------------------------------------ pmctl
@@ -612,6 +614,17 @@ all_modes_tree() {
 	offers "$want"
 	within <(printf '%s\n' "$want"; pm_suspend --help | section Options | help_opts)
 	comp pm-is-supported --sysroot "$hwp" ""
+	expect
+}
+
+@test "pm-resume: '-' offers every option of its --help's Options, and only those" {
+	local want
+	ln -s "$bin/pm-suspend" "$BATS_TEST_TMPDIR/pm-resume"
+	want=$("$BATS_TEST_TMPDIR/pm-resume" --help | section Options | help_opts)
+	[ "$(wc -l <<<"$want")" -ge 10 ]
+	comp pm-resume -
+	expect "$want"
+	comp pm-resume --offset ""
 	expect
 }
 

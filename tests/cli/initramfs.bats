@@ -152,9 +152,9 @@ called() { cat "$r/log/pm-resume" 2>/dev/null; }
 	[ "$(called)" = /dev/vda2 ] || fail "pm-resume got: $(called)"
 }
 
-@test "noresume, resume=none, no resume= at all, a swap file's resume_offset: pm-resume is not run" {
+@test "noresume, resume=none, no resume= at all, a resume_offset with no image there: pm-resume is not run" {
 	for cmd in "resume=/dev/vda2 noresume" "resume=none" "root=/dev/vda1" \
-		"resume=/dev/vda2 resume_offset=34816"; do
+		"resume=/dev/vda2 resume_offset=34816" "resume=/dev/vda2 resume_offset=x"; do
 		boot "$cmd"
 		assert_success
 		assert_line "script: exit 0"
@@ -166,6 +166,18 @@ called() { cat "$r/log/pm-resume" 2>/dev/null; }
 	[ -z "$(called)" ] || fail "noresume over conf.d: pm-resume got: $(called)"
 	boot ""
 	[ "$(called)" = /dev/vda2 ] || fail "conf.d's RESUME alone: pm-resume got: $(called)"
+}
+
+@test "a swap file: resume_offset is its header's page, where the signature is; pm-resume --offset" {
+	"$top/build/mksnapimg" -o 5 "$r/dev/vdc" 20 6.1.0-test >/dev/null
+	boot "resume=/dev/vdc resume_offset=5"
+	assert_success
+	assert_line "script: exit 0"
+	[ "$(called)" = "--offset 5 /dev/vdc" ] || fail "pm-resume got: $(called)"
+	# Page 0 of the device is the file system's: not looked at.
+	: >"$r/log/pm-resume"
+	boot "resume=/dev/vda2 resume_offset=5"
+	[ -z "$(called)" ] || fail "pm-resume got: $(called)"
 }
 
 @test "a plain swap area or the kernel's own image: no pmtools image, pm-resume not run, nothing said" {

@@ -183,6 +183,27 @@ userfx() {
 	assert_failure 1
 	[ "$stderr" = "pm-resume: /dev/nvme0n1p3: the platform mode: SNAPSHOT_PLATFORM_SUPPORT on /dev/snapshot: Inappropriate ioctl for device (ENOTTY); the swap signature is put back, booting on" ]
 	[ ! -s "$fx/dev/snapshot" ]
+	# A swap file: its swap header, and so the signature, at its
+	# resume_offset on the device; page 0 is the file system's.
+	"$top/build/mksnapimg" -o 16 "$dev" 200 6.1.0-57-amd64 "$BATS_TEST_TMPDIR/raw"
+	zero=$(head -c 4096 "$dev" | sha1sum)
+	run --separate-stderr "$resume" --sysroot "$fx" --check /dev/nvme0n1p3
+	assert_failure 3
+	run --separate-stderr "$resume" --sysroot "$fx" --check /dev/nvme0n1p3 --offset 16 -J
+	assert_success
+	jq -e '.valid and .pages == 200' <<<"$output"
+	echo 16 >"$fx/sys/power/resume_offset"
+	: >"$fx/dev/snapshot"
+	run --separate-stderr "$resume" --sysroot "$fx"
+	assert_failure 1
+	[[ $stderr == *"freezing user space: SNAPSHOT_FREEZE on /dev/snapshot: "*"; the swap signature is put back, booting on" ]] || fail "$stderr"
+	cmp "$fx/dev/snapshot" "$BATS_TEST_TMPDIR/raw"
+	[ "$(dd if="$dev" bs=1 skip=$((16 * 4096 + 4086)) count=10 status=none)" = SWAPSPACE2 ]
+	[ "$(head -c 4096 "$dev" | sha1sum)" = "$zero" ] || fail "page 0 was written"
+	echo 0 >"$fx/sys/power/resume_offset"
+	run --separate-stderr "$resume" --sysroot "$fx" /dev/nvme0n1p3 --offset x
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "pm-resume: --offset 'x': a page number (a swap file's resume_offset)" ]
 	# Another kernel's: refused before a page goes to the kernel.
 	"$top/build/mksnapimg" "$dev" 20 6.1.0-58-amd64
 	: >"$fx/dev/snapshot"

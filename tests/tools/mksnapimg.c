@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mksnapimg [-p] FILE PAGES RELEASE [RAW]: a swap area in FILE (page 0 ends
+ * mksnapimg [-p] [-o PAGE] FILE PAGES RELEASE [RAW]: a swap area in FILE (page 0 ends
  * in SWAPSPACE2) holding a hibernation image of PAGES pages of made-up
  * memory for kernel RELEASE, written by libpm's own writer, for the
  * tests of pm-resume; RAW gets the made-up memory itself.  The data
  * pages are pages 1, 2, ... of the file, in the order of the blocks.
- * -p: the image is marked as made in the platform mode.
+ * -p: the image is marked as made in the platform mode.  -o PAGE: the
+ * swap area starts at page PAGE of FILE, as a swap file's does at its
+ * resume_offset on the device: its header there, the data pages after.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,15 +38,24 @@ int main(int argc, char **argv)
 	struct pm_snapw w;
 	uint64_t n;
 	FILE *raw = NULL;
-	bool platform = argc > 1 && !strcmp(argv[1], "-p");
+	bool platform = false;
+	uint64_t at = 0;
 	int fd, e;
 
-	if (platform) {
-		argv++;
-		argc--;
+	for (; argc > 1 && argv[1][0] == '-'; argv++, argc--) {
+		if (!strcmp(argv[1], "-p")) {
+			platform = true;
+		} else if (!strcmp(argv[1], "-o") && argc > 2) {
+			at = strtoull(argv[2], NULL, 10);
+			argv++;
+			argc--;
+		} else {
+			argc = 0;	/* usage */
+			break;
+		}
 	}
 	if (argc < 4 || argc > 5 || (n = strtoull(argv[2], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: mksnapimg [-p] FILE PAGES RELEASE [RAW]\n");
+		fprintf(stderr, "usage: mksnapimg [-p] [-o PAGE] FILE PAGES RELEASE [RAW]\n");
 		return 2;
 	}
 	if (argc == 5 && !(raw = fopen(argv[4], "w"))) {
@@ -53,8 +64,10 @@ int main(int argc, char **argv)
 	}
 	fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0600);
 	memcpy(page + PM_SNAP_PAGE - 10, PM_SNAP_SWAPSIG, 10);
-	if (fd < 0 || pwrite(fd, page, sizeof(page), 0) != sizeof(page) ||
-	    pm_snap_fileio_init(&io, &f, fd) < 0) {
+	if (fd < 0 ||
+	    pwrite(fd, page, sizeof(page), (off_t)(at * PM_SNAP_PAGE)) !=
+		    sizeof(page) ||
+	    pm_snap_fileio_init(&io, &f, fd, at) < 0) {
 		perror(argv[1]);
 		return 1;
 	}

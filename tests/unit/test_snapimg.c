@@ -338,7 +338,7 @@ static void test_file(const uint8_t *s)
 	if (!ok(fd >= 0, "a temporary file"))
 		return;
 	unlink(dir ? buf : path);
-	is_int(pm_snap_fileio_init(&io, &f, fd), 0, "file io");
+	is_int(pm_snap_fileio_init(&io, &f, fd, 0), 0, "file io");
 	is_int(write_image(&io, s), 0, "file: written");
 	io.npages = (uint64_t)lseek(fd, 0, SEEK_END) / PM_SNAP_PAGE;
 	is_int(read_image(&io, &r, s, NULL, NULL, NULL), 0,
