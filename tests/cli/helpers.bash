@@ -28,6 +28,9 @@ else
 fi
 bin="${PMTOOLS_BIN:-$top/build}"
 dumps="${PMTOOLS_DUMPS:-$top/../shared/corpus/sysfs-dumps}"
+# tests/cli/bats/env.bash made mkdir a builtin for bats' own folders;
+# the builtin's -m leaves the mode to the umask, so the tests get mkdir(1).
+enable -d mkdir 2>/dev/null || true
 export PM_TEST_GUARD=1
 export LC_ALL=C
 unset PM_SYSROOT NO_COLOR

@@ -3,8 +3,9 @@
 # first.  In bats' own processes (bats-exec-file, and bats-exec-test,
 # which runs one test), mkdir and rm become bash's loadable builtins
 # (Debian's bash-builtins): bats makes and removes each test's folders
-# with them, and so do the tests, a fork and an exec each time otherwise.
-# The options the tests use (mkdir -p, -m; rm -r, -f) mean the same.
+# with them, a fork and an exec each time otherwise.  rm stays for the
+# tests, whose rm -r and -f mean the same; helpers.bash unloads mkdir,
+# whose -m leaves the mode to the umask as mkdir(1)'s does not.
 # A test's own process drops BASH_ENV, so that nothing it runs sees it.
 case $0 in
 */bats-exec-file | */bats-exec-test)
