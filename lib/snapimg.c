@@ -782,6 +782,14 @@ static int sig_write(struct pm_snapw *w)
 		memcpy(orig, p + TAIL_ORIG, PM_SNAP_SIGLEN);
 	else
 		memcpy(orig, p + TAIL_SIG, PM_SNAP_SIGLEN);
+	/* Only a swap area's header takes the signature: never a page of
+	 * something else, whatever offset the device was given. */
+	if (memcmp(orig, PM_SNAP_SWAPSIG, PM_SNAP_SIGLEN))
+		return why(w->why, sizeof(w->why), -EINVAL,
+			   "signature: page 0 is not a swap area's header "
+			   "(no %s at its end: resume_offset is not the swap "
+			   "file's first page, or mkswap's header never "
+			   "reached the disk)", PM_SNAP_SWAPSIG);
 	sig_encode(p, orig, w->h.hdr_off, w->h.id);
 	return write_page(w, 0, p, "signature");
 }

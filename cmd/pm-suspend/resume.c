@@ -244,6 +244,13 @@ static int restore(struct rs *s, struct pm_snap_io *io)
 	if (!e && pm_snap_sig_restore(io, (uint32_t)((now_s() - s->t0) * 1000),
 				      s->r.why, sizeof(s->r.why)))
 		e = -EIO;
+	/* On the disk before the restore, which drops this memory. */
+	if (!e && fsync(((struct pm_snap_fileio *)io->arg)->fd) < 0) {
+		e = -errno;
+		snprintf(s->r.why, sizeof(s->r.why),
+			 "the swap signature put back: fsync: %s (%s)",
+			 strerror(-e), pm_errno_name(-e));
+	}
 	if (!e && pm_snapshot_freeze(&s->ctx, &s->snap) < 0)
 		e = kernel_failed(s, "freezing user space");
 	if (!e && pm_snapshot_restore(&s->ctx, &s->snap) < 0)

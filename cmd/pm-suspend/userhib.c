@@ -132,6 +132,11 @@ static int write_image(struct uh *u)
 		return uh_fail(u, "the image's size");
 	if (pm_kernel_release(ctx, rel, sizeof(rel)) < 0)
 		return uh_fail(u, "the kernel release");
+	/* A swap file's pages are written by its file system through the
+	 * file's own cache, synced before the freeze: the device's cache
+	 * may still hold what a page was before (mke2fs's zeros), and the
+	 * swap header must be read from the disk. */
+	posix_fadvise(u->fd, 0, 0, POSIX_FADV_DONTNEED);
 	u->t0 = mono_s();
 	pm_err_clear(ctx);
 	e = pm_snapw_open(&w, &u->io, size, rel, u->id, 1);
@@ -186,6 +191,14 @@ static void undo(struct uh *u)
 	    pm_snap_sig_restore(&u->io, 0, why, sizeof(why)))
 		pm_warn(&u->p->t, "%s: the swap signature could not be put "
 			"back: %s (mkswap %s)", u->dev.path, why, u->dev.path);
+	/* The pages written so far go to the disk now, while their swap
+	 * slots are still ours, and leave the device's cache: written back
+	 * later they would land on whatever has the slots by then (pages
+	 * swapped out, or a new file's data where a swap file was). */
+	if (u->fd >= 0) {
+		fsync(u->fd);
+		posix_fadvise(u->fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
 	if (u->snap.fd >= 0) {
 		pm_snapshot_free_swap(ctx, &u->snap);
 		pm_snapshot_free(ctx, &u->snap);
@@ -274,6 +287,12 @@ int ps_user_hibernate(struct ps *p, const struct ps_leg *l,
 		return PM_EXIT_FAIL;
 	}
 	st = uh_open(&u, l);
+	/* The file systems on the disk before the freeze, as the kernel's
+	 * hibernate() does: a swap file's header written by mkswap may
+	 * still be in the file's cache, and nothing may write to them once
+	 * the snapshot is made. */
+	if (!st)
+		sync();
 	if (!st && pm_snapshot_freeze(&p->ctx, &u.snap) < 0)
 		st = uh_fail(&u, "freezing user space");
 	if (!st && pm_snapshot_create(&p->ctx, &u.snap, &made) < 0)

@@ -160,6 +160,9 @@ static void write_mode(const uint8_t *data, size_t size)
 	d.p = calloc(d.npages, PM_SNAP_PAGE);
 	if (!d.p)
 		abort();
+	/* Page 0 a swap area's header, as the writer wants it. */
+	memcpy(d.p + PM_SNAP_PAGE - PM_SNAP_SIGLEN, PM_SNAP_SWAPSIG,
+	       PM_SNAP_SIGLEN);
 	io.npages = d.npages;
 	e = pm_snapw_open(&w, &io, len, "fuzz", NULL, 1);
 	if (!e)

@@ -283,6 +283,35 @@ static void test_flags(const uint8_t *s)
 	free(m.p);
 }
 
+/* Page 0 that is no swap area's header (a file system's page, a wrong
+ * offset): the writer refuses to put its signature there. */
+static void test_not_swap(const uint8_t *s)
+{
+	struct pm_snap_io io;
+	struct pm_snapw w;
+	struct mem m;
+	uint8_t page0[PM_SNAP_PAGE];
+	int e;
+
+	mem_init(&io, &m);
+	memcpy(m.p + PM_SNAP_PAGE - 10, "ext2 data!", 10);
+	memcpy(page0, m.p, sizeof(page0));
+	e = pm_snapw_open(&w, &io, IMG, "6.1.0-57-amd64", ID, 1);
+	if (!e)
+		e = pm_snapw_add(&w, s, IMG);
+	if (!e)
+		e = pm_snapw_finish(&w);
+	ok(e == -EINVAL && !strcmp(w.why, "signature: page 0 is not a "
+				   "swap area's header (no SWAPSPACE2 at its end: "
+				   "resume_offset is not the swap file's first "
+				   "page, or mkswap's header never reached the "
+				   "disk)"),
+	   "no swap header: refused (%s)", w.why);
+	ok(!memcmp(m.p, page0, sizeof(page0)), "and page 0 is untouched");
+	pm_snapw_free(&w);
+	free(m.p);
+}
+
 static void test_refusals(const uint8_t *s)
 {
 	struct pm_snap_io io;
@@ -330,6 +359,7 @@ static void test_file(const uint8_t *s)
 	struct pm_snap_fileio f;
 	struct pm_snap_io io;
 	struct pm_snapr r;
+	uint8_t hdr[PM_SNAP_PAGE];
 	int fd;
 
 	snprintf(buf, sizeof(buf), "%s/test_snapimg.XXXXXX",
@@ -338,8 +368,21 @@ static void test_file(const uint8_t *s)
 	if (!ok(fd >= 0, "a temporary file"))
 		return;
 	unlink(dir ? buf : path);
-	is_int(pm_snap_fileio_init(&io, &f, fd, 0), 0, "file io");
+	/* A swap file's header at page 3 of its device, as resume_offset
+	 * says: the signature goes there, the pages before stay as they
+	 * were (a hole: zeros). */
+	memset(hdr, 0, sizeof(hdr));
+	memcpy(hdr + PM_SNAP_PAGE - 10, PM_SNAP_SWAPSIG, 10);
+	is_int(pwrite(fd, hdr, sizeof(hdr), 3 * PM_SNAP_PAGE), PM_SNAP_PAGE,
+	       "a swap header at page 3");
+	is_int(pm_snap_fileio_init(&io, &f, fd, 3), 0, "file io");
+	io.npages = 0;	/* the file grows as it is written */
 	is_int(write_image(&io, s), 0, "file: written");
+	ok(pread(fd, hdr, sizeof(hdr), 0) == PM_SNAP_PAGE &&
+	   !memcmp(hdr + PM_SNAP_PAGE - 10, "\0\0\0\0\0\0\0\0\0\0", 10) &&
+	   pread(fd, hdr, sizeof(hdr), 3 * PM_SNAP_PAGE) == PM_SNAP_PAGE &&
+	   !memcmp(hdr + PM_SNAP_PAGE - 10, PM_SNAP_SIG, 10),
+	   "the signature at page 3, page 0 as it was");
 	io.npages = (uint64_t)lseek(fd, 0, SEEK_END) / PM_SNAP_PAGE;
 	is_int(read_image(&io, &r, s, NULL, NULL, NULL), 0,
 	       "file: read back, %llu pages", (unsigned long long)io.npages);
@@ -361,6 +404,7 @@ int main(void)
 	test_flips(s, starts);
 	test_meta_flips(s);
 	test_flags(s);
+	test_not_swap(s);
 	test_refusals(s);
 	test_file(s);
 	free(s);
