@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mksnapimg [-p] [-o PAGE] FILE PAGES RELEASE [RAW]: a swap area in FILE (page 0 ends
- * in SWAPSPACE2) holding a hibernation image of PAGES pages of made-up
- * memory for kernel RELEASE, written by libpm's own writer, for the
- * tests of pm-resume; RAW gets the made-up memory itself.  The data
- * pages are pages 1, 2, ... of the file, in the order of the blocks.
+ * mksnapimg [-p] [-o PAGE] FILE PAGES RELEASE [RAW]: a swap area in
+ * FILE (page 0 ends in SWAPSPACE2) holding a hibernation image of PAGES
+ * pages of made-up memory for kernel RELEASE, written by libpm's own
+ * writer, for the tests of pm-resume; RAW gets the made-up memory
+ * itself.  The data pages are pages 1, 2, ... of the file, in the order
+ * of the blocks.
  * -p: the image is marked as made in the platform mode.  -o PAGE: the
  * swap area starts at page PAGE of FILE, as a swap file's does at its
  * resume_offset on the device: its header there, the data pages after.
