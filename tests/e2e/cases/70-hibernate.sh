@@ -36,9 +36,13 @@ echo "$marker" >/tmp/marker
 expect 0 "--check hibernate with a swap disk as resume device: exit 0" \
 	pm-suspend --check hibernate
 note "hibernating to /dev/vda, RTC at $(cat /sys/class/rtc/rtc0/since_epoch)"
+read -r t0 _ </proc/uptime
 echo "E2E hibernating"
 expect 0 "hibernate (disk = reboot), then resume in a second boot: exit 0" \
 	pm-suspend hibernate --json
+read -r t1 _ </proc/uptime
+# Beside hibernate_user's, the same measure of pmtools' own writer.
+note "back; pm-suspend took $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s of this boot's clock"
 cp "$OUT" /tmp/report.json
 note "back, RTC at $(cat /sys/class/rtc/rtc0/since_epoch)"
 dmesg | grep -iE 'hibernat|image|restor|snapshot' | tail -n 12 |
