@@ -262,6 +262,13 @@ int pm_attr_write_back(struct pm_ctx *ctx, const char *path,
 		       const char *value, char *back, size_t size);
 /* The guard check alone: 0 if writes are allowed. */
 int pm_write_allowed(struct pm_ctx *ctx, const char *path);
+/*
+ * The gate of every write of a setting, a file's or another (Wi-Fi
+ * power save): the guard, then the on_write hook with what is shown and
+ * the value, then the dry run.  1: go on and write; 0: a dry run,
+ * nothing to do; -errno: refused (the record set).
+ */
+int pm_write_begin(struct pm_ctx *ctx, const char *shown, const char *value);
 
 /* Iterate a folder's entry names matching prefix+number ("policy", "cpu"):
  * fills nums (sorted ascending), returns the count or -errno. */

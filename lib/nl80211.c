@@ -661,13 +661,9 @@ int pm_wifi_ps_set(struct pm_ctx *ctx, const char *ifname, bool on)
 
 	pm_wifi_ps_name(ifname, name, sizeof(name));
 	/* The guard first: no socket is opened on a guarded real root. */
-	r = pm_write_allowed(ctx, name);
-	if (r < 0)
+	r = pm_write_begin(ctx, name, value);
+	if (r <= 0)
 		return r;
-	if (ctx->on_write)
-		ctx->on_write(ctx->on_write_arg, name, value);
-	if (ctx->dry_run)
-		return 0;
 	r = session(ctx, &s, ifname, name, value, &ifindex);
 	if (r == 0) {
 		r = nl_set_ps(&s, ifindex, on);

@@ -1120,6 +1120,17 @@ int pm_write_allowed(struct pm_ctx *ctx, const char *path)
 	return 0;
 }
 
+int pm_write_begin(struct pm_ctx *ctx, const char *shown, const char *value)
+{
+	int r = pm_write_allowed(ctx, shown);
+
+	if (r < 0)
+		return r;
+	if (ctx->on_write)
+		ctx->on_write(ctx->on_write_arg, shown, value);
+	return !ctx->dry_run;
+}
+
 /*
  * A write, and with back (a verified write) the read-back through the
  * same fd: one O_RDWR open, write, pread, close, where a write and a
@@ -1141,13 +1152,9 @@ static int write_one(struct pm_ctx *ctx, int dirfd, const char *name,
 
 	if (back && bsize)
 		back[0] = '\0';
-	r = pm_write_allowed(ctx, shown);
-	if (r < 0)
+	r = pm_write_begin(ctx, shown, value);
+	if (r <= 0)
 		return r;
-	if (ctx->on_write)
-		ctx->on_write(ctx->on_write_arg, shown, value);
-	if (ctx->dry_run)
-		return 0;
 	fd = dirfd < 0 ? open_near(ctx, name, acc | O_TRUNC)
 		       : pm_openat(ctx, dirfd, name, acc | O_TRUNC);
 	if (fd == -EACCES && back) {

@@ -298,9 +298,11 @@ int pm_hibernate_check(struct pm_ctx *ctx, enum pm_hib_writer w,
 	return 0;
 }
 
+/* safety: who would write a hibernation image, for the safety check;
+ * NULL: none (--force). */
 static int sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
-		       const char *hib_mode, bool safety, char *reason,
-		       size_t size)
+		       const char *hib_mode, const enum pm_hib_writer *safety,
+		       char *reason, size_t size)
 {
 	struct pm_sleep s;
 	const char *st;
@@ -359,8 +361,7 @@ static int sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
 				  "hibernation mode '%s' is not offered "
 				  "(disk: %s)",
 				  hib_mode, s.disk[0] ? s.disk : "none");
-		return safety ? pm_hibernate_check(ctx, PM_HIB_KERNEL, reason,
-						   size) :
+		return safety ? pm_hibernate_check(ctx, *safety, reason, size) :
 				0;
 	case PM_MODE_SUSPEND_THEN_HIBERNATE:
 		r = sleep_check(ctx, PM_MODE_SUSPEND, NULL, safety, reason,
@@ -381,15 +382,16 @@ static int sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
 }
 
 int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
-		   const char *hib_mode, char *reason, size_t size)
+		   const char *hib_mode, enum pm_hib_writer w, char *reason,
+		   size_t size)
 {
-	return sleep_check(ctx, m, hib_mode, true, reason, size);
+	return sleep_check(ctx, m, hib_mode, &w, reason, size);
 }
 
 int pm_sleep_offered(struct pm_ctx *ctx, enum pm_sleep_mode m,
 		     const char *hib_mode, char *reason, size_t size)
 {
-	return sleep_check(ctx, m, hib_mode, false, reason, size);
+	return sleep_check(ctx, m, hib_mode, NULL, reason, size);
 }
 
 void pm_choice_selected(const char *list, char *out, size_t size)

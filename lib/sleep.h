@@ -49,20 +49,23 @@ enum pm_sleep_mode {
 int pm_sleep_mode_parse(const char *s, enum pm_sleep_mode *m);
 const char *pm_sleep_mode_name(enum pm_sleep_mode m);
 /*
- * Can the mode be entered here?  0 if so; -EOPNOTSUPP with the reason
- * (what the kernel offers instead, or why hibernation is unsafe) in
- * reason.  hib_mode: the disk mode hibernation would use ("platform").
- */
-int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
-		   const char *hib_mode, char *reason, size_t size);
-/*
- * The hibernation safety check alone (resume device, swap, space): the
- * image's size is estimated as Active(anon), and for pmtools' own
- * writer (PM_HIB_USER, zstd) as half of it, the compressed estimate.
+ * Who writes a hibernation image: the kernel, or pmtools' own writer
+ * (--userspace), which stores it compressed.  The safety check takes
+ * the image's size as Active(anon) for the kernel's, and as
+ * PM_HIB_USER_PCT % of it, the compressed estimate, for pmtools'.
  */
 enum pm_hib_writer { PM_HIB_KERNEL, PM_HIB_USER };
-/* The compressed estimate's share of Active(anon), in percent. */
 #define PM_HIB_USER_PCT 50
+/*
+ * Can the mode be entered here?  0 if so; -EOPNOTSUPP with the reason
+ * (what the kernel offers instead, or why hibernation is unsafe) in
+ * reason.  hib_mode: the disk mode hibernation would use ("platform");
+ * w: who would write its image.
+ */
+int pm_sleep_check(struct pm_ctx *ctx, enum pm_sleep_mode m,
+		   const char *hib_mode, enum pm_hib_writer w, char *reason,
+		   size_t size);
+/* The hibernation safety check alone (resume device, swap, space). */
 int pm_hibernate_check(struct pm_ctx *ctx, enum pm_hib_writer w,
 		       char *reason, size_t size);
 /* pm_sleep_check without the hibernation safety check (--force). */

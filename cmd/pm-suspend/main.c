@@ -313,19 +313,10 @@ static int check_only(struct ps *p)
 	int r;
 
 	check_hib_mode(p);
-	if (!p->userspace) {
-		r = pm_sleep_check(&p->ctx, p->mode,
-				   p->hib_mode[0] ? p->hib_mode : NULL, reason,
-				   sizeof(reason));
-	} else {
-		/* Its own writer: the compressed estimate of the image. */
-		r = pm_sleep_offered(&p->ctx, p->mode,
-				     p->hib_mode[0] ? p->hib_mode : NULL,
-				     reason, sizeof(reason));
-		if (!r && p->mode >= PM_MODE_HIBERNATE)
-			r = pm_hibernate_check(&p->ctx, PM_HIB_USER, reason,
-					       sizeof(reason));
-	}
+	r = pm_sleep_check(&p->ctx, p->mode,
+			   p->hib_mode[0] ? p->hib_mode : NULL,
+			   p->userspace ? PM_HIB_USER : PM_HIB_KERNEL, reason,
+			   sizeof(reason));
 	if (r < 0) {
 		if (p->t.verbose >= 0)
 			pm_warn(&p->t, "%s: %s", pm_sleep_mode_name(p->mode),

@@ -223,8 +223,9 @@ static int give_image(struct rs *s, uint8_t *buf)
 	return (int)n;
 }
 
-/* The image to the kernel, the signature put back, the restore. */
-static int restore(struct rs *s, struct pm_snap_io *io)
+/* The image to the kernel, the signature put back on fd's device, the
+ * restore. */
+static int restore(struct rs *s, struct pm_snap_io *io, int fd)
 {
 	uint8_t *buf = malloc(PM_SNAP_BLOCK);
 	int e = buf ? 0 : -ENOMEM;
@@ -245,7 +246,7 @@ static int restore(struct rs *s, struct pm_snap_io *io)
 				      s->r.why, sizeof(s->r.why)))
 		e = -EIO;
 	/* On the disk before the restore, which drops this memory. */
-	if (!e && fsync(((struct pm_snap_fileio *)io->arg)->fd) < 0) {
+	if (!e && fsync(fd) < 0) {
 		e = -errno;
 		snprintf(s->r.why, sizeof(s->r.why),
 			 "the swap signature put back: fsync: %s (%s)",
@@ -288,7 +289,7 @@ static void resume_image(struct rs *s)
 	} else {
 		/* A restore that works does not return. */
 		if (!e)
-			restore(s, &io);
+			restore(s, &io, fd);
 		s->status = PM_EXIT_FAIL;
 		if (pm_snap_sig_restore(&io, 0, why, sizeof(why)))
 			pm_warn(&s->t, "%s: %s; the swap signature could not "

@@ -674,8 +674,8 @@ static void g_swap(void)
 	(void)pm_hibernate_check(&ctx, PM_HIB_KERNEL, reason, sizeof(reason));
 	(void)pm_hibernate_check(&ctx, PM_HIB_USER, reason, sizeof(reason));
 	STR_OK(reason);
-	(void)pm_sleep_check(&ctx, PM_MODE_HIBERNATE, "platform", reason,
-			     sizeof(reason));
+	(void)pm_sleep_check(&ctx, PM_MODE_HIBERNATE, "platform",
+			     PM_HIB_USER, reason, sizeof(reason));
 	STR_OK(reason);
 }
 

@@ -2,7 +2,7 @@
 /*
  * Unit tests of lib/nl80211.c: requests compared with bytes built by
  * hand from the kernel's format (struct nlmsghdr, struct genlmsghdr,
- * struct nlattr, little-endian as on the machines the tests run on; the
+ * struct nlattr, in the host's byte order as netlink's are; the
  * numbers are the kernel's ABI: CTRL_CMD_GETFAMILY 3, CTRL_ATTR_FAMILY_NAME
  * 2, CTRL_ATTR_FAMILY_ID 1, NL80211_CMD_SET_POWER_SAVE 61,
  * NL80211_CMD_GET_POWER_SAVE 62, NL80211_ATTR_IFINDEX 3, _IFNAME 4,
@@ -21,26 +21,30 @@
 
 static char root[] = "/tmp/pmtools-test-nl80211.XXXXXX";
 
-#define LE16(v) (unsigned char)((v) & 0xff), (unsigned char)((v) >> 8)
-#define LE32(v)                                                \
-	(unsigned char)((v) & 0xff), (unsigned char)(((v) >> 8) & 0xff), \
-		(unsigned char)(((v) >> 16) & 0xff),             \
-		(unsigned char)(((v) >> 24) & 0xff)
+/* Netlink's numbers are in the host's byte order. */
+#define B(v, k) (unsigned char)(((v) >> (8 * (k))) & 0xff)
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define H16(v) B(v, 1), B(v, 0)
+#define H32(v) B(v, 3), B(v, 2), B(v, 1), B(v, 0)
+#else
+#define H16(v) B(v, 0), B(v, 1)
+#define H32(v) B(v, 0), B(v, 1), B(v, 2), B(v, 3)
+#endif
 
 static void test_build(void)
 {
 	/* GETFAMILY "nl80211", seq 7, REQUEST|ACK (1|4). */
 	static const unsigned char fam[] = {
-		LE32(32), LE16(0x10), LE16(5), LE32(7), LE32(0),
+		H32(32), H16(0x10), H16(5), H32(7), H32(0),
 		3, 1, 0, 0,
-		LE16(12), LE16(2), 'n', 'l', '8', '0', '2', '1', '1', 0,
+		H16(12), H16(2), 'n', 'l', '8', '0', '2', '1', '1', 0,
 	};
 	/* SET_POWER_SAVE ifindex 3, PS_STATE 1, family 0x1c, seq 9. */
 	static const unsigned char set[] = {
-		LE32(36), LE16(0x1c), LE16(5), LE32(9), LE32(0),
+		H32(36), H16(0x1c), H16(5), H32(9), H32(0),
 		61, 1, 0, 0,
-		LE16(8), LE16(3), LE32(3),
-		LE16(8), LE16(93), LE32(1),
+		H16(8), H16(3), H32(3),
+		H16(8), H16(93), H32(1),
 	};
 	unsigned char buf[64];
 	uint32_t ifindex = 3, ps = 1;
@@ -75,32 +79,32 @@ static void test_parse_good(void)
 {
 	/* NEWFAMILY: name, id 0x1c, and a nested attribute (ops) skipped. */
 	static const unsigned char fam[] = {
-		LE32(48), LE16(0x10), LE16(0), LE32(7), LE32(0),
+		H32(48), H16(0x10), H16(0), H32(7), H32(0),
 		1, 2, 0, 0,
-		LE16(12), LE16(2), 'n', 'l', '8', '0', '2', '1', '1', 0,
-		LE16(6), LE16(1), LE16(0x1c), 0, 0,
-		LE16(8), LE16(0x8006), LE32(0),
+		H16(12), H16(2), 'n', 'l', '8', '0', '2', '1', '1', 0,
+		H16(6), H16(1), H16(0x1c), 0, 0,
+		H16(8), H16(0x8006), H32(0),
 	};
 	/* Two interfaces in one datagram (NLM_F_MULTI 2), then DONE. */
 	static const unsigned char dump[] = {
-		LE32(48), LE16(0x1c), LE16(2), LE32(8), LE32(0),
+		H32(48), H16(0x1c), H16(2), H32(8), H32(0),
 		7, 1, 0, 0,
-		LE16(8), LE16(3), LE32(3),
-		LE16(10), LE16(4), 'w', 'l', 'a', 'n', '0', 0, 0, 0,
-		LE16(8), LE16(5), LE32(2),
+		H16(8), H16(3), H32(3),
+		H16(10), H16(4), 'w', 'l', 'a', 'n', '0', 0, 0, 0,
+		H16(8), H16(5), H32(2),
 		/* the second: no padding after its last attribute */
-		LE32(41), LE16(0x1c), LE16(2), LE32(8), LE32(0),
+		H32(41), H16(0x1c), H16(2), H32(8), H32(0),
 		7, 1, 0, 0,
-		LE16(8), LE16(3), LE32(4),
-		LE16(6), LE16(4), 'w', 0, 0, 0,
-		LE16(5), LE16(200), 0xff,
+		H16(8), H16(3), H32(4),
+		H16(6), H16(4), 'w', 0, 0, 0,
+		H16(5), H16(200), 0xff,
 		0, 0, 0,
-		LE32(20), LE16(3), LE16(2), LE32(8), LE32(0), LE32(0),
+		H32(20), H16(3), H16(2), H32(8), H32(0), H32(0),
 	};
 	static const unsigned char ack[] = {
-		LE32(36), LE16(2), LE16(0), LE32(9), LE32(0),
-		LE32(-16),
-		LE32(36), LE16(0x1c), LE16(5), LE32(9), LE32(0),
+		H32(36), H16(2), H16(0), H32(9), H32(0),
+		H32(-16),
+		H32(36), H16(0x1c), H16(5), H32(9), H32(0),
 	};
 	struct pm_nl_msg m;
 	size_t off = 0;
@@ -152,23 +156,23 @@ static void test_parse_bad(void)
 {
 	/* GET_POWER_SAVE's reply: PS_STATE 1. */
 	static const unsigned char ps[] = {
-		LE32(28), LE16(0x1c), LE16(0), LE32(9), LE32(0),
+		H32(28), H16(0x1c), H16(0), H32(9), H32(0),
 		62, 1, 0, 0,
-		LE16(8), LE16(93), LE32(1),
+		H16(8), H16(93), H32(1),
 	};
 	static const unsigned char name[] = {
-		LE32(28), LE16(0x1c), LE16(0), LE32(9), LE32(0),
+		H32(28), H16(0x1c), H16(0), H32(9), H32(0),
 		7, 1, 0, 0,
-		LE16(8), LE16(4), 'w', 'l', 'a', 'n',
+		H16(8), H16(4), 'w', 'l', 'a', 'n',
 	};
 	static const unsigned char err[] = {
-		LE32(36), LE16(2), LE16(0), LE32(9), LE32(0), LE32(0),
-		LE32(36), LE16(0x1c), LE16(5), LE32(9), LE32(0),
+		H32(36), H16(2), H16(0), H32(9), H32(0), H32(0),
+		H32(36), H16(0x1c), H16(5), H32(9), H32(0),
 	};
 	static const unsigned char fam0[] = {
-		LE32(28), LE16(0x10), LE16(0), LE32(9), LE32(0),
+		H32(28), H16(0x10), H16(0), H32(9), H32(0),
 		1, 2, 0, 0,
-		LE16(6), LE16(1), LE16(0), 0, 0,
+		H16(6), H16(1), H16(0), 0, 0,
 	};
 	struct pm_nl_msg m;
 	size_t off = 0;

@@ -18,10 +18,12 @@ woke0=$(dmesg_count "$S3_LOG")
 # This cycle also runs with --timings (issue 21): see timings_before.
 timings_before
 # The RTC counts whole seconds and pm-suspend adds DURATION to the second
-# it reads: start on a tick, so that the alarm is 3 s away, not 2 to 3.
+# it reads: start on a tick, so that the alarm is 5 s away, not 4 to 5.
+# (A CI run's way down took 2.25 s of a 3 s alarm: an alarm that passes
+# before the machine is down never wakes it.)
 rtc_tick
-expect 0 "deep --wake-after 3 --timings --json: exit 0" \
-	pm-suspend deep --wake-after 3 --timings --json
+expect 0 "deep --wake-after 5 --timings --json: exit 0" \
+	pm-suspend deep --wake-after 5 --timings --json
 cp "$OUT" /tmp/report.json
 timings_after "deep --timings"
 # An S3 cycle of Debian's 6.1 logs seven device times: start suspend,
@@ -40,8 +42,8 @@ deep: the report is one JSON document of mode deep
 .mode == "deep" and (.legs | length) == 1
 deep: legs[0].entered
 .legs[0].entered == true
-deep: legs[0].asleep_s over 0 and at most 6 (the alarm is 3 s after it is set; a loaded host's way down takes part of it, in a CI run all but 0.75 s)
-.legs[0].asleep_s > 0 and .legs[0].asleep_s <= 6
+deep: legs[0].asleep_s over 0 and at most 8 (the alarm is 5 s after it is set; a loaded host's way down takes part of it, in a CI run 2.25 s)
+.legs[0].asleep_s > 0 and .legs[0].asleep_s <= 8
 deep: legs[0].alarm is the alarm set
 .legs[0].alarm | type == "number"
 deep: the RTC (00:04) is among the wakeup sources that moved
@@ -71,10 +73,10 @@ woke0=$(dmesg_count "$S3_LOG")
 bad=0
 i=1
 while [ "$i" -le "$CYCLES" ]; do
-	# On a tick: the alarm is 2 s away, never just 1 s, so it cannot fire
-	# before the kernel is down even on a slow (loaded) host.
+	# On a tick: the alarm is 4 s away, never less, so it cannot fire
+	# before the kernel is down even on a loaded host (2.25 s seen).
 	rtc_tick
-	run pm-suspend deep --wake-after 2 --json
+	run pm-suspend deep --wake-after 4 --json
 	# One jq per cycle: "true ASLEEP_S WAKE" when the RTC woke it.
 	got=$(jq -r '"\(.legs[0].entered and any(.legs[0].wake.sources[]; .name == "00:04")) \(.legs[0].asleep_s) \(.legs[0].wake | tojson)"' "$OUT" 2>&1)
 	if [ "$RC" -ne 0 ] || [ "${got%% *}" != true ]; then
