@@ -29,8 +29,8 @@ marker="e2e-$(cat /proc/sys/kernel/random/uuid)"
 echo "$marker" >/tmp/marker
 expect 0 "--check suspend-then-hibernate: exit 0" pm-suspend --check suspend-then-hibernate
 rtc_tick
-expect 0 "suspend-then-hibernate --hibernate-delay 3: exit 0" \
-	pm-suspend suspend-then-hibernate --hibernate-delay 3 --json
+expect 0 "suspend-then-hibernate --hibernate-delay 5: exit 0" \
+	pm-suspend suspend-then-hibernate --hibernate-delay 5 --json
 cp "$OUT" /tmp/report.json
 dmesg | grep -iE 'hibernat|restor|Waking up|suspend entry' | tail -n 12 |
 	while IFS= read -r l; do note "dmesg: $l"; done
@@ -47,7 +47,7 @@ the report: two legs, suspend then hibernate, both entered
 [.legs[] | [.state, .entered]] == [["mem", true], ["disk", true]] and .legs[1].disk == "reboot"
 the report: the first leg was woken by its alarm
 .legs[0].alarm_woke == true
-the report: the first leg slept about the 3 s delay less the hooks and the kernel's way down (1 to 6)
-.legs[0].asleep_s >= 1 and .legs[0].asleep_s <= 6
+the report: the first leg slept about the 5 s delay less the hooks and the kernel's way down, 2.25 s of it on a loaded host (1 to 8)
+.legs[0].asleep_s >= 1 and .legs[0].asleep_s <= 8
 JQ
 swapoff /dev/vda
