@@ -148,6 +148,13 @@ $(TREESUM): tests/tools/treesum.c
 	@mkdir -p $(@D)
 	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
 
+# The tests' copies of fixture trees (tests/tools/fxcopy.c): a third of
+# cp -a's system calls.
+FXCOPY := build/fxcopy
+$(FXCOPY): tests/tools/fxcopy.c
+	@mkdir -p $(@D)
+	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
+
 # The tests' nl80211 (tests/tools/fake-nl80211.c): Wi-Fi power save
 # under a --sysroot, answered on a socket below the root.
 FAKE_NL80211 := build/fake-nl80211
@@ -171,26 +178,26 @@ $(MKSNAPIMG): tests/tools/mksnapimg.c $(LIBPM)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(ZSTD_LIBS) $(LDLIBS)
 
-check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
+check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run --bin $(B) unit
 
-check-cli: all $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
+check-cli: all $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@tests/run --bin $(B) cli
 
 # The signal suite unbounded, by hand: each of SIGINT, SIGTERM, SIGHUP
 # and SIGQUIT at every write of opp-set and of every pmctl setter, and
 # SIGKILL at each followed by the next run (CI: 6 positions a run, one
 # signal at each, no SIGKILL loop over the pmctl setters).
-check-signals: all $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
+check-signals: all $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@PM_SIGNALS_FULL=1 PM_SIGNALS_ALL=1 T=signals tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
 # the linters, counted in one summary line.
 check-all:
-	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
+	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
 	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} \
 	  PMTOOLS_PKG_CHROOT=$${PMTOOLS_PKG_CHROOT:-$$([ "$$(id -u)" = 0 ] && echo 1 || echo 0)} \
@@ -385,7 +392,7 @@ SOAK_HOTPLUG ?= 100
 soak:
 	@E2E_SOAK_S3=$(SOAK_S3) E2E_SOAK_HOTPLUG=$(SOAK_HOTPLUG) tests/e2e/run -v soak
 
-# libFuzzer targets of libpm's parsers, FUZZ_S seconds each (CI: 20).
+# libFuzzer targets of libpm's parsers, FUZZ_S seconds each (CI: 10).
 FUZZ_S ?= 60
 fuzz:
 	@FUZZ_S=$(FUZZ_S) tests/run fuzz
@@ -394,7 +401,7 @@ fuzz:
 clean:
 	rm -rf build/lib build/cmd build/unit build/asan build/static \
 	  build/libpm.a $(addprefix build/,$(TOOLS)) build/tmp build/paths.stamp \
-	  $(FAULT_SO) $(TREESUM) $(FAKE_NL80211) build/spawn.so $(MKSNAPIMG)
+	  $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) build/spawn.so $(MKSNAPIMG)
 
 distclean:
 	rm -rf build

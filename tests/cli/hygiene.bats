@@ -607,3 +607,40 @@ TEMPORARY_CPUFREQ_GOVERNOR=performance"
 	[ "$(grep -c '^not ok' "$d/spawn.tap")" -eq 3 ] || fail "$(cat "$d/spawn.tap")"
 	[ "$(grep -c '^== ' "$d/spawn.log")" -eq 20 ] || fail "$(grep '^== ' "$d/spawn.log")"
 }
+
+@test "the tests' tree copy (build/fxcopy) makes what cp -a makes, modes and links included, and refuses what it cannot copy" {
+	[ -x "$fxcopy" ] || skip "no build/fxcopy (make build/fxcopy)"
+	t=$BATS_TEST_TMPDIR
+	src=$(fixture hwp-laptop)
+	# A folder without write permission, an empty file, a write-only one.
+	mkdir -p "$t/src/ro/sub"
+	cp -a "$src/." "$t/src/"
+	echo x >"$t/src/ro/sub/f"
+	chmod 555 "$t/src/ro"
+	: >"$t/src/empty"
+	echo w >"$t/src/wo" && chmod 200 "$t/src/wo"
+	ln -s ../no/such "$t/src/dangling"
+	chmod 750 "$t/src"
+	cp -a "$t/src/." "$t/cp/"
+	"$fxcopy" "$t/src" "$t/fx"
+	listing() { (cd "$1" && find . -printf '%p %y %m %s %l\n' | sort); }
+	[ "$(listing "$t/fx")" = "$(listing "$t/cp")" ] ||
+		fail "$(diff <(listing "$t/cp") <(listing "$t/fx") | head -n 5)"
+	[ "$("$treesum" "$t/fx")" = "$("$treesum" "$t/cp")" ]
+	# Into a folder that is there: its mode becomes the source's.
+	mkdir -m 700 "$t/into"
+	"$fxcopy" "$t/src" "$t/into"
+	[ "$(listing "$t/into")" = "$(listing "$t/cp")" ]
+	# A FIFO or a hard-linked file: exit 1, named.
+	mkfifo "$t/src/sys/fifo"
+	run --separate-stderr "$fxcopy" "$t/src" "$t/fx2"
+	assert_failure 1
+	[ "$stderr" = "fxcopy: $t/src/sys/fifo: not a directory, a regular file or a symbolic link" ] || fail "$stderr"
+	rm "$t/src/sys/fifo"
+	ln "$t/src/empty" "$t/src/sys/hard"
+	run --separate-stderr "$fxcopy" "$t/src" "$t/fx3"
+	assert_failure 1
+	[[ $stderr == "fxcopy: $t/src/"*": a hard-linked file (a copy would not be one)" ]] || fail "$stderr"
+	run "$fxcopy" "$t/src"
+	assert_failure 2
+}
