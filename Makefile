@@ -148,7 +148,7 @@ $(TREESUM): tests/tools/treesum.c
 	@mkdir -p $(@D)
 	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
 
-# The tests' copies of fixture trees (tests/tools/fxcopy.c): a third of
+# The tests' copies of fixture trees (tests/tools/fxcopy.c): half of
 # cp -a's system calls.
 FXCOPY := build/fxcopy
 $(FXCOPY): tests/tools/fxcopy.c

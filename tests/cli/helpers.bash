@@ -71,8 +71,8 @@ mkfx() { # NAME DEST [mkfixture options]
 }
 
 # Copy what is in tree SRC into DEST (made when missing), as
-# cp -a SRC/. DEST/ does: build/fxcopy (make check builds it) takes a
-# third of cp's system calls, for the 1 600 copies of a run.
+# cp -a SRC/. DEST/ does: build/fxcopy (make check builds it) makes
+# half of cp's system calls, for the 1 600 copies of a run.
 fxcopy="$top/build/fxcopy"
 copy_tree() { # SRC DEST
 	if [ -x "$fxcopy" ]; then

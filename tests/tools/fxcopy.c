@@ -8,7 +8,7 @@
  *                     links, each with its mode; DEST gets SRC's mode
  *
  * Why not cp -a: it asks about extended attributes, ACLs, owners and
- * times of every file, about 16 system calls a file where this takes 5,
+ * times of every file, about 16 system calls a file where this takes 8,
  * and the tests make 1 600 copies of trees of up to 1 600 files (a third
  * of a run's system time went to them).  Times and owners are not kept:
  * a test compares its copy with itself, never with the fixture.  Any
