@@ -9,8 +9,8 @@
  *
  * Why not cp -a: it asks about extended attributes, ACLs, owners and
  * times of every file, about 16 system calls a file where this takes 8,
- * and the tests make 1 600 copies of trees of up to 1 600 files (a third
- * of a run's system time went to them).  Times and owners are not kept:
+ * and the tests make 1 600 copies of trees of up to 1 600 files (a tenth
+ * of make check's CPU time went to them).  Times and owners are not kept:
  * a test compares its copy with itself, never with the fixture.  Any
  * other kind of file (a device, a FIFO, a socket) is refused, and so is
  * a hard-linked file: a fixture has none, and a copy would not be one.
