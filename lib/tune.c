@@ -285,6 +285,47 @@ int pm_usb_exclude_parse(const char *s, char *codes, size_t size,
 	return len || none ? 0 : -EINVAL;
 }
 
+int pm_ifname_list_parse(const char *s, char *names, size_t size,
+			 const char **bad, size_t *badlen)
+{
+	size_t len = 0, n;
+	bool none = false, ok;
+
+	names[0] = '\0';
+	*bad = NULL;
+	while (*s) {
+		n = strcspn(s, ", \t");
+		if (!n) {
+			s++;
+			continue;
+		}
+		ok = n < 16 && strncmp(s, ".", n) && strncmp(s, "..", n) &&
+		     len + n + 2 <= size;
+		for (size_t i = 0; ok && i < n; i++)
+			ok = (unsigned char)s[i] > ' ' &&
+			     (unsigned char)s[i] < 0x7f && s[i] != '/' &&
+			     s[i] != ':';
+		if (n == 4 && !strncmp(s, "none", 4)) {
+			none = true;
+		} else if (!ok) {
+			*bad = s;
+			*badlen = n;
+			return -EINVAL;
+		} else {
+			len += (size_t)snprintf(names + len, size - len,
+						"%s%.*s", len ? " " : "",
+						(int)n, s);
+		}
+		s += n;
+	}
+	if (none && len) {
+		*bad = "none";
+		*badlen = 4;
+		return -EINVAL;
+	}
+	return len || none ? 0 : -EINVAL;
+}
+
 bool pm_usb_excluded(const struct pm_tunable *t, const char *codes)
 {
 	char c[3];

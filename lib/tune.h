@@ -129,6 +129,16 @@ int pm_usb_exclude_parse(const char *s, char *codes, size_t size,
 bool pm_usb_excluded(const struct pm_tunable *t, const char *codes);
 
 /*
+ * Network interface names to leave alone ([wifi] exclude), separated by
+ * commas or blanks, or "none" alone.  A name is what the kernel takes
+ * (dev_valid_name: 1 to 15 bytes, not "." or "..", no '/', ':' or
+ * blank), and printable.  Into names, "wlan0 wlx00c0ca", "" for none;
+ * -EINVAL naming nothing, *bad the first word that is not a name.
+ */
+int pm_ifname_list_parse(const char *s, char *names, size_t size,
+			 const char **bad, size_t *badlen);
+
+/*
  * [runtime_pm]'s defaults of what a line for many devices leaves alone:
  * audio and input devices (the issue's "but the keyboard and audio"),
  * and the drivers TLP 1.4 and later leave alone by default

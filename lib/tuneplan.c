@@ -16,6 +16,7 @@
 #include "core.h"
 #include "device.h"
 #include "nl80211.h"
+#include "parse.h"
 #include "tool.h"
 #include "txn.h"
 #include "writer.h"
@@ -125,11 +126,12 @@ static void wifi_set(struct pm_writer *w, const struct pm_wifi_if *x,
 		       pm_err_str(&w->ctx->err, msg, sizeof(msg)));
 }
 
-void pm_wifi_plan(struct pm_writer *w, const char *value, const char *where)
+void pm_wifi_plan(struct pm_writer *w, const char *value,
+		  const char *exclude, const char *where)
 {
 	struct pm_wifi_if *v;
 	char msg[PM_PATH_MAX + 600];
-	int n = pm_wifi_list(w->ctx, &v);
+	int n = pm_wifi_list(w->ctx, &v), set = 0;
 
 	if (n < 0)
 		pm_die(w->t, PM_EXIT_FAIL, "%scannot list the wireless "
@@ -141,6 +143,8 @@ void pm_wifi_plan(struct pm_writer *w, const char *value, const char *where)
 		       "interface with power save that nl80211 lists)",
 		       where);
 	for (int i = 0; i < n; i++) {
+		if (pm_word_in(exclude, v[i].name))
+			continue;
 		if (v[i].ps < 0) {
 			int e = v[i].ps_err;
 			char name[PM_IFNAME_MAX];
@@ -152,8 +156,14 @@ void pm_wifi_plan(struct pm_writer *w, const char *value, const char *where)
 			       where, name, strerror(e), pm_errno_name(e));
 		}
 		wifi_set(w, &v[i], value);
+		set++;
 	}
 	free(v);
+	if (!set)
+		pm_die(w->t, PM_EXIT_UNSUPPORTED,
+		       "%severy wireless interface with power save is "
+		       "excluded (exclude = %s)",
+		       where, exclude);
 }
 
 /* One device's file, by its /sys/devices path (as [runtime_pm] plans). */

@@ -26,12 +26,14 @@ void pm_sata_plan(struct pm_writer *w, const char *policy,
 
 /*
  * [wifi] power_save: every wireless interface whose power save nl80211
- * gives (pm_wifi_list), value "on" or "off" (exit 3: none; 1: nl80211
- * fails).  Each is a netlink setting of the transaction
- * (PM_WK_WIFI_PS), read back and rolled back as a file is.
+ * gives (pm_wifi_list) but those named in exclude ("wlan0 wlx0", ""
+ * for none: pm_ifname_list_parse), value "on" or "off" (exit 3: none,
+ * or every one excluded; 1: nl80211 fails).  Each is a netlink setting
+ * of the transaction (PM_WK_WIFI_PS), read back and rolled back as a
+ * file is.
  */
 void pm_wifi_plan(struct pm_writer *w, const char *value,
-		  const char *where);
+		  const char *exclude, const char *where);
 
 /* [usb]: every USB device but those of the excluded classes. */
 struct pm_usb_req {

@@ -877,16 +877,23 @@ static void plan_tune(const struct opp_point *pt, struct pm_writer *w)
 	}
 }
 
-/* [wifi]: every wireless interface's power save, through nl80211. */
+/* [wifi]: every wireless interface's power save, through nl80211, but
+ * the excluded ones. */
 static void plan_wifi(const struct opp_point *pt, struct pm_writer *w)
 {
 	const struct opp_setting *s = get(pt, "wifi", "", "power_save");
-	char where[PM_PATH_MAX + 64], v[8];
+	const struct opp_setting *x = get(pt, "wifi", "", "exclude");
+	char where[PM_PATH_MAX + 64], v[8], names[256];
+	const char *bad;
+	size_t n;
 
 	if (!s || pm_tune_value_parse(PM_TUNE_WIFI_PS, s->value, v,
 				      sizeof(v)) < 0)
 		return;
-	pm_wifi_plan(w, v, where_of(s, where, sizeof(where)));
+	if (!x || pm_ifname_list_parse(x->value, names, sizeof(names), &bad,
+				       &n) < 0)
+		names[0] = '\0';
+	pm_wifi_plan(w, v, names, where_of(s, where, sizeof(where)));
 }
 
 /* [sysfs]: raw attributes below /sys. */

@@ -263,6 +263,26 @@ static const char *v_usb_classes(const char *v, char *buf, size_t size)
 	return buf;
 }
 
+static const char *v_ifnames(const char *v, char *buf, size_t size)
+{
+	const char *bad;
+	size_t n = 0;
+	char names[256];
+
+	if (pm_ifname_list_parse(v, names, sizeof(names), &bad, &n) == 0)
+		return NULL;
+	if (!bad)
+		snprintf(buf, size, "names no interface (none for none)");
+	else if (!strncmp(bad, "none", n) && n == 4)
+		snprintf(buf, size, "none with interfaces");
+	else
+		snprintf(buf, size,
+			 "'%.*s' is not an interface name (1 to 15 "
+			 "printable bytes, no '/' or ':')",
+			 (int)(n > 64 ? 64 : n), bad);
+	return buf;
+}
+
 static const char *v_intel_status(const char *v, char *buf, size_t size)
 {
 	static const char *const ok[] = { "active", "passive", "off", NULL };
@@ -373,6 +393,7 @@ static const struct key keys[] = {
 	  PM_TUNE_DIRTY_WRITEBACK },
 	{ "sysctl", "vm.laptop_mode", NULL, PM_TUNE_LAPTOP_MODE },
 	{ "wifi", "power_save", NULL, PM_TUNE_WIFI_PS },
+	{ "wifi", "exclude", v_ifnames, PM_TUNE_NKINDS },
 	{ "match", "ac", v_ac, PM_TUNE_NKINDS },
 	{ "match", "battery_below", v_pct, PM_TUNE_NKINDS },
 	{ "match", "battery_above", v_pct, PM_TUNE_NKINDS },

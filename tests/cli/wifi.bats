@@ -107,6 +107,29 @@ point() { # BODY: a point file in the test's folder
 	jq -e '[.tunables[] | select(.tunable == "wifi_power_save") | .good] == [true, true]' <<<"$output"
 }
 
+@test "opp-set [wifi] exclude: the interfaces named are left alone; all of them excluded is exit 3" {
+	d=$(wifi wlan0 wlan1 wlx1)
+	peer "$d" wlan0=off wlan1=off wlx1=off
+	# Commas or blanks; a name this machine lacks is no error (a point
+	# serves many machines, a dongle comes and goes).
+	f=$(point '[wifi]\npower_save = on\nexclude = wlx1, wlan9\twlan1\n')
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$f" -J
+	assert_success
+	jq -e '[.writes[] | [.path, .old, .new, .ok]] == [["nl80211:wlan0/power_save","off","on",true]]' <<<"$output"
+	[ "$(state "$d")" = $'wlan0 on\nwlan1 off\nwlx1 off' ]
+	[ "$(sets "$d")" = 1 ]
+	f=$(point '[wifi]\npower_save = on\nexclude = none\n')
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -n -f "$f"
+	assert_success
+	assert_output $'nl80211:wlan1/power_save = on\nnl80211:wlx1/power_save = on'
+	f=$(point '[wifi]\npower_save = off\nexclude = wlan0 wlan1 wlx1\n')
+	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$f"
+	assert_failure 3
+	[ "$stderr" = "opp-set: $f:2: [wifi] power_save: every wireless interface with power save is excluded (exclude = wlan0 wlan1 wlx1)" ] || fail "$stderr"
+	[ "$(sets "$d")" = 1 ]
+	[ "$(state "$d")" = $'wlan0 on\nwlan1 off\nwlx1 off' ]
+}
+
 @test "opp-set [wifi]: a later write that fails puts the power save back" {
 	fault_so
 	d=$(wifi wlan0)

@@ -149,6 +149,49 @@ static void test_values(void)
 	ok(!pm_usb_excluded(&t, ""), "excluded: nothing excluded");
 }
 
+/* [wifi] exclude: interface names as the kernel takes them. */
+static void test_ifnames(void)
+{
+	static const char *const bad_words[] = {
+		".", "..", "a/b", "wl:1", "wlp0s20f3abcdefg", "w\x7f", "w\xc3\xa9",
+	};
+	char names[64];
+	const char *bad;
+	size_t n;
+
+	is_int(pm_ifname_list_parse("wlan0, wlx00c0ca\twlp0s20f3abcdef",
+				    names, sizeof(names), &bad, &n),
+	       0, "ifnames: commas and blanks, 15 bytes");
+	is_str(names, "wlan0 wlx00c0ca wlp0s20f3abcdef", "ifnames: the list");
+	is_int(pm_ifname_list_parse("none", names, sizeof(names), &bad, &n),
+	       0, "ifnames: none");
+	is_str(names, "", "ifnames: none is no name");
+	is_int(pm_ifname_list_parse("...", names, sizeof(names), &bad, &n),
+	       0, "ifnames: '...' is a name");
+	for (size_t i = 0; i < sizeof(bad_words) / sizeof(bad_words[0]);
+	     i++) {
+		char in[40];
+
+		snprintf(in, sizeof(in), "wlan0,%s", bad_words[i]);
+		ok(pm_ifname_list_parse(in, names, sizeof(names), &bad, &n) ==
+			   -EINVAL &&
+			   n == strlen(bad_words[i]) &&
+			   !strncmp(bad, bad_words[i], n),
+		   "ifnames: '%s' refused and named", bad_words[i]);
+	}
+	ok(pm_ifname_list_parse(" ,", names, sizeof(names), &bad, &n) ==
+		   -EINVAL && !bad,
+	   "ifnames: nothing named");
+	ok(pm_ifname_list_parse("wlan0 none", names, sizeof(names), &bad,
+				&n) == -EINVAL && n == 4,
+	   "ifnames: none with a name");
+	ok(pm_ifname_list_parse("aaaaaaaaaaaaaaa bbbbbbbbbbbbbbb "
+				"ccccccccccccccc ddddddddddddddd e",
+				names, sizeof(names), &bad, &n) == -EINVAL &&
+		   !strncmp(bad, "e", 2),
+	   "ifnames: a list longer than the room is refused, not cut");
+}
+
 /* [runtime_pm]'s classes and drivers, and their defaults. */
 static void test_rpm_lists(void)
 {
@@ -408,6 +451,7 @@ int main(void)
 	test_judge();
 	test_values();
 	test_rpm_lists();
+	test_ifnames();
 	test_bracket();
 	test_ids();
 	build_tree();
