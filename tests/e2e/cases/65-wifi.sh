@@ -61,6 +61,15 @@ EOF
 expect 0 "opp-set [wifi] power_save = off: exit 0" opp-set -f /tmp/off.conf
 eq "iw: wlan0 off" "$(iw_ps wlan0)" off
 eq "iw: wlan1 off" "$(iw_ps wlan1)" off
+printf '[wifi]\npower_save = on\nexclude = wlan1\n' >/tmp/excl.conf
+expect 0 "opp-set [wifi] exclude = wlan1: exit 0" opp-set -f /tmp/excl.conf
+eq "iw: wlan0 on, set" "$(iw_ps wlan0)" on
+eq "iw: wlan1 off, excluded" "$(iw_ps wlan1)" off
+printf '[wifi]\npower_save = off\nexclude = wlan0, wlan1\n' >/tmp/excl.conf
+expect 3 "opp-set [wifi] with both excluded: exit 3" opp-set -f /tmp/excl.conf
+grepf "both excluded: said" 'every wireless interface with power save is excluded' "$ERR"
+eq "iw: wlan0 still on" "$(iw_ps wlan0)" on
+expect 0 "opp-set [wifi] power_save = off: exit 0" opp-set -f /tmp/off.conf
 
 # --- the rollback: a later write the kernel refuses -------------------------
 printf '[wifi]\npower_save = on\n[sysfs]\n/sys/power/pm_test = bogus\n' >/tmp/bad.conf
