@@ -824,7 +824,7 @@ static void plan_usb(const struct opp_point *pt, struct pm_writer *w)
 	const struct opp_setting *d = get(pt, "usb", "",
 					  "autosuspend_delay_ms");
 	const struct opp_setting *x = get(pt, "usb", "", "exclude");
-	char wa[PM_PATH_MAX + 64], wd[PM_PATH_MAX + 64], codes[128];
+	char wa[PM_PATH_MAX + 64], wd[PM_PATH_MAX + 64], codes[256]; /* as v_list checked it */
 	char control[16];
 	struct pm_usb_req r = { 0 };
 	const char *bad;

@@ -242,45 +242,43 @@ static const char *v_delay(const char *v, char *buf, size_t size)
 	return buf;
 }
 
-static const char *v_usb_classes(const char *v, char *buf, size_t size)
+/* A list of words (classes, interface names) as parse takes it, or why
+ * not: the first word that is not one, or no word at all. */
+typedef int list_parse_fn(const char *s, char *out, size_t size,
+			  const char **bad, size_t *badlen);
+static const char *v_list(const char *v, char *buf, size_t size,
+			  list_parse_fn *parse, const char *one,
+			  const char *many, const char *not_one)
 {
 	const char *bad;
 	size_t n = 0;
-	char codes[128];
+	char out[256];
 
-	if (pm_usb_exclude_parse(v, codes, sizeof(codes), &bad, &n) == 0)
+	if (parse(v, out, sizeof(out), &bad, &n) == 0)
 		return NULL;
 	if (!bad)
-		snprintf(buf, size, "names no class (none for none)");
+		snprintf(buf, size, "names no %s (none for none)", one);
 	else if (!strncmp(bad, "none", n) && n == 4)
-		snprintf(buf, size, "none with classes");
+		snprintf(buf, size, "none with %s", many);
 	else
-		snprintf(buf, size,
-			 "'%.*s' is not a class (input, audio, comm, "
-			 "printer, storage, hub, video, bluetooth, two hex "
-			 "digits or none)",
-			 (int)(n > 64 ? 64 : n), bad);
+		snprintf(buf, size, "'%.*s' is not %s",
+			 (int)(n > 64 ? 64 : n), bad, not_one);
 	return buf;
+}
+
+static const char *v_usb_classes(const char *v, char *buf, size_t size)
+{
+	return v_list(v, buf, size, pm_usb_exclude_parse, "class", "classes",
+		      "a class (input, audio, comm, printer, storage, hub, "
+		      "video, bluetooth, two hex digits or none)");
 }
 
 static const char *v_ifnames(const char *v, char *buf, size_t size)
 {
-	const char *bad;
-	size_t n = 0;
-	char names[256];
-
-	if (pm_ifname_list_parse(v, names, sizeof(names), &bad, &n) == 0)
-		return NULL;
-	if (!bad)
-		snprintf(buf, size, "names no interface (none for none)");
-	else if (!strncmp(bad, "none", n) && n == 4)
-		snprintf(buf, size, "none with interfaces");
-	else
-		snprintf(buf, size,
-			 "'%.*s' is not an interface name (1 to 15 "
-			 "printable bytes, no '/' or ':')",
-			 (int)(n > 64 ? 64 : n), bad);
-	return buf;
+	return v_list(v, buf, size, pm_ifname_list_parse, "interface",
+		      "interfaces",
+		      "an interface name (1 to 15 printable bytes, no '/' "
+		      "or ':')");
 }
 
 static const char *v_intel_status(const char *v, char *buf, size_t size)
