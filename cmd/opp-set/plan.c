@@ -824,7 +824,8 @@ static void plan_usb(const struct opp_point *pt, struct pm_writer *w)
 	const struct opp_setting *d = get(pt, "usb", "",
 					  "autosuspend_delay_ms");
 	const struct opp_setting *x = get(pt, "usb", "", "exclude");
-	char wa[PM_PATH_MAX + 64], wd[PM_PATH_MAX + 64], codes[256]; /* as v_list checked it */
+	/* codes: the room v_list (point.c) checked the list in. */
+	char wa[PM_PATH_MAX + 64], wd[PM_PATH_MAX + 64], codes[256];
 	char control[16];
 	struct pm_usb_req r = { 0 };
 	const char *bad;
