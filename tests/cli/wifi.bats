@@ -147,6 +147,52 @@ point() { # BODY: a point file in the test's folder
 	[ ! -e "$d/run/pmtools/journal" ]
 }
 
+# opp-set in the background, held by the peer inside its SET of wlan0's
+# power save (the power save made, the ack not yet sent); then SIGNAL.
+held_opp_set() { # ROOT POINT SIGNAL
+	local d=$1 i
+	"$bin/opp-set" --sysroot "$d" -f "$2" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	for ((i = 0; i < 3000; i++)); do
+		[ -e "$d/run/pmtools-test/nl80211.held" ] && break
+		sleep 0.01
+	done
+	[ -e "$d/run/pmtools-test/nl80211.held" ] || fail "opp-set never reached the SET"
+	kill -"$3" "$pid"
+	rm "$d/run/pmtools-test/nl80211.held"
+	status=0
+	wait "$pid" || status=$?
+	stderr=$(<"$BATS_TEST_TMPDIR/err")
+}
+
+@test "opp-set [wifi]: SIGTERM while the kernel sets the power save: the set ends, is undone, said" {
+	d=$(wifi wlan0)
+	peer "$d" wlan0=off --hold wlan0
+	f=$(point '[wifi]\npower_save = on\n[sysfs]\n/sys/module/pcie_aspm/parameters/policy = powersave\n')
+	before=$(tree_sum "$d/sys")
+	held_opp_set "$d" "$f" TERM
+	[ "$status" = 1 ] || fail "exit $status: $stderr"
+	[ "$stderr" = "opp-set: stopped by SIGTERM: restored the 1 earlier write: nothing was changed" ] || fail "$stderr"
+	[ "$(state "$d")" = 'wlan0 off' ]
+	[ "$(grep '^SET' "$d/run/pmtools-test/nl80211.log")" = $'SET wlan0 on\nSET wlan0 off' ]
+	[ "$(tree_sum "$d/sys")" = "$before" ]
+	[ ! -e "$d/run/pmtools/journal" ]
+}
+
+@test "opp-set [wifi]: SIGKILL while the kernel sets the power save: the journal holds it, pmctl recover puts it back" {
+	d=$(wifi wlan0)
+	peer "$d" wlan0=off --hold wlan0
+	f=$(point '[wifi]\npower_save = on\n[sysfs]\n/sys/module/pcie_aspm/parameters/policy = powersave\n')
+	held_opp_set "$d" "$f" KILL
+	[ "$status" = 137 ] || fail "exit $status: $stderr"
+	[ "$(state "$d")" = 'wlan0 on' ]
+	grep -qx 'n wlan0 off' "$d/run/pmtools/journal" || fail "$(cat "$d/run/pmtools/journal")"
+	run --separate-stderr "$bin/pmctl" --sysroot "$d" recover
+	assert_success
+	[ "$(state "$d")" = 'wlan0 off' ]
+	[ ! -e "$d/run/pmtools/journal" ]
+}
+
 @test "opp-set [wifi]: the kernel's refusal named: EBUSY is exit 4, EOPNOTSUPP 1; a second interface's refusal undoes the first" {
 	d=$(wifi wlan0)
 	peer "$d" wlan0=off --fail set:wlan0:EBUSY

@@ -8,7 +8,7 @@
  * answered EINVAL and logged "BAD".
  *
  *   fake-nl80211 ROOT IF=STATE[:TYPE]... [--fail CMD:IF:ERRNO[:N]]...
- *                [--bad CMD:HOW]... [--lie IF]
+ *                [--bad CMD:HOW]... [--lie IF] [--hold IF]
  *
  * STATE on, off, or nops (a driver without power save: EOPNOTSUPP);
  * TYPE station (default), ap, monitor.  --fail: the Nth (default every)
@@ -16,7 +16,9 @@
  * reply to CMD (family, dump, get, set) is cut short ("truncate": its
  * nlmsg_len past the packet), has a PS_STATE of 2 bytes ("attrlen"),
  * another sequence number ("seq"), or none at all ("silent").  --lie:
- * SET on IF is acked but changes nothing.
+ * SET on IF is acked but changes nothing.  --hold: the first SET on IF is
+ * made, then its ack held back while nl80211.held exists (made then,
+ * holding IF; at most 60 s): a test signals the setter there.
  *
  * It forks once listening (the parent exits 0), writes its pid to
  * nl80211.pid, each interface's state to nl80211.state ("wlan0 on")
@@ -49,6 +51,7 @@ struct iface {
 	int ps;			/* 1 on, 0 off, -1 no power save */
 	int gets, sets;		/* requests seen */
 	int lie;
+	int hold;		/* --hold: the first SET's ack waits */
 };
 
 struct rule {
@@ -394,6 +397,23 @@ static void get_ps(int fd, const struct req *r, struct iface *x)
 		ack(fd, r->h, 0);
 }
 
+/* --hold: nl80211.held made, then a wait until it is gone. */
+static void hold(const char *ifname)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/nl80211.held", dir);
+	f = fopen(path, "w");
+	if (!f)
+		die(path);
+	fprintf(f, "%s\n", ifname);
+	if (fclose(f))
+		die(path);
+	for (int i = 0; i < 6000 && access(path, F_OK) == 0; i++)
+		usleep(10000);
+}
+
 static void set_ps(int fd, const struct req *r, struct iface *x)
 {
 	int e = fail_err("set", x, ++x->sets);
@@ -410,6 +430,10 @@ static void set_ps(int fd, const struct req *r, struct iface *x)
 	if (!x->lie) {
 		x->ps = r->ps == NL80211_PS_ENABLED;
 		save_state();
+	}
+	if (x->hold) {
+		x->hold = 0;
+		hold(x->name);
 	}
 	if (!strcmp(bad_how("set"), "silent"))
 		return;
@@ -499,7 +523,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr, "usage: fake-nl80211 ROOT IF=STATE[:TYPE]... "
 				"[--fail CMD:IF:ERRNO[:N]] [--bad CMD:HOW] "
-				"[--lie IF]\n");
+				"[--lie IF] [--hold IF]\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++) {
@@ -511,6 +535,10 @@ int main(int argc, char **argv)
 			i++;
 			for (int k = 0; k < nifs; k++)
 				ifs[k].lie |= !strcmp(ifs[k].name, argv[i]);
+		} else if (!strcmp(argv[i], "--hold") && i + 1 < argc) {
+			i++;
+			for (int k = 0; k < nifs; k++)
+				ifs[k].hold |= !strcmp(ifs[k].name, argv[i]);
 		} else {
 			iface(argv[i]);
 		}
