@@ -169,7 +169,7 @@ source "${BASH_SOURCE[0]%/*}/bats/run.bash"
 # trace each time (about half a millisecond a command, most of the cost
 # of a loop over hundreds of cases).  untraced runs FUNCTION ARG...
 # without it.  A failure inside is reported at the line of the call,
-# with the function's own message (hygiene.bats checks that the trap put
+# with the function's own message (source.bats checks that the trap put
 # back is the one bats set).
 untraced() { # FUNCTION ARG...
 	local rc

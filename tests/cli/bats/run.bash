@@ -11,7 +11,7 @@
 # way bats runs it.  It goes with trap.bash's DEBUG trap (which leaves this
 # folder out of the stack traces as bats' trap leaves out bats' own run):
 # PMTOOLS_BATS_TRAP=1 keeps bats' own run too, and PMTOOLS_BATS_RUN=1 only
-# bats' run.  hygiene.bats runs tests/fixtures/bats-run.bats all three ways
+# bats' run.  source.bats runs tests/fixtures/bats-run.bats all three ways
 # and wants the same results.
 # shellcheck disable=SC2034,SC2154 # output, lines... are for the tests; $top is helpers.bash's
 if [ -n "${_pm_bats_dir:-}" ] && [ -z "${PMTOOLS_BATS_RUN:-}" ] &&

@@ -8,7 +8,7 @@
 # version, and no --trace, the trap below keeps the raw frames (lines,
 # functions, files) as one string and the trace is built from them only
 # when bats reads it, for a failure: the same trace and the same report.
-# hygiene.bats compares the failure reports of both traps.
+# source.bats compares the failure reports of both traps.
 if [ "${BATS_VERSION:-}" = 1.8.2 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ] &&
 	[ -z "${PMTOOLS_BATS_TRAP:-}" ] && [ "${#BATS_DEBUG_EXCLUDE_PATHS[@]}" -le 2 ]; then
 	_pm_fr='' _pm_fr_prev='' _pm_bats_dir=${BASH_SOURCE[0]%/*}
