@@ -45,8 +45,8 @@ eq "cstate-stat -i 0.5 -n 2 -J: two lines" "$(wc -l </tmp/cs2.json | tr -d ' ')"
 	echo ']'
 } >/tmp/cs2s.json
 jqall /tmp/cs2s.json <<'EOF'
-cstate-stat -i: each sample has time and interval_s 0.5
-[.[] | (.time | type) == "number" and (.interval_s > 0.4 and .interval_s < 1.5)] | all
+cstate-stat -i: each sample has time and interval_s 0.5 (measured: a loaded TCG host stretched one past 1.5 s)
+[.[] | (.time | type) == "number" and (.interval_s > 0.4 and .interval_s < 3)] | all
 cstate-stat -i: the counters moved (entries_per_s > 0 on each CPU)
 [.[] | .cpus[] | ([.cstates[].entries_per_s] | add) > 0] | all
 cstate-stat -i: residency_pct sums to at most 100 (+1) per CPU
