@@ -240,7 +240,7 @@ fresh() { # NAME [mkfixture options]
 	# fixture's own work, without the subshell of $(fixture ...).
 	local src=$BATS_FILE_TMPDIR/fx-$1 d
 	[ -d "$src" ] || mkfx "$1" "$src" "${@:2}"
-	# A new name without mktemp's fork: cp makes the folder.
+	# A new name without mktemp's fork: the copy makes the folder.
 	d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM
 	while [ -e "$d" ]; do d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM; done
 	copy_tree "$src" "$d"
