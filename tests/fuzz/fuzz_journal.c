@@ -6,9 +6,11 @@
  *
  * Checked: 0 or -ENOMEM; a journal that does not parse says why as
  * "line N: ..." with N at most one past the input's lines, and has no
- * records; one that parses has records whose kind is w, c, s or u, whose
- * path lies below /sys without "." or ".." and whose old value is set
- * unless the kind is u; counts within the records.  And a round trip:
+ * records; one that parses has records whose kind is w, c, o, s or u,
+ * whose path lies below /sys without "." or ".." and whose old value is
+ * set unless the kind is u, or of kind n: an interface name the kernel
+ * could have and a Wi-Fi power save of on or off; counts within the
+ * records.  And a round trip:
  * the records written again by pm_journal_write (from a transaction
  * made of them) parse to the same records.
  */
@@ -74,10 +76,16 @@ static void round_trip(const struct pm_recovery *r)
 		const struct pm_jfile *x = &r->f[i];
 		/* Forced: never skipped, whatever the old value. */
 		unsigned flags = x->kind == 'c' ? PM_W_CHOICE | PM_W_FORCE :
+				 x->kind == 'o' ? PM_W_CHOICE | PM_W_SELECTED |
+							  PM_W_FORCE :
 				 x->kind == 's' ? PM_W_RESTORE :
 				 x->kind == 'u' ? PM_W_NOREAD :
 						  PM_W_FORCE;
-		int k = pm_txn_add_known(&t, x->path, x->old,
+		/* A power save set to the other value: never skipped. */
+		int k = x->kind == 'n' ?
+			pm_txn_add_wifi_ps(&t, x->ifname, x->old,
+					   strcmp(x->old, "on") ? "on" : "off") :
+			pm_txn_add_known(&t, x->path, x->old,
 					 x->kind == 's' ? x->old : "~", flags);
 
 		CHECK(k == i);
@@ -93,6 +101,7 @@ static void round_trip(const struct pm_recovery *r)
 	for (int i = 0; i < r->n; i++) {
 		CHECK(again.f[i].kind == r->f[i].kind);
 		CHECK(!strcmp(again.f[i].path, r->f[i].path));
+		CHECK(!strcmp(again.f[i].ifname, r->f[i].ifname));
 		CHECK(!strcmp(again.f[i].old, r->f[i].old));
 	}
 	pm_recovery_free(&again);
@@ -125,7 +134,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < r.n; i++) {
 		const struct pm_jfile *x = &r.f[i];
 
-		CHECK(strchr("wcsu", x->kind) && x->kind);
+		CHECK(strchr("wcosun", x->kind) && x->kind);
+		if (x->kind == 'n') {
+			CHECK(pm_ifname_ok(x->ifname));
+			CHECK(!strcmp(x->old, "on") || !strcmp(x->old, "off"));
+			continue;
+		}
 		CHECK(path_ok(x->path));
 		CHECK((x->kind == 'u') == !x->old[0]);
 	}
