@@ -139,6 +139,13 @@ static int file_write(void *arg, uint64_t page, const void *buf)
 	return n == PM_SNAP_PAGE ? 0 : -ENOSPC;
 }
 
+static int file_sync(void *arg)
+{
+	struct pm_snap_fileio *f = arg;
+
+	return fsync(f->fd) < 0 ? -errno : 0;
+}
+
 static int file_alloc(void *arg, uint64_t *page)
 {
 	struct pm_snap_fileio *f = arg;
@@ -162,6 +169,7 @@ int pm_snap_fileio_init(struct pm_snap_io *io, struct pm_snap_fileio *f,
 	io->read = file_read;
 	io->write = file_write;
 	io->alloc = file_alloc;
+	io->sync = file_sync;
 	io->arg = f;
 	if (S_ISBLK(st.st_mode)) {
 		end = lseek(fd, 0, SEEK_END);
@@ -820,6 +828,15 @@ int pm_snapw_finish(struct pm_snapw *w)
 	e = write_page(w, hdr, w->page, "header");
 	if (e)
 		return e;
+	/* The data, the map and the header on the disk before the page
+	 * that makes them an image: written back in any order, the
+	 * signature could land first, and a power cut then would leave a
+	 * signature over a half-written image. */
+	e = w->io->sync ? w->io->sync(w->io->arg) : 0;
+	if (e)
+		return why(w->why, sizeof(w->why), e,
+			   "the image before its signature: fsync: %s",
+			   strerror(-e));
 	return sig_write(w);
 }
 

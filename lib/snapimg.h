@@ -77,6 +77,11 @@ struct pm_snap_io {
 	int (*alloc)(void *arg, uint64_t *page);
 	void *arg;
 	uint64_t npages;
+	/* Everything written so far on the disk (fsync), or NULL when the
+	 * pages are nowhere else to go (memory): the writer calls it
+	 * before the signature, so that no signature reaches the disk
+	 * ahead of the image it announces, and the error is the writer's. */
+	int (*sync)(void *arg);
 };
 
 /*

@@ -74,6 +74,13 @@ static int uh_write(void *arg, uint64_t page, const void *buf)
 	return n == PM_SNAP_PAGE ? 0 : -ENOSPC;
 }
 
+static int uh_sync(void *arg)
+{
+	struct uh *u = arg;
+
+	return fsync(u->fd) < 0 ? -errno : 0;
+}
+
 static int uh_alloc(void *arg, uint64_t *page)
 {
 	struct uh *u = arg;
@@ -228,6 +235,7 @@ static int uh_open(struct uh *u, const struct ps_leg *l)
 	u->io.read = uh_read;
 	u->io.write = uh_write;
 	u->io.alloc = uh_alloc;
+	u->io.sync = uh_sync;
 	u->io.arg = u;
 	u->progress = fstat(2, &st) == 0 && S_ISCHR(st.st_mode);
 	if (pm_snapshot_open(ctx, &u->snap, false) < 0)

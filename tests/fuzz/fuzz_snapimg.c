@@ -129,7 +129,7 @@ static int read_all(struct pm_snap_io *io, const uint8_t *want,
 static void raw_mode(const uint8_t *data, size_t size)
 {
 	struct dev d = { 0 };
-	struct pm_snap_io io = { dev_read, dev_write, dev_alloc, &d, 0 };
+	struct pm_snap_io io = { dev_read, dev_write, dev_alloc, &d, 0, NULL };
 
 	d.npages = size / PM_SNAP_PAGE + 1;
 	d.p = calloc(d.npages, PM_SNAP_PAGE);
@@ -145,7 +145,7 @@ static void raw_mode(const uint8_t *data, size_t size)
 static void write_mode(const uint8_t *data, size_t size)
 {
 	struct dev d = { 0 };
-	struct pm_snap_io io = { dev_read, dev_write, dev_alloc, &d, 0 };
+	struct pm_snap_io io = { dev_read, dev_write, dev_alloc, &d, 0, NULL };
 	size_t len = (size - 4) / PM_SNAP_PAGE * PM_SNAP_PAGE + PM_SNAP_PAGE;
 	uint8_t *snap = calloc(1, len);
 	struct pm_snapw w;

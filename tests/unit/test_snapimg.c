@@ -23,6 +23,8 @@ struct mem {
 	uint64_t next;		/* handed out downwards from the end */
 	int fail_write_at;	/* nth write fails with -EIO; 0: never */
 	int writes;
+	int fail_sync;		/* the sync fails with -EIO */
+	int synced;		/* writes done at the last sync; -1: none */
 };
 
 static int mem_read(void *arg, uint64_t page, void *buf)
@@ -43,6 +45,16 @@ static int mem_write(void *arg, uint64_t page, const void *buf)
 	return 0;
 }
 
+static int mem_sync(void *arg)
+{
+	struct mem *m = arg;
+
+	if (m->fail_sync)
+		return -EIO;
+	m->synced = m->writes;
+	return 0;
+}
+
 static int mem_alloc(void *arg, uint64_t *page)
 {
 	struct mem *m = arg;
@@ -58,11 +70,13 @@ static void mem_init(struct pm_snap_io *io, struct mem *m)
 	memset(m, 0, sizeof(*m));
 	m->p = calloc(NPAGES, PM_SNAP_PAGE);
 	m->next = NPAGES;
+	m->synced = -1;
 	/* A swap area's header: its signature in the last 10 bytes. */
 	memcpy(m->p + PM_SNAP_PAGE - 10, PM_SNAP_SWAPSIG, 10);
 	io->read = mem_read;
 	io->write = mem_write;
 	io->alloc = mem_alloc;
+	io->sync = mem_sync;
 	io->arg = m;
 	io->npages = NPAGES;
 }
@@ -346,6 +360,20 @@ static void test_refusals(const uint8_t *s)
 	m.fail_write_at = 30;
 	is_int(write_image(&io, s), -EIO,
 	       "a write error is the writer's error");
+	ok(!memcmp(m.p + PM_SNAP_PAGE - 10, PM_SNAP_SWAPSIG, 10),
+	   "and page 0 is still a swap area");
+	free(m.p);
+	/* The image synced before the signature, and only then. */
+	mem_init(&io, &m);
+	is_int(write_image(&io, s), 0, "written whole");
+	ok(m.synced > 0 && m.synced == m.writes - 1,
+	   "synced once every page but the signature was written (%d of %d)",
+	   m.synced, m.writes);
+	free(m.p);
+	/* A sync that fails (EIO of a write-back): no signature. */
+	mem_init(&io, &m);
+	m.fail_sync = 1;
+	is_int(write_image(&io, s), -EIO, "a failed sync is the writer's error");
 	ok(!memcmp(m.p + PM_SNAP_PAGE - 10, PM_SNAP_SWAPSIG, 10),
 	   "and page 0 is still a swap area");
 	free(m.p);
