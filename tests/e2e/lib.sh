@@ -194,6 +194,36 @@ hooks_are() {
 	: >"$HOOKLOG"
 }
 
+# counter_start: a shell loop that counts in /tmp/count five times a
+# second, in the background (its pid in _counter); a second later, the
+# count then in _c0.
+counter_start() {
+	(
+		_n=0
+		while :; do
+			_n=$((_n + 1))
+			echo "$_n" >/tmp/count
+			sleep 0.2
+		done
+	) &
+	_counter=$!
+	sleep 1
+	_c0=$(cat /tmp/count)
+}
+
+# counter_check WHAT: a second on, the loop of counter_start is alive and
+# has counted on (after a resume, or a hibernation undone); stops it.
+counter_check() {
+	sleep 1
+	_c1=$(cat /tmp/count)
+	if kill -0 "$_counter" 2>/dev/null && [ "$_c1" -gt "$_c0" ]; then
+		pass "$1 ($_c0 before, $_c1 after)"
+	else
+		fail "$1" "$_c0 before, $_c1 after"
+	fi
+	kill "$_counter"
+}
+
 # param NAME DEFAULT: the value of e2e.NAME=VALUE on the kernel command
 # line, where tests/e2e/run puts a case's "#@ params:", else DEFAULT.
 param() {
