@@ -13,21 +13,29 @@ setup() {
 cpu_dir=sys/devices/system/cpu
 
 @test "since boot: every fixture gives a valid report whose counters are the files'" {
+	local m fx c d i n u t l want got
 	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle vm-haltpoll; do
 		fx=$(fixture "$m")
 		run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c all
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
+		# "CPU STATE usage time latency", a line for each state of each
+		# CPU: the report's in one jq, the files' read by bash itself.
+		got=$(jq -r '.cpus[] | .cpu as $c | .cstates | to_entries[] |
+			"\($c) \(.key) \(.value.usage) \(.value.time_us) \(.value.latency_us)"' <<<"$output")
+		want=
 		for c in $(jq '.cpus[].cpu' <<<"$output"); do
 			d="$fx/$cpu_dir/cpu$c/cpuidle"
-			n=$(find "$d" -maxdepth 1 -name 'state*' | wc -l)
-			[ "$(jq ".cpus[] | select(.cpu == $c) | .cstates | length" <<<"$output")" = "$n" ] ||
-				fail "$m cpu$c: state count"
+			n=0
+			while [ -d "$d/state$n" ]; do n=$((n + 1)); done
 			for ((i = 0; i < n; i++)); do
-				want="$(cat "$d/state$i/usage") $(cat "$d/state$i/time") $(cat "$d/state$i/latency")"
-				got=$(jq -r ".cpus[] | select(.cpu == $c) | .cstates[$i] | \"\(.usage) \(.time_us) \(.latency_us)\"" <<<"$output")
-				[ "$got" = "$want" ] || fail "$m cpu$c state$i: got $got want $want"
+				read -r u <"$d/state$i/usage"
+				read -r t <"$d/state$i/time"
+				read -r l <"$d/state$i/latency"
+				want+="$c $i $u $t $l"$'\n'
 			done
 		done
+		[ -n "$got" ] || fail "$m: no C-states in the report"
+		[ "$got" = "${want%$'\n'}" ] || fail "$m: the report's C-states are not the files': $(diff <(echo "$got") <(echo "$want"))"
 	done
 }
 

@@ -60,19 +60,24 @@ setup() {
 }
 
 @test "cpufreq policies of the dumps match their files" {
+	local n d p gov max cpus want got
 	for n in x86_64-epyc_7451 x86_64-64cpu-linux6.2 arm-A510-A710-A715-X3; do
 		d="$DUMPDIR/$n/sys/devices/system/cpu/cpufreq"
 		run "$bin/pmctl" --sysroot "$DUMPDIR/$n" freq -J
 		assert_success
+		# "POLICY governor max CPUS", a line per policy: the report's in
+		# one jq, the files' read by bash itself; both in policy order.
+		got=$(jq -r '.policies[] | "\(.policy) \(.governor) \(.max_khz) \(.cpus | map(tostring) | join(","))"' <<<"$output" | sort -n)
+		want=
 		for p in "$d"/policy*; do
-			id=${p##*policy}
-			want_gov=$(cat "$p/scaling_governor")
-			want_max=$(cat "$p/scaling_max_freq")
-			want_cpus=$(tr ' ' '\n' <"$p/related_cpus" | jq -sc .)
-			got=$(jq -c --argjson id "$id" '.policies[] | select(.policy == $id) | [.governor, .max_khz, .cpus]' <<<"$output")
-			[ "$got" = "[\"$want_gov\",$want_max,$want_cpus]" ] ||
-				fail "$n policy$id: got $got"
+			read -r gov <"$p/scaling_governor"
+			read -r max <"$p/scaling_max_freq"
+			read -r cpus <"$p/related_cpus"
+			want+="${p##*policy} $gov $max ${cpus// /,}"$'\n'
 		done
+		want=$(sort -n <<<"${want%$'\n'}")
+		[ -n "$got" ] || fail "$n: no policies in the report"
+		[ "$got" = "$want" ] || fail "$n: the report's policies are not the files': $(diff <(echo "$got") <(echo "$want"))"
 	done
 }
 
@@ -134,30 +139,31 @@ setup() {
 }
 
 @test "cstate-stat reports exactly the states and counters in each dump" {
+	local n d s i f v line want got
 	for n in "${names[@]}"; do
 		d="$DUMPDIR/$n"
 		s="$d/sys/devices/system/cpu/cpu0/cpuidle"
 		[ -d "$s/state0" ] || continue
 		run "$bin/cstate-stat" --sysroot "$d" -J -c 0 --cstates
 		assert_success
-		want=$(find "$s" -maxdepth 1 -name 'state*' | wc -l)
-		got=$(jq '.cpus[0].cstates | length' <<<"$output")
-		[ "$got" = "$want" ] || fail "$n: $got states, dump has $want"
-		for ((i = 0; i < want; i++)); do
-			for key in usage:usage time:time_us latency:latency_us; do
-				file=${key%%:*} k=${key##*:}
-				if [ -s "$s/state$i/$file" ]; then
-					w=$(cat "$s/state$i/$file")
-				else
-					w=null
-				fi
-				g=$(jq ".cpus[0].cstates[$i].$k" <<<"$output")
-				[ "$g" = "$w" ] || fail "$n state$i $file: got $g want $w"
+		# "STATE usage time latency name", a line per state: the
+		# report's in one jq, the files' read by bash itself (an empty
+		# or missing counter is null).
+		got=$(jq -r '.cpus[0].cstates | to_entries[] | "\(.key) \(.value.usage) \(.value.time_us) \(.value.latency_us) \(.value.name)"' <<<"$output")
+		want=
+		for ((i = 0; ; i++)); do
+			[ -d "$s/state$i" ] || break
+			line=$i
+			for f in usage time latency; do
+				v=null
+				[ -s "$s/state$i/$f" ] && IFS= read -r v <"$s/state$i/$f"
+				line+=" $v"
 			done
-			w=$(cat "$s/state$i/name")
-			g=$(jq -r ".cpus[0].cstates[$i].name" <<<"$output")
-			[ "$g" = "$w" ] || fail "$n state$i name: $g"
+			IFS= read -r v <"$s/state$i/name"
+			want+="$line $v"$'\n'
 		done
+		[ "$(find "$s" -maxdepth 1 -name 'state*' | wc -l)" = "$i" ] || fail "$n: the dump's states are not state0 to state$((i - 1))"
+		[ "$got" = "${want%$'\n'}" ] || fail "$n: the report's states are not the files': $(diff <(echo "$got") <(echo "$want"))"
 	done
 }
 

@@ -993,13 +993,18 @@ copy_of() {
 	done
 }
 
-# The CPUs of a range list ("0-3,8"), one a line.
-expand_list() {
-	local r
-	local IFS=,
-	for r in $1; do
-		if [[ $r == *-* ]]; then seq "${r%-*}" "${r#*-}"; else echo "$r"; fi
+# list_has N LIST: CPU N is in the kernel's cpu list LIST ("0-3,8"),
+# in bash alone (block_of asks it for every header of every policy).
+list_has() {
+	local r IFS=,
+	for r in $2; do
+		if [[ $r == *-* ]]; then
+			((${r%-*} <= $1 && $1 <= ${r#*-})) && return 0
+		else
+			((r == $1)) && return 0
+		fi
 	done
+	return 1
 }
 
 # The human block of TEXT whose header's cpus hold CPU N.
@@ -1011,7 +1016,7 @@ block_of() { # N TEXT
 			cpus=${line#*: cpus }
 			cpus=${cpus%% *}
 			blk=$line on=0
-			expand_list "$cpus" | grep -qx "$1" && on=1
+			list_has "$1" "$cpus" && on=1
 			continue
 		fi
 		[ "$on" = 1 ] && blk+=$'\n'$line
@@ -1039,7 +1044,7 @@ block_of() { # N TEXT
 		[ "$total" = "${#ids[@]}" ] || fail "$m: $total policies in the headers"
 		for id in "${ids[@]}"; do
 			d=$fx/$cpu_dir/cpufreq/policy$id
-			first=$(jq '.[0]' <<<"$(cpus "$d/related_cpus")")
+			read -r first _ <"$d/related_cpus"
 			block=$(block_of "$first" "$output")
 			[ -n "$block" ] || fail "$m: no block for policy$id"
 			[[ $block == *"policy$id"* || $block == *"policies)"* ]] ||
