@@ -321,8 +321,14 @@ with_points() {
 	command -v "${CC:-cc}" >/dev/null || skip "no C compiler to build opp-set with another DATADIR"
 	data=$BATS_TEST_TMPDIR/share
 	mkdir -p "$data/opp.d" "$BATS_TEST_TMPDIR/b"
+	# Only opp-set's own files name the examples' folder: they are
+	# linked with the libpm of the build under test (built with it by
+	# make check), the ASan build's with ASan.
+	local lib=(lib/*.c) san=()
+	[ -f "$bin/libpm.a" ] && lib=("$bin/libpm.a")
+	case $bin in *asan*) san=(-fsanitize=address,undefined) ;; esac
 	(cd "$top" && "${CC:-cc}" -std=gnu11 -D_GNU_SOURCE -Ilib -DPM_DATADIR="\"$data\"" -O0 \
-		-o "$BATS_TEST_TMPDIR/b/opp-set" cmd/opp-set/*.c lib/*.c -lzstd -lm) ||
+		"${san[@]}" -o "$BATS_TEST_TMPDIR/b/opp-set" cmd/opp-set/*.c "${lib[@]}" -lzstd -lm) ||
 		fail "cannot build opp-set"
 	printf '[opp]\ndescription = Example quiet\n' >"$data/opp.d/quiet.conf"
 	printf '[opp]\ndescription = Example fast\n' >"$data/opp.d/fast.conf"
