@@ -250,7 +250,7 @@ none_vm() {
 @test "the 14 dumps with the /proc files of their kernel: every format, every CPU's own values" {
 	for n in "${vm_dumps[@]}"; do
 		d=$BATS_TEST_TMPDIR/$n
-		cp -a "$(dump "$n")" "$d"
+		copy_tree "$(dump "$n")" "$d"
 		add_proc "$d"
 		run --separate-stderr "$bin/cstate-stat" --sysroot "$d" -J --wakeups
 		[ "$status" -eq 0 ] || fail "$n: exit $status: $stderr"
@@ -290,7 +290,7 @@ none_vm() {
 		done
 	done
 	d=$BATS_TEST_TMPDIR/zvm
-	cp -a "$(dump s390-zvm)" "$d"
+	copy_tree "$(dump s390-zvm)" "$d"
 	echo "600000.00 1.00" >"$d/proc/uptime"
 	run "$bin/cstate-stat" --sysroot "$d" -J
 	t=$(cat "$d/$cpu_dir/cpu1/idle_time_us")
@@ -304,7 +304,7 @@ none_vm() {
 	# s390-lpar's cpu0 is a standby CPU, offline and without the files.
 	for n in s390-kvm s390-lpar; do
 		d=$BATS_TEST_TMPDIR/$n
-		cp -a "$(dump "$n")" "$d"
+		copy_tree "$(dump "$n")" "$d"
 		add_proc "$d"
 		f=$d/$cpu_dir/cpu1
 		t0=$(cat "$f/idle_time_us") c0=$(cat "$f/idle_count")

@@ -23,7 +23,7 @@ val() { head -n1 "$1"; }
 dump_copy() {
 	local d
 	d=$(mktemp -d "$BATS_TEST_TMPDIR/dump.XXXXXX")
-	cp -a "$(dump "$1")/." "$d/"
+	copy_tree "$(dump "$1")" "$d"
 	printf '%s\n' "$d"
 }
 

@@ -145,7 +145,7 @@ written() { find "$1" -type f -newer "$2" ! -path "$1/run/*" -printf '%P\n' | so
 		run ! grep -q '^disable' "$conf"
 		# A point that asks for disable there names what is missing.
 		d="$WORK/old-$n"
-		cp -a "$DUMPDIR/$n" "$d"
+		copy_tree "$DUMPDIR/$n" "$d"
 		refused 3 opp-set "$d" -s 'cpuidle.disable=1'
 		[[ ${stderr_lines[0]} == *"no disable file"*"cpuidle/stateK/disable is missing"* ]]
 	done
