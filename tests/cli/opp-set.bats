@@ -326,7 +326,7 @@ with_points() {
 	# make check), the ASan build's with ASan.
 	local lib=(lib/*.c) san=()
 	[ -f "$bin/libpm.a" ] && lib=("$bin/libpm.a")
-	case $bin in *asan*) san=(-fsanitize=address,undefined) ;; esac
+	case $bin in *asan*) san=("-fsanitize=address,undefined") ;; esac
 	(cd "$top" && "${CC:-cc}" -std=gnu11 -D_GNU_SOURCE -Ilib -DPM_DATADIR="\"$data\"" -O0 \
 		"${san[@]}" -o "$BATS_TEST_TMPDIR/b/opp-set" cmd/opp-set/*.c "${lib[@]}" -lzstd -lm) ||
 		fail "cannot build opp-set"
