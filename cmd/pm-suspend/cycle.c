@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The sleep cycle: wakeup_count read, pre hooks, RTC alarm, sync, the
- * mode's writes, the wakeup_count handshake, the state write, then the
+ * The sleep cycle: wakeup_count read, pre hooks, sync, the mode's
+ * writes, RTC alarm, the wakeup_count handshake, the state write, then the
  * resume hooks in reverse and every old value restored.  A failure
  * before the state write skips the sleep and still runs the resume pass
  * for the hooks that ran.
@@ -510,7 +510,8 @@ static int leg_hooks_down(struct ps *p, const struct ps_leg *l,
 	return PM_EXIT_FAIL;
 }
 
-/* The RTC alarm, counted from now: the hooks took their time. */
+/* The RTC alarm, counted from now: the hooks and the sync took their
+ * time. */
 static int leg_alarm(struct ps *p, const struct ps_leg *l,
 		     struct ps_result *r)
 {
@@ -649,9 +650,13 @@ static int run_leg(struct ps *p, const struct ps_leg *l, struct ps_result *r)
 		return status;
 	status = leg_hooks_down(p, l, r, &ran, &sd_ran);
 	if (status == PM_EXIT_OK)
-		status = leg_alarm(p, l, r);
-	if (status == PM_EXIT_OK)
 		status = leg_choices(p, l, r);
+	/* The alarm last before the handshake: a long sync or a slow
+	 * tracing set-up does not eat into --wake-after's time, and an alarm
+	 * that fires before the state write is a wakeup event that makes
+	 * the kernel refuse the sleep. */
+	if (status == PM_EXIT_OK)
+		status = leg_alarm(p, l, r);
 	if (status == PM_EXIT_OK && have_wc)
 		status = leg_wakeup_count(p, r, wc);
 	if (status == PM_EXIT_OK)

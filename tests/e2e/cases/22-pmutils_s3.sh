@@ -5,12 +5,12 @@
 # 75modules to unload a module for the sleep: it is gone while the
 # machine sleeps and loaded again after the resume, from what the hook
 # kept in STORAGEDIR.  99video moves to VT 63 for the sleep and back to
-# the VT it saved.  The host's system_wakeup after 20 s is the rescue if
+# the VT it saved.  The host's system_wakeup after 30 s is the rescue if
 # the alarm does not wake the guest.
 #@ modules: cpufreq_conservative
 #@ pmutils: yes
 #@ timeout: 120
-#@ wake: monitor 20
+#@ wake: monitor 30
 # shellcheck source=tests/e2e/lib.sh
 . /e2e/lib.sh
 
@@ -54,8 +54,8 @@ ok0=$(stat_of success)
 woke0=$(dmesg_count "$S3_LOG")
 rtc_tick
 echo "E2E sleeping"
-expect 0 "Debian's hooks around deep --wake-after 3: exit 0" \
-	pm-suspend deep --wake-after 3 --json
+expect 0 "Debian's hooks around deep --wake-after 5: exit 0" \
+	pm-suspend deep --wake-after 5 --json
 cp "$OUT" /tmp/report.json
 show log /var/log/pm-suspend.log
 jqall /tmp/report.json <<'EOF'
