@@ -178,14 +178,16 @@ $(MKSNAPIMG): tests/tools/mksnapimg.c $(LIBPM)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBPM) $(ZSTD_LIBS) $(LDLIBS)
 
+# The developer's loop: unit tests and the bats files on this build, the
+# exhaustive loops sampled (FULL=1: whole, as CI's normal build runs them).
 check: all $(UNIT_BIN) $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
-	@tests/run --bin $(B)
+	@FULL=$(FULL) tests/run --bin $(B)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run --bin $(B) unit
 
 check-cli: all $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
-	@tests/run --bin $(B) cli
+	@FULL=$(FULL) tests/run --bin $(B) cli
 
 # The signal suite unbounded, by hand: each of SIGINT, SIGTERM, SIGHUP
 # and SIGQUIT at every write of opp-set and of every pmctl setter, and
@@ -195,11 +197,13 @@ check-signals: all $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) 
 	@PM_SIGNALS_FULL=1 PM_SIGNALS_ALL=1 T=signals tests/run --bin $(B) cli
 
 # What CI runs: the suites on the normal and the ASan+UBSan build, and
-# the linters, counted in one summary line.
+# the linters, counted in one summary line.  The bats files' exhaustive
+# loops run whole on the normal build and sampled under ASan (every write
+# position and every errno, not every pair of them).
 check-all:
 	@$(MAKE) -s all unit-tests $(FAULT_SO) $(TREESUM) $(FXCOPY) $(FAKE_NL80211) $(SPAWN_SO) $(MKSNAPIMG)
 	@$(MAKE) -s SANITIZE=1 all unit-tests
-	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} \
+	@JOBS=$${JOBS:-$$(($$(nproc) * 2))} FULL=$${FULL:-normal} \
 	  PMTOOLS_PKG_CHROOT=$${PMTOOLS_PKG_CHROOT:-$$([ "$$(id -u)" = 0 ] && echo 1 || echo 0)} \
 	  tests/run --bin build --bin build/asan unit cli lint valgrind fuzz e2e pkg
 

@@ -25,15 +25,15 @@ dev=/sys/devices/pci0000:00
 @test "freq set governor+min+max on 4 policies: a failure at every write" {
 	fault_so
 	fault_loop pmctl "$(fault_fresh)" freq set --governor performance --min 1.2GHz --max 3GHz
-	echo "# $fault_n fault scenarios (pmctl freq set: governor min max)" >&3
-	[ "$fault_n" -eq 120 ]
+	echo "# $fault_n of $fault_all fault scenarios (pmctl freq set: governor min max)" >&3
+	[ "$fault_all" -eq 120 ]
 }
 
 @test "freq set EPP+max on 4 policies: a failure at every write" {
 	fault_so
 	fault_loop pmctl "$(fault_fresh)" freq set --epp balance_power --max 2GHz
-	echo "# $fault_n fault scenarios (pmctl freq set: epp max)" >&3
-	[ "$fault_n" -eq 80 ]
+	echo "# $fault_n of $fault_all fault scenarios (pmctl freq set: epp max)" >&3
+	[ "$fault_all" -eq 80 ]
 }
 
 @test "freq set raising min above the old max: max first, a failure at every write" {
@@ -44,15 +44,15 @@ dev=/sys/devices/pci0000:00
 	# shellcheck disable=SC2034 # read by the fault suite
 	fault_errnos=(EIO SHORT EINTR)
 	fault_loop pmctl "$fx" freq set --min 2GHz --max 4GHz
-	echo "# $fault_n fault scenarios (pmctl freq set: raise)" >&3
-	[ "$fault_n" -eq 24 ]
+	echo "# $fault_n of $fault_all fault scenarios (pmctl freq set: raise)" >&3
+	[ "$fault_all" -eq 24 ]
 }
 
 @test "idle limit across 4 CPUs: a failure at every write" {
 	fault_so
 	fault_loop pmctl "$(fault_fresh)" idle limit 100
-	echo "# $fault_n fault scenarios (pmctl idle limit)" >&3
-	[ "$fault_n" -eq 120 ]
+	echo "# $fault_n of $fault_all fault scenarios (pmctl idle limit)" >&3
+	[ "$fault_all" -eq 120 ]
 }
 
 @test "idle enable all after a disable: a failure at every write" {
@@ -62,8 +62,8 @@ dev=/sys/devices/pci0000:00
 	# shellcheck disable=SC2034 # read by the fault suite
 	fault_errnos=(EIO SHORT EINTR)
 	fault_loop pmctl "$fx" idle enable all
-	echo "# $fault_n fault scenarios (pmctl idle enable)" >&3
-	[ "$fault_n" -eq 24 ]
+	echo "# $fault_n of $fault_all fault scenarios (pmctl idle enable)" >&3
+	[ "$fault_all" -eq 24 ]
 }
 
 @test "cpu offline 1-3, and online again: a failure at every write" {
@@ -72,8 +72,8 @@ dev=/sys/devices/pci0000:00
 	fault_loop pmctl "$fx" cpu offline 1-3
 	"$bin/pmctl" --sysroot "$fx" cpu offline 1-3
 	fault_loop pmctl "$fx" cpu online 1-3
-	echo "# $fault_n fault scenarios (pmctl cpu)" >&3
-	[ "$fault_n" -eq 60 ]
+	echo "# $fault_n of $fault_all fault scenarios (pmctl cpu)" >&3
+	[ "$fault_all" -eq 60 ]
 }
 
 @test "supply set both thresholds, device set runtime+wakeup: a failure at every write" {
@@ -81,8 +81,8 @@ dev=/sys/devices/pci0000:00
 	fault_loop pmctl "$(fault_fresh)" supply set BAT0 --charge-start 60 --charge-stop 90
 	fault_loop pmctl "$(fault_fresh)" device set "$dev/0000:00:14.3" "$dev/0000:00:14.0/usb1/1-3" \
 		"$dev/0000:00:14.0/usb1" --runtime auto --wakeup enabled
-	echo "# $fault_n fault scenarios (pmctl supply, device)" >&3
-	[ "$fault_n" -eq 60 ]
+	echo "# $fault_n of $fault_all fault scenarios (pmctl supply, device)" >&3
+	[ "$fault_all" -eq 60 ]
 }
 
 @test "an open for writing that fails (EIO, EINTR at open) at every write of freq set" {

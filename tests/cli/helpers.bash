@@ -43,6 +43,23 @@ cstate_stat() { "$bin/cstate-stat" "$@"; }
 pm_suspend() { "$bin/pm-suspend" "$@"; }
 opp_set() { "$bin/opp-set" "$@"; }
 
+# The exhaustive loops (every write times every errno, every fixture or
+# dump, every row of a table) run whole when PM_TESTS_FULL is set: CI's
+# normal build (make check-all) and make check FULL=1.  make check, and
+# the ASan build in CI, run a sample: one case in N, where the case's
+# number I (from 0) is a multiple of N.  A cross product numbers its cases
+# so that the sample still meets every value of each side (write k with
+# errno j is case k + j), and each loop says how many of how many it ran.
+# sampled I N: is case I in this run?
+sampled() { # I N
+	[ -n "${PM_TESTS_FULL:-}" ] || (($1 % $2 == 0))
+}
+# sample_note RAN ALL WHAT: a "# " line for the TAP output when the loop
+# was sampled.
+sample_note() { # RAN ALL WHAT
+	[ "$1" -eq "$2" ] || echo "# $3: $1 of $2 cases (a sample: PM_TESTS_FULL=1 for all)" >&3
+}
+
 # Build fixture machine NAME [mkfixture options] into DEST, a new folder.
 # Under tests/run, PMTOOLS_FX_CACHE is a folder of the run that holds one
 # build of each machine and option set, made by the first file that asks:
