@@ -24,6 +24,16 @@ fail() {
 	failed=1
 }
 
+# As helpers.bash's sampled: is case I in this run (PM_TESTS_FULL: all;
+# else one in N)?
+sampled() { # I N
+	[ -n "${PM_TESTS_FULL:-}" ] || (($1 % $2 == 0))
+}
+# A "# " line saying that a loop ran RAN of its ALL cases.
+sample_note() { # RAN ALL WHAT
+	[ "$1" -eq "$2" ] || echo "# $3: $1 of $2 cases (a sample: PM_TESTS_FULL=1 for all)"
+}
+
 # bats' run: status, output and stderr.
 quick() {
 	status=0
@@ -85,7 +95,7 @@ undo_link() { # FX PATH KIND
 # The table, with openat2 as MODE says: "" (the kernel's), or the errno
 # every openat2 call gets from the fault shim; KIND... of links (all).
 confine_table() { # TABLE MODE [KIND...]   ($t/fx: a fresh hwp-laptop)
-	local table=$1 mode=$2 p mark rest args k out fx val file n=0 env=() ks
+	local table=$1 mode=$2 p mark rest args k out fx val file n=0 all=0 env=() ks
 	shift 2
 	ks=("${@:-${kinds[@]}}")
 	[ -z "$mode" ] || env=(env LD_PRELOAD="$so" PM_FAULT_OPENAT2="$mode")
@@ -98,6 +108,9 @@ confine_table() { # TABLE MODE [KIND...]   ($t/fx: a fresh hwp-laptop)
 		file=${mark%%=*}
 		val=${mark#*=}
 		for k in "${ks[@]}"; do
+			all=$((all + 1))
+			# Every row and every kind of link, not every pair of them.
+			sampled "$all" 2 || continue
 			n=$((n + 1))
 			# The copy outside, marked.
 			out=$t/outside/$n
@@ -123,7 +136,8 @@ confine_table() { # TABLE MODE [KIND...]   ($t/fx: a fresh hwp-laptop)
 			rm -rf "$out"
 		done
 	done <"$table"
-	echo "# ${mode:-openat2}: $n cases"
+	[ "$n" -ne "$all" ] || echo "# ${mode:-openat2}: $n cases"
+	sample_note "$n" "$all" "${mode:-openat2}"
 }
 
 # ------------------------------------------------------- odd files
@@ -157,11 +171,13 @@ with_odd() { # FX FILE KIND TOOL ARG...
 
 # The sweep: each file that TOOL ARG... opens, made odd in turn.
 sweep() { # KIND FX FILTER TOOL ARG...
-	local kind=$1 fx=$2 filter=$3 f n=0 what
+	local kind=$1 fx=$2 filter=$3 f n=0 all=0 what
 	shift 3
 	what=$([ "$kind" = fifo ] && echo "a FIFO" || echo "a character device")
 	while IFS= read -r f; do
 		[[ $f =~ $filter ]] || continue
+		all=$((all + 1))
+		sampled $((all - 1)) 2 || continue
 		n=$((n + 1))
 		with_odd "$fx" "$f" "$kind" "$@"
 		[ "$status" -ne 124 ] || fail "$* with $f $kind: hung"
@@ -171,7 +187,8 @@ sweep() { # KIND FX FILTER TOOL ARG...
 			fail "$* with $f $kind: the file is not named as $what: $stderr"
 	done < <(opened_files "$fx" "$@")
 	[ "$n" -gt 0 ] || fail "$*: no file to try"
-	echo "# $*: $n files as $what"
+	[ "$n" -ne "$all" ] || echo "# $*: $n files as $what"
+	sample_note "$n" "$all" "$*"
 }
 
 # ---------------------------------------------------- output targets
@@ -329,11 +346,15 @@ check_target() { # KIND DIR NAME
 }
 
 output_targets() { # ($t/fx: a fresh hwp-laptop; the setters' runs repeat)
-	local c n args k d case_no=0
+	local c n args k d case_no=0 ci ki
 	fx=$t/fx
-	for c in "${commands[@]}"; do
+	for ci in "${!commands[@]}"; do
+		c=${commands[ci]}
 		n=${c%%|*}
-		for k in "${targets[@]}"; do
+		for ki in "${!targets[@]}"; do
+			k=${targets[ki]}
+			# Every command and every kind of target, not every pair.
+			sampled $((ci + ki)) 2 || continue
 			case_no=$((case_no + 1))
 			d="$t/$case_no"
 			mkdir "$d"
@@ -346,7 +367,8 @@ output_targets() { # ($t/fx: a fresh hwp-laptop; the setters' runs repeat)
 			check_target "$k" "$d" "$n"
 		done
 	done
-	echo "# ${#commands[@]} commands x ${#targets[@]} targets"
+	[ -z "${PM_TESTS_FULL:-}" ] || echo "# ${#commands[@]} commands x ${#targets[@]} targets"
+	sample_note "$case_no" $((${#commands[@]} * ${#targets[@]})) "commands times targets"
 }
 
 "$@"

@@ -29,8 +29,14 @@ point() { # FX NAME TEXT
 cf=sys/devices/system/cpu/cpufreq
 
 @test "the example points apply on every fixture, and a second run writes nothing" {
-	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll; do
-		for p in performance balanced powersave battery-saver cool; do
+	local ms=(laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll)
+	local ps=(performance balanced powersave battery-saver cool) i j k=0
+	for i in "${!ms[@]}"; do
+		for j in "${!ps[@]}"; do
+			m=${ms[i]} p=${ps[j]}
+			# Every machine and every point, not every pair of them.
+			sampled $((i + j)) 2 || continue
+			k=$((k + 1))
 			fx=$(with_examples "$m")
 			run --separate-stderr "$bin/opp-set" --sysroot "$fx" --diff "$p"
 			[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "$m $p --diff: exit $status: $stderr"
@@ -46,9 +52,10 @@ cf=sys/devices/system/cpu/cpufreq
 			jq -e '.changed == 0 and .writes == []' <<<"$output"
 			run --separate-stderr "$bin/opp-set" --sysroot "$fx" "$p"
 			[ "$stderr" = "opp-set: already at $p" ]
-			[ "$(cat "$fx/run/pmtools/opp.current")" = "$p" ]
+			[ "$(<"$fx/run/pmtools/opp.current")" = "$p" ]
 		done
 	done
+	sample_note "$k" $((${#ms[@]} * ${#ps[@]})) "machines times points"
 }
 
 @test "--diff and -n print the plan and change nothing" {
