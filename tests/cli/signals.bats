@@ -118,9 +118,11 @@ reset_fx() {
 
 # loop MODE FX TOOL ARG...: tests/fault/signal-loop (a signal at each
 # write position tried; see there), its copies on tmpfs.  $max_pos: the
-# positions tried unless PM_SIGNALS_FULL=1 (0: every write).
+# positions tried unless PM_SIGNALS_FULL=1 (0: every write); make
+# check's sample (no PM_TESTS_FULL) tries 3 of them.
 loop() {
 	local max=${max_pos:-${PM_SIGNALS_MAX:-6}}
+	[ -n "${PM_TESTS_FULL:-}" ] || [ -n "${max_pos:-}${PM_SIGNALS_MAX:-}" ] || max=3
 	[ -z "${PM_SIGNALS_FULL:-}" ] || max=0
 	run --separate-stderr env TMPDIR="$fault_tmp" FAULT_SO="$so" \
 		SIGNAL_MAX="$max" "$top/tests/fault/signal-loop" "$@"
@@ -128,12 +130,12 @@ loop() {
 	[ "$status" -eq 0 ] || fail "$output$stderr"
 }
 
-@test "opp-set, a point across every section: a stop signal at 6 writes (every write: PM_SIGNALS_FULL=1) is rolled back, said in one line, exit 1" {
+@test "opp-set, a point across every section: a stop signal at 6 writes (3 in a sample; every write: PM_SIGNALS_FULL=1) is rolled back, said in one line, exit 1" {
 	fault_so
 	loop stop "$(opp_fixture)" opp-set full
 }
 
-@test "opp-set: SIGKILL at 6 writes (every write: PM_SIGNALS_FULL=1), then pmctl recover (the tree as before) or the point again (the whole point)" {
+@test "opp-set: SIGKILL at 6 writes (3 in a sample; every write: PM_SIGNALS_FULL=1), then pmctl recover (the tree as before) or the point again (the whole point)" {
 	fault_so
 	loop kill "$(opp_fixture)" opp-set full
 }
@@ -245,7 +247,7 @@ pmctl_setters=(
 	"device set $dev/0000:00:14.3 $dev/0000:00:14.0/usb1 --runtime auto --wakeup enabled"
 )
 
-@test "every pmctl setter: a stop signal at up to 6 writes (every write: PM_SIGNALS_FULL=1) is rolled back, said in one line, exit 1" {
+@test "every pmctl setter: a stop signal at up to 6 writes (3 in a sample; every write: PM_SIGNALS_FULL=1) is rolled back, said in one line, exit 1" {
 	fault_so
 	local line
 	local -a args

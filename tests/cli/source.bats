@@ -202,25 +202,31 @@ $t/bad.c: h2: not a flag assignment: plain = 1" ] || fail "$output"
 # devplan.c, tuneplan.c) nothing exits or writes to stderr.  One line per breach,
 # exit 1.
 layer_scan() {
-	local dir=$1 h inc bad=0 order
-	order=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$dir/lib/pm.h")
+	local dir=$1 h inc bad=0 i=0 line
+	local -A pos=()
+	local -a cs=()
+	# The umbrella's order: a header may include only those before it.
+	while IFS= read -r line; do
+		[[ $line =~ ^#include\ \"(.*)\"$ ]] && pos[${BASH_REMATCH[1]}]=$((i++))
+	done <"$dir/lib/pm.h"
 	for h in "$dir"/lib/*.h; do
 		[ "${h##*/}" = pm.h ] && continue
-		while read -r inc; do
-			# Listed before h in the umbrella's order.
-			if ! printf '%s\n' "$order" | sed "/^${h##*/}\$/q" | grep -qx "$inc" ||
-				[ "$inc" = "${h##*/}" ]; then
+		while IFS= read -r line; do
+			[[ $line =~ ^#include\ \"(.*)\"$ ]] || continue
+			inc=${BASH_REMATCH[1]}
+			# (a header the umbrella does not list may include any it does)
+			if [ -z "${pos[$inc]:-}" ] || [ "${pos[$inc]}" -ge "${pos[${h##*/}]:-999999}" ]; then
 				echo "${h##*/}: includes $inc, not a layer below it"
 				bad=1
 			fi
-		done < <(sed -n 's/^#include "\(.*\)"$/\1/p' "$h")
+		done <"$h"
 	done
 	for h in "$dir"/lib/*.c; do
-		grep -q '^#include "pm.h"' "$h" && { echo "${h##*/}: includes pm.h"; bad=1; }
-		case ${h##*/} in tool.c | writer.c | fset.c | plan.c | cpuplan.c | idleplan.c | devplan.c | tuneplan.c) continue ;; esac
-		grep -nE '(^|[^_[:alnum:]])(exit|pm_die|pm_warn|pm_note|pm_usage_error)[[:space:]]*\(|\bstderr\b' "$h" |
-			sed "s|^|${h##*/}:|" | grep . && bad=1
+		case ${h##*/} in tool.c | writer.c | fset.c | plan.c | cpuplan.c | idleplan.c | devplan.c | tuneplan.c) ;; *) cs+=("$h") ;; esac
 	done
+	(cd "$dir/lib" && grep -l '^#include "pm.h"' ./*.c) | sed 's|^\./||; s|$|: includes pm.h|' | grep . && bad=1
+	(cd "$dir/lib" && grep -HnE '(^|[^_[:alnum:]])(exit|pm_die|pm_warn|pm_note|pm_usage_error)[[:space:]]*\(|\bstderr\b' \
+		"${cs[@]##*/}") | grep . && bad=1
 	return "$bad"
 }
 
