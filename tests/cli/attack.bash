@@ -95,7 +95,7 @@ undo_link() { # FX PATH KIND
 # The table, with openat2 as MODE says: "" (the kernel's), or the errno
 # every openat2 call gets from the fault shim; KIND... of links (all).
 confine_table() { # TABLE MODE [KIND...]   ($t/fx: a fresh hwp-laptop)
-	local table=$1 mode=$2 p mark rest args k out fx val file n=0 all=0 env=() ks
+	local table=$1 mode=$2 p mark rest args k ki out fx val file n=0 all=0 row=0 env=() ks
 	shift 2
 	ks=("${@:-${kinds[@]}}")
 	[ -z "$mode" ] || env=(env LD_PRELOAD="$so" PM_FAULT_OPENAT2="$mode")
@@ -107,10 +107,12 @@ confine_table() { # TABLE MODE [KIND...]   ($t/fx: a fresh hwp-laptop)
 		IFS=$'\t' read -r -a args <<<"$rest"
 		file=${mark%%=*}
 		val=${mark#*=}
-		for k in "${ks[@]}"; do
+		row=$((row + 1))
+		for ki in "${!ks[@]}"; do
+			k=${ks[ki]}
 			all=$((all + 1))
 			# Every row and every kind of link, not every pair of them.
-			sampled "$all" 2 || continue
+			sampled $((row + ki)) 3 || continue
 			n=$((n + 1))
 			# The copy outside, marked.
 			out=$t/outside/$n
@@ -177,7 +179,7 @@ sweep() { # KIND FX FILTER TOOL ARG...
 	while IFS= read -r f; do
 		[[ $f =~ $filter ]] || continue
 		all=$((all + 1))
-		sampled $((all - 1)) 2 || continue
+		sampled $((all - 1)) 3 || continue
 		n=$((n + 1))
 		with_odd "$fx" "$f" "$kind" "$@"
 		[ "$status" -ne 124 ] || fail "$* with $f $kind: hung"
@@ -354,7 +356,7 @@ output_targets() { # ($t/fx: a fresh hwp-laptop; the setters' runs repeat)
 		for ki in "${!targets[@]}"; do
 			k=${targets[ki]}
 			# Every command and every kind of target, not every pair.
-			sampled $((ci + ki)) 2 || continue
+			sampled $((ci + ki)) 3 || continue
 			case_no=$((case_no + 1))
 			d="$t/$case_no"
 			mkdir "$d"

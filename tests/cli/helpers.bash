@@ -201,15 +201,15 @@ untraced() { # FUNCTION ARG...
 # line on stderr naming the tool, and the tree untouched.
 # shellcheck disable=SC2154 # status, output and stderr* are set by run
 refused() { # CODE TOOL FX ARG...
-	local code=$1 tool=$2 fx=$3 before
+	local code=$1 tool=$2 fx=$3 before=$BATS_TEST_TMPDIR/refused.sum
 	shift 3
-	before=$(tree_sum "$fx")
+	tree_save "$fx" "$before"
 	run --separate-stderr "$bin/$tool" --sysroot "$fx" "$@"
 	[ "$status" -eq "$code" ] || fail "exit $status, want $code; stderr: $stderr"
 	[ -z "$output" ] || fail "stdout is not empty: $output"
 	[ "${#stderr_lines[@]}" -ge 1 ] || fail "no message"
 	[[ ${stderr_lines[0]} == "$tool: "* ]] || fail "message: ${stderr_lines[0]}"
-	[ "$(tree_sum "$fx")" = "$before" ] || fail "the tree changed"
+	tree_same "$fx" "$before" || fail "the tree changed"
 }
 
 # The fault shim (tests/fault) into $so, or skip the test: not with the
@@ -236,9 +236,9 @@ nobody_bin() {
 # line each, control bytes escaped), and the tree untouched.
 # shellcheck disable=SC2154 # status, output and stderr* are set by run
 bad_input() { # TOOL FX ARG...
-	local tool=$1 fx=$2 before
+	local tool=$1 fx=$2 before=$BATS_TEST_TMPDIR/bad_input.sum
 	shift 2
-	before=$(tree_sum "$fx")
+	tree_save "$fx" "$before"
 	run --separate-stderr "$bin/$tool" --sysroot "$fx" "$@"
 	[ "$status" -eq 2 ] || fail "exit $status, want 2; stderr: $stderr"
 	[ -z "$output" ] || fail "stdout is not empty: $output"
@@ -248,8 +248,9 @@ bad_input() { # TOOL FX ARG...
 	[[ ${stderr_lines[0]} == "$tool: "* ]] || fail "message: ${stderr_lines[0]}"
 	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "Try '$tool --help' for more information." ] ||
 		fail "no Try line: $stderr"
-	! tr -d '\n' <<<"$stderr" | LC_ALL=C grep -q '[[:cntrl:]]' || fail "raw control bytes on stderr: $stderr"
-	[ "$(tree_sum "$fx")" = "$before" ] || fail "the tree changed"
+	# (LC_ALL=C: every byte below 32, and 127)
+	[[ ${stderr//$'\n'/} != *[[:cntrl:]]* ]] || fail "raw control bytes on stderr: $stderr"
+	tree_same "$fx" "$before" || fail "the tree changed"
 }
 
 # A private copy of fixture NAME for a test that writes to it.

@@ -35,7 +35,7 @@ cf=sys/devices/system/cpu/cpufreq
 		for j in "${!ps[@]}"; do
 			m=${ms[i]} p=${ps[j]}
 			# Every machine and every point, not every pair of them.
-			sampled $((i + j)) 2 || continue
+			sampled $((i + j)) 3 || continue
 			k=$((k + 1))
 			# The sample's server has 16 CPUs: a copy of the whole one
 			# (41 000 files) is most of a case's time.
@@ -310,7 +310,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	[ "${#bad[@]}" -ge 40 ]
 	k=0
 	for i in "${!bad[@]}"; do
-		sampled "$i" 2 || continue
+		sampled "$i" 3 || continue
 		k=$((k + 1))
 		point "$fx" bad "${bad[$i]}"
 		tree_save "$fx" "$BATS_TEST_TMPDIR/before"

@@ -180,7 +180,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 		for j in "${!modes[@]}"; do
 			mode=${modes[j]}
 			# Every machine and every mode, not every pair of them.
-			sampled $((i + j)) 2 || continue
+			sampled $((i + j)) 3 || continue
 			want=$(expect "$fx" "$mode")
 			check "$fx" "$mode"
 			[ "$status" -eq "$want" ] || fail "$m $mode: exit $status, want $want; $stderr"

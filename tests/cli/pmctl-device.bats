@@ -110,7 +110,7 @@ desc_opt() {
 	[ "${#names[@]}" -ge 20 ]
 	k=0
 	for i in "${!names[@]}"; do
-		sampled "$i" 2 || continue
+		sampled "$i" 3 || continue
 		k=$((k + 1))
 		n=${names[i]}
 		d="$DEVDUMPS/$n"

@@ -170,7 +170,7 @@ prom_outputs() { # ROOT DIR
 	for n in $(dump_names); do roots+=("dump $n"); done
 	n=0
 	for i in "${!roots[@]}"; do
-		sampled "$i" 2 || continue
+		sampled "$i" 3 || continue
 		# shellcheck disable=SC2086 # "fixture NAME [OPTIONS]" or "dump NAME"
 		r=$(${roots[i]})
 		d=$BATS_TEST_TMPDIR/p/${r##*/}

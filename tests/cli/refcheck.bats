@@ -62,7 +62,7 @@ setup() {
 	for i in "$ROOTS"/*; do [ ! -d "$i" ] || all+=("$i"); done
 	[ "${#all[@]}" -ge 32 ] || fail "only ${#all[@]} roots"
 	for i in "${!all[@]}"; do
-		sampled "$i" 2 && roots+=("${all[i]}")
+		sampled "$i" 3 && roots+=("${all[i]}")
 	done
 	n=${#roots[@]}
 	sample_note "$n" "${#all[@]}" roots

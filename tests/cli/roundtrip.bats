@@ -101,7 +101,7 @@ written() { find "$1" -type f -newer "$2" ! -path "$1/run/*" -printf '%P\n' | so
 @test "opp-set --save then -f on every dump: the saved values come back" {
 	local all=0 i k=0
 	for i in "${!names[@]}"; do
-		sampled "$i" 2 || continue
+		sampled "$i" 3 || continue
 		k=$((k + 1))
 		n=${names[i]}
 		d="$WORK/$n" orig="$DUMPDIR/$n" mark="$WORK/mark"

@@ -169,7 +169,7 @@ fault_loop_() {
 		for j in "${!fault_errnos[@]}"; do
 			e=${fault_errnos[j]}
 			fault_all=$((fault_all + 1))
-			[ "$k" -eq 1 ] || sampled $((k + j)) 3 || continue
+			[ "$k" -eq 1 ] || sampled $((k + j)) 4 || continue
 			fault_n=$((fault_n + 1))
 			fault_run PM_FAULT_WRITE="*/sys/*=$e@$k:write" "$tool" "$fx" "$@"
 			first=${stderr_lines[0]:-}
