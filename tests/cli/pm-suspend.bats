@@ -269,7 +269,8 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "--check: freeze is s2idle and shallow is standby" {
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		check "$fx" freeze
 		a=$status

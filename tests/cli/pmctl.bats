@@ -430,7 +430,8 @@ copy_of() {
 # ============================================================ pmctl status
 
 @test "status on every fixture: exit 0, nothing on stderr, every section once" {
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" status
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
@@ -446,7 +447,8 @@ copy_of() {
 }
 
 @test "status: a section the kernel lacks says 'not available', one it has does not" {
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		run pmctl --sysroot "$fx"
 		assert_success
@@ -503,7 +505,8 @@ copy_of() {
 }
 
 @test "status --json on every fixture: the values are the files'" {
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" -J
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
@@ -518,7 +521,8 @@ copy_of() {
 		"cpuinfo_min_khz","cpuinfo_max_khz","cur_khz","cpuinfo_cur_khz","transition_latency_ns",
 		"bios_limit_khz","base_khz","available_governors","available_khz","boost_khz","epp",
 		"epp_available","boost","stats","total_trans"]'
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		run pmctl --sysroot "$fx" -J
 		assert_success
@@ -760,7 +764,8 @@ copy_of() {
 }
 
 @test "status: the human values are the files'" {
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		c=$fx/$cpu_dir
 		run pmctl --sysroot "$fx"
@@ -854,7 +859,8 @@ copy_of() {
 }
 
 @test "status -F kv: every line is key='value' and the whole output evals in sh" {
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" -F kv
 		[ "$status" -eq 0 ] || fail "$m: exit $status"
@@ -972,7 +978,8 @@ copy_of() {
 # ============================================================== pmctl freq
 
 @test "freq --json on every fixture: the policies of CLI.md, equal to the files" {
-	for m in "${machines[@]}"; do
+	sample_list machines_run "${machines[@]}"
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq -J
 		if [ "$m" = vm-haltpoll ]; then
