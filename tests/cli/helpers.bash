@@ -54,17 +54,20 @@ opp_set() { "$bin/opp-set" "$@"; }
 sampled() { # I N
 	[ -n "${PM_TESTS_FULL:-}" ] || (($1 % $2 == 0))
 }
-# sample_list VAR ITEM...: VAR is the items of this run's sample, one in
-# 2, from an offset that moves with the test's number: the tests of a
-# file that loop over the same machines meet all of them together.
-sample_list() { # VAR ITEM...
+# sample_list [-N] VAR ITEM...: VAR is the items of this run's sample,
+# one in N (2), from an offset that moves with the test's number: the
+# tests of a file that loop over the same machines meet all of them
+# together.
+sample_list() { # [-N] VAR ITEM...
+	local _sl_n=2
+	[[ $1 != -[0-9]* ]] || { _sl_n=${1#-}; shift; }
 	local -n _sl_out=$1
 	local _sl_name=$1
 	local _sl_i
 	shift
 	_sl_out=()
 	for ((_sl_i = 1; _sl_i <= $#; _sl_i++)); do
-		sampled $((_sl_i + BATS_TEST_NUMBER)) 2 && _sl_out+=("${!_sl_i}")
+		sampled $((_sl_i + BATS_TEST_NUMBER)) "$_sl_n" && _sl_out+=("${!_sl_i}")
 	done
 	sample_note "${#_sl_out[@]}" "$#" "${_sl_name//_/ }"
 }

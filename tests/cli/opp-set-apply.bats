@@ -338,7 +338,8 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 }
 
 @test "--save writes a point that -f restores byte for byte" {
-	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll; do
+	sample_list machines_run laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll
+	for m in "${machines_run[@]}"; do
 		fx=$(with_examples "$m")
 		point "$fx" t '[cpufreq]\ngovernor = performance|ondemand\n[cpuidle]\nmax_latency = 100\n'
 		before=$(tree_sum "$fx")

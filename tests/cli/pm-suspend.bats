@@ -201,7 +201,8 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "--check: what the fixtures describe (S3 here, s2idle only there)" {
-	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle server; do
+	sample_list machines_run laptop2006 hwp-laptop amd-desktop arm-biglittle server
+	for m in "${machines_run[@]}"; do
 		for mode in suspend deep s2idle; do
 			check "$(fx_of $m)" $mode
 			[ "$status" -eq 0 ] || fail "$m $mode: $stderr"

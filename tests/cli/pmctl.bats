@@ -1032,7 +1032,8 @@ block_of() { # N TEXT
 }
 
 @test "freq: the human blocks name each policy's CPUs, driver, governor and limits" {
-	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle server; do
+	sample_list machines_run laptop2006 hwp-laptop amd-desktop arm-biglittle server
+	for m in "${machines_run[@]}"; do
 		fx=$(fx_of "$m")
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq
 		[ "$status" -eq 0 ] || fail "$m: exit $status"
