@@ -29,11 +29,11 @@ point() { # FX NAME TEXT
 cf=sys/devices/system/cpu/cpufreq
 
 @test "the example points apply on every fixture, and a second run writes nothing" {
-	local ms=(laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll)
-	local ps=(performance balanced powersave battery-saver cool) i j k=0
-	for i in "${!ms[@]}"; do
-		for j in "${!ps[@]}"; do
-			m=${ms[i]} p=${ps[j]}
+	local machs=(laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll)
+	local points=(performance balanced powersave battery-saver cool) i j k=0
+	for i in "${!machs[@]}"; do
+		for j in "${!points[@]}"; do
+			m=${machs[i]} p=${points[j]}
 			# Every machine and every point, not every pair of them.
 			sampled $((i + j)) 3 || continue
 			k=$((k + 1))
@@ -61,7 +61,7 @@ cf=sys/devices/system/cpu/cpufreq
 			[ "$(<"$fx/run/pmtools/opp.current")" = "$p" ]
 		done
 	done
-	sample_note "$k" $((${#ms[@]} * ${#ps[@]})) "machines times points"
+	sample_note "$k" $((${#machs[@]} * ${#points[@]})) "machines times points"
 }
 
 @test "--diff and -n print the plan and change nothing" {

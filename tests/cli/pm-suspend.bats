@@ -204,10 +204,10 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 	sample_list machines_run laptop2006 hwp-laptop amd-desktop arm-biglittle server
 	for m in "${machines_run[@]}"; do
 		for mode in suspend deep s2idle; do
-			check "$(fx_of $m)" $mode
+			check "$(fx_of "$m")" "$mode"
 			[ "$status" -eq 0 ] || fail "$m $mode: $stderr"
 		done
-		check "$(fx_of $m)" standby
+		check "$(fx_of "$m")" standby
 		[ "$status" -eq 3 ] || fail "$m standby"
 	done
 	fx=$(fx_of vm-haltpoll)

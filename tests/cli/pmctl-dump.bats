@@ -42,11 +42,11 @@ hib_fixture() {
 	local modes="suspend s2idle standby deep hibernate hybrid suspend-then-hibernate"
 	# Unpacked on tmpfs where there is one: thousands of small files.
 	work=$(mktemp -d "$( [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo "$BATS_TEST_TMPDIR")/pmtools-dump.XXXXXX")
-	local ms i k=0
-	read -r -a ms <<<"$("$top/tests/fixtures/mkfixture" --list | tr '\n' ' ')"
-	ms+=(hib)
-	for i in "${!ms[@]}"; do
-		m=${ms[i]}
+	local machs i k=0
+	read -r -a machs <<<"$("$top/tests/fixtures/mkfixture" --list | tr '\n' ' ')"
+	machs+=(hib)
+	for i in "${!machs[@]}"; do
+		m=${machs[i]}
 		# hib always: the checks after the loop read its dump.
 		[ "$m" = hib ] || sampled "$i" 2 || continue
 		k=$((k + 1))
@@ -72,7 +72,7 @@ hib_fixture() {
 			[ "$a" = "$b" ] || fail "$m: pm-suspend --check $mode: '$a' vs '$b'"
 		done
 	done
-	sample_note "$k" "${#ms[@]}" machines
+	sample_note "$k" "${#machs[@]}" machines
 	# The hibernation check really ran through /sys/class/block and /proc/swaps.
 	run "$bin/pm-suspend" --sysroot "$work/hib" --check hibernate
 	assert_success
