@@ -526,7 +526,8 @@ static int leg_alarm(struct ps *p, const struct ps_leg *l,
 		if (rtc.now != PM_UNKNOWN && when <= rtc.now) {
 			snprintf(r->error, sizeof(r->error),
 				 "the wake-up time (%llu, RTC seconds) passed "
-				 "while the hooks ran: the sleep was skipped",
+				 "before the alarm could be set (during the "
+				 "hooks and the sync): the sleep was skipped",
 				 (unsigned long long)when);
 			return PM_EXIT_FAIL;
 		}
