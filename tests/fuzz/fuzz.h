@@ -7,6 +7,7 @@
 #ifndef PM_FUZZ_H
 #define PM_FUZZ_H
 
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,22 @@ static inline char *fz_mem(const uint8_t *data, size_t size)
 static inline int fz_terminated(const char *s, size_t size)
 {
 	return memchr(s, '\0', size) != NULL;
+}
+
+static inline int fz_rm_one(const char *p, const struct stat *st, int type,
+			    struct FTW *f)
+{
+	(void)st;
+	(void)type;
+	(void)f;
+	return remove(p);
+}
+
+/* Remove the tree a target made at its start (at exit: atexit). */
+static inline void fz_rmtree(const char *root)
+{
+	if (root[0])
+		nftw(root, fz_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 #endif /* PM_FUZZ_H */

@@ -330,19 +330,10 @@ static void parents(int dirfd, const char *path)
 	}
 }
 
-static int rm_one(const char *p, const struct stat *st, int type, struct FTW *f)
-{
-	(void)st;
-	(void)type;
-	(void)f;
-	return remove(p);
-}
-
 static void cleanup(void)
 {
 	pm_ctx_close(&ctx);
-	if (root[0])
-		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fz_rmtree(root);
 }
 
 /* Where the tree goes: $TMPDIR, else /dev/shm (each input rewrites a

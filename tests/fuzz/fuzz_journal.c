@@ -2,7 +2,8 @@
 /*
  * Fuzz target "journal": any bytes as /run/pmtools/journal, read by
  * pm_journal_recover in a dry run (it parses and compares, and writes
- * nothing) on a tiny system root made once in a mkdtemp folder.
+ * nothing) on a tiny system root made once in a mkdtemp folder, removed
+ * at exit.
  *
  * Checked: 0 or -ENOMEM; a journal that does not parse says why as
  * "line N: ..." with N at most one past the input's lines, and has no
@@ -36,6 +37,12 @@ static void put(const char *rel, const void *data, size_t size)
 	close(fd);
 }
 
+static void cleanup(void)
+{
+	pm_ctx_close(&ctx);
+	fz_rmtree(root);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -53,6 +60,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (system(cmd) != 0 || pm_ctx_open(&ctx, root) < 0)
 		fz_fail(__FILE__, __LINE__, "the tree");
 	ctx.dry_run = true;
+	atexit(cleanup);
 	return 0;
 }
 
