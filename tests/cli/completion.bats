@@ -543,7 +543,7 @@ all_modes_tree() {
 	expect suspend s2idle deep
 	comp pm-suspend --sysroot "$vm" ""
 	expect s2idle
-	[ "$(cat "$vm/sys/power/state")" = freeze ]
+	[ "$(<"$vm/sys/power/state")" = freeze ]
 	comp pm-suspend --sysroot "$vm" f
 	expect freeze
 	comp pm-suspend --sysroot "$hwp" s
@@ -811,7 +811,7 @@ all_modes_tree() {
 		[ "$n" -ge 30 ]
 	) 2>"$errs"
 	[ ! -s "$log" ] || fail "ran: $(tr '\n' ' ' <"$log")"
-	[ ! -s "$errs" ] || fail "stderr: $(cat "$errs")"
+	[ ! -s "$errs" ] || fail "stderr: $(<"$errs")"
 	[ "$(tree_sum "$d")" = "$before" ] || fail "the tree changed"
 }
 

@@ -64,8 +64,8 @@ alone() {
 limits() {
 	local p
 	for p in "$1/$cf"/policy*; do
-		printf '%s %s %s %s\n' "${p##*/}" "$(cat "$p/scaling_governor")" \
-			"$(cat "$p/scaling_min_freq")" "$(cat "$p/scaling_max_freq")"
+		printf '%s %s %s %s\n' "${p##*/}" "$(<"$p/scaling_governor")" \
+			"$(<"$p/scaling_min_freq")" "$(<"$p/scaling_max_freq")"
 	done
 }
 
@@ -116,7 +116,7 @@ until_waiters() {
 		[ "$(waiters "$1")" -ge "$2" ] && return 0
 		sleep 0.1
 	done
-	fail "want $2 processes blocked on $1, have $(waiters "$1"): $(cat /proc/locks)"
+	fail "want $2 processes blocked on $1, have $(waiters "$1"): $(</proc/locks)"
 }
 
 # The processes other than its holder that have FILE open: --wait=SEC
@@ -172,7 +172,7 @@ paused() {
 	[ "$want_a" != "$want_b" ] && [ "$want_a" != "$start" ] && [ "$want_b" != "$start" ]
 	paused h opp-set --sysroot "$fx" -f "$t/a.conf"
 	lock=$fx/run/opp-set.lock
-	[ "$(holder "$lock")" = "$(cat "$t/pause")" ]
+	[ "$(holder "$lock")" = "$(<"$t/pause")" ]
 	mid=$(tree_sum "$fx")
 	# Half way: what a writer that does not wait would find.
 	[ "$mid" != "$start" ] && [ "$mid" != "$want_a" ]
@@ -185,12 +185,12 @@ paused() {
 	bg p "$bin/opp-set" --sysroot "$fx" --wait=60 -f "$t/b.conf"
 	until_waiters "$lock" 4
 	until_pollers "$lock" 5
-	[ ! -e "$t/p.rc" ] || fail "--wait=60 ended while the lock is held: $(cat "$t/p.err")"
+	[ ! -e "$t/p.rc" ] || fail "--wait=60 ended while the lock is held: $(<"$t/p.err")"
 	[ "$(tree_sum "$fx")" = "$mid" ] || fail "a waiter wrote while the lock was held: $(limits "$fx")"
 	rm "$t/pause"
 	wait "${pids[@]}"
 	for n in h w1 w2 w3 w4 p; do
-		[ "$(rc "$n")" -eq 0 ] || fail "$n: exit $(rc "$n"): $(cat "$t/$n.err")"
+		[ "$(rc "$n")" -eq 0 ] || fail "$n: exit $(rc "$n"): $(<"$t/$n.err")"
 	done
 	end=$(tree_sum "$fx")
 	[ "$end" = "$want_a" ] || [ "$end" = "$want_b" ] || fail "a mix of the points: $(limits "$fx")"
@@ -206,16 +206,16 @@ paused() {
 	points
 	want_a=$(alone "$fx" "$t/a.conf")
 	paused h opp-set --sysroot "$fx" -f "$t/a.conf"
-	hpid=$(cat "$t/pause")
+	hpid=$(<"$t/pause")
 	mid=$(tree_sum "$fx")
 	for i in 1 2 3; do
 		bg "l$i" timeout 20 "$bin/opp-set" --sysroot "$fx" -f "$t/b.conf"
 	done
 	for i in 1 2 3; do wait "${pids[$i]}"; done
 	for i in 1 2 3; do
-		[ "$(rc "l$i")" -eq 4 ] || fail "l$i: exit $(rc "l$i"): $(cat "$t/l$i.err")"
-		[ "$(cat "$t/l$i.err")" = "opp-set: busy: /run/opp-set.lock is held by pid $hpid opp-set (another pmctl or opp-set is writing); use --wait to wait for it" ] ||
-			fail "l$i: $(cat "$t/l$i.err")"
+		[ "$(rc "l$i")" -eq 4 ] || fail "l$i: exit $(rc "l$i"): $(<"$t/l$i.err")"
+		[ "$(<"$t/l$i.err")" = "opp-set: busy: /run/opp-set.lock is held by pid $hpid opp-set (another pmctl or opp-set is writing); use --wait to wait for it" ] ||
+			fail "l$i: $(<"$t/l$i.err")"
 	done
 	# It gives up by itself (4), not at timeout's 124: no bound on the
 	# clock, which a loaded machine would break.
@@ -224,7 +224,7 @@ paused() {
 	[ "$(tree_sum "$fx")" = "$mid" ] || fail "a loser wrote: $(limits "$fx")"
 	rm "$t/pause"
 	wait "${pids[0]}"
-	[ "$(rc h)" -eq 0 ] || fail "holder: $(cat "$t/h.err")"
+	[ "$(rc h)" -eq 0 ] || fail "holder: $(<"$t/h.err")"
 	[ "$(tree_sum "$fx")" = "$want_a" ] || fail "not at a: $(limits "$fx")"
 }
 
@@ -234,7 +234,7 @@ paused() {
 	points
 	# opp-set holds it: pmctl is exit 4, or waits and comes after.
 	paused h opp-set --sysroot "$fx" -f "$t/a.conf"
-	hpid=$(cat "$t/pause")
+	hpid=$(<"$t/pause")
 	lock=$fx/run/opp-set.lock
 	mid=$(tree_sum "$fx")
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --governor powersave
@@ -257,7 +257,7 @@ paused() {
 	want_b=$(alone "$fx" "$t/b.conf")
 	pids=()
 	paused h2 pmctl --sysroot "$fx" freq set --governor performance --max 3GHz
-	hpid=$(cat "$t/pause")
+	hpid=$(<"$t/pause")
 	mid=$(tree_sum "$fx")
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -f "$t/b.conf"
 	assert_failure 4
@@ -278,23 +278,23 @@ paused() {
 	want_b=$(alone "$fx" "$t/b.conf")
 	lock=$fx/run/opp-set.lock
 	paused h opp-set --sysroot "$fx" -f "$t/a.conf"
-	hpid=$(cat "$t/pause")
+	hpid=$(<"$t/pause")
 	bg w "$bin/opp-set" --sysroot "$fx" --wait -f "$t/b.conf"
 	until_waiters "$lock" 1
 	kill -KILL "$hpid"
 	# The waiter gets the lock the moment the holder's fd is gone.
 	wait "${pids[1]}"
-	[ "$(rc w)" -eq 0 ] || fail "waiter: exit $(rc w): $(cat "$t/w.err")"
+	[ "$(rc w)" -eq 0 ] || fail "waiter: exit $(rc w): $(<"$t/w.err")"
 	wait "${pids[0]}" || true
 	[ "$(rc h)" -eq 137 ] || fail "holder: exit $(rc h)"
 	[ "$(tree_sum "$fx")" = "$want_b" ] || fail "not at b: $(limits "$fx")"
 	# Again with no one waiting: the dead holder's pid stays in the file
 	# (stale), and the next run without --wait is not busy.
 	paused h2 opp-set --sysroot "$fx" -f "$t/a.conf"
-	hpid=$(cat "$t/pause")
+	hpid=$(<"$t/pause")
 	kill -KILL "$hpid"
 	wait "${pids[2]}" || true
-	[ "$(cat "$lock")" = "$hpid opp-set" ]
+	[ "$(<"$lock")" = "$hpid opp-set" ]
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -f "$t/b.conf"
 	assert_success
 	[ "$(tree_sum "$fx")" = "$want_b" ] || fail "not at b: $(limits "$fx")"
@@ -329,7 +329,7 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	lock=$fx/run/pm-suspend.lock
 	bg h "$bin/pm-suspend" --sysroot "$fx" s2idle
 	until_file "$t/pause"
-	hpid=$(cat "$t/pause")
+	hpid=$(<"$t/pause")
 	[ "$(holder "$lock")" = "$hpid" ]
 	mid=$(tree_sum "$fx")
 	for i in 1 2 3; do
@@ -337,9 +337,9 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	done
 	for i in 1 2 3; do wait "${pids[$i]}"; done
 	for i in 1 2 3; do
-		[ "$(rc "l$i")" -eq 4 ] || fail "l$i: exit $(rc "l$i"): $(cat "$t/l$i.err")"
-		[ "$(cat "$t/l$i.err")" = "pm-suspend: another sleep is in progress ($hpid pm-suspend holds /run/pm-suspend.lock); --wait waits for it" ] ||
-			fail "l$i: $(cat "$t/l$i.err")"
+		[ "$(rc "l$i")" -eq 4 ] || fail "l$i: exit $(rc "l$i"): $(<"$t/l$i.err")"
+		[ "$(<"$t/l$i.err")" = "pm-suspend: another sleep is in progress ($hpid pm-suspend holds /run/pm-suspend.lock); --wait waits for it" ] ||
+			fail "l$i: $(<"$t/l$i.err")"
 	done
 	[ "$(tree_sum "$fx")" = "$mid" ] || fail "a loser changed the tree"
 	for i in 1 2 3; do
@@ -351,13 +351,13 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	rm "$t/pause"
 	wait "${pids[@]}"
 	for n in h w1 w2 w3; do
-		[ "$(rc "$n")" -eq 0 ] || fail "$n: exit $(rc "$n"): $(cat "$t/$n.err")"
+		[ "$(rc "$n")" -eq 0 ] || fail "$n: exit $(rc "$n"): $(<"$t/$n.err")"
 	done
 	[ "$(cycles "$fx")" = "$(printf 'suspend suspend resume suspend %.0s' 1 2 3 4 | sed 's/ $//')" ] ||
-		fail "cycles interleaved: $(cat "$fx/hooks.log")"
+		fail "cycles interleaved: $(<"$fx/hooks.log")"
 	# Each cycle's two calls come from one pm-suspend.
 	[ "$(awk '{ print $1 }' "$fx/hooks.log" | uniq -c | awk '{ print $1 }' | sort -u)" = 2 ] ||
-		fail "$(cat "$fx/hooks.log")"
+		fail "$(<"$fx/hooks.log")"
 }
 
 @test "pm-suspend killed with SIGKILL in a hook: the lock goes with it, not to the hook; the next run sleeps at once" {
@@ -365,12 +365,12 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	lock=$fx/run/pm-suspend.lock
 	bg h "$bin/pm-suspend" --sysroot "$fx" s2idle
 	until_file "$t/pause"
-	hpid=$(cat "$t/pause")
+	hpid=$(<"$t/pause")
 	bg w "$bin/pm-suspend" --sysroot "$fx" --wait --no-hooks s2idle
 	until_waiters "$lock" 1
 	kill -KILL "$hpid"
 	wait "${pids[1]}"
-	[ "$(rc w)" -eq 0 ] || fail "waiter: exit $(rc w): $(cat "$t/w.err")"
+	[ "$(rc w)" -eq 0 ] || fail "waiter: exit $(rc w): $(<"$t/w.err")"
 	wait "${pids[0]}" || true
 	[ "$(rc h)" -eq 137 ]
 	# The hook lives on, paused: it holds no copy of the lock's fd.
@@ -379,7 +379,7 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" s2idle
 	assert_success
 	[ "$(cycles "$fx")" = "suspend suspend resume suspend" ]
-	[ "$(cat "$lock")" != "$hpid pm-suspend" ]
+	[ "$(<"$lock")" != "$hpid pm-suspend" ]
 	rm "$t/pause"
 }
 
@@ -395,7 +395,7 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	assert_success
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" s2idle
 	assert_success
-	[[ $(cat "$fx/run/opp-set.lock") != 99999* ]]
+	[[ $(<"$fx/run/opp-set.lock") != 99999* ]]
 	for l in opp-set pm-suspend; do
 		rm "$fx/run/$l.lock"
 		echo keep >"$fx/target"
@@ -408,7 +408,7 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" s2idle
 	assert_failure 1
 	[ "$stderr" = "pm-suspend: cannot take the lock: /run/pm-suspend.lock: Too many levels of symbolic links (ELOOP)" ]
-	[ "$(cat "$fx/target")" = keep ]
+	[ "$(<"$fx/target")" = keep ]
 	[ "$(tree_sum "$fx")" = "$before" ]
 }
 
@@ -424,14 +424,14 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 	assert_success
 	rm "$t/pause"
 	wait "${pids[0]}"
-	[ "$(rc h)" -eq 0 ] || fail "$(cat "$t/h.err")"
+	[ "$(rc h)" -eq 0 ] || fail "$(<"$t/h.err")"
 	pids=()
 	paused o opp-set --sysroot "$fx" -f "$t/b.conf"
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" --no-hooks s2idle
 	assert_success
 	rm "$t/pause"
 	wait "${pids[0]}"
-	[ "$(rc o)" -eq 0 ] || fail "$(cat "$t/o.err")"
+	[ "$(rc o)" -eq 0 ] || fail "$(<"$t/o.err")"
 }
 
 # hwp-laptop with the example points and "ac" (performance on AC): on AC,
@@ -449,7 +449,7 @@ autofx() {
 unplug() {
 	local ps=$1/sys/class/power_supply full
 	echo 0 >"$ps/ADP1/online"
-	full=$(cat "$ps/BAT0/energy_full")
+	full=$(<"$ps/BAT0/energy_full")
 	echo $((full * 20 / 100)) >"$ps/BAT0/energy_now"
 	echo Discharging >"$ps/BAT0/status"
 }
@@ -484,9 +484,9 @@ alone_name() {
 	rm "$t/pause"
 	wait "${pids[@]}"
 	for n in h w1 w2; do
-		[ "$(rc "$n")" -eq 0 ] || fail "$n: exit $(rc "$n"): $(cat "$t/$n.err")"
+		[ "$(rc "$n")" -eq 0 ] || fail "$n: exit $(rc "$n"): $(<"$t/$n.err")"
 	done
-	[ "$(cat "$fx/run/pmtools/opp.current")" = battery-saver ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = battery-saver ]
 	[ "$(tree_sum "$fx")" = "$want" ] || fail "$(limits "$fx")"
 }
 
@@ -506,7 +506,7 @@ alone_name() {
 	[ ! -e "$t/ac.rc" ] || fail "ac.sh ended while the lock is held: $(cat "$t/ac.err" "$t/syslog")"
 	rm "$t/pause"
 	wait "${pids[@]}"
-	[ "$(rc h)" -eq 0 ] || fail "holder: $(cat "$t/h.err")"
+	[ "$(rc h)" -eq 0 ] || fail "holder: $(<"$t/h.err")"
 	[ "$(rc ac)" -eq 0 ] || fail "ac.sh: exit $(rc ac): $(cat "$t/ac.err" "$t/syslog")"
-	[ "$(cat "$fx/run/pmtools/opp.current")" = battery-saver ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = battery-saver ]
 }

@@ -89,13 +89,13 @@ attack() {
 		"$bin/pmctl" --sysroot "$fx" supply set BAT0 --charge-stop 90
 	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
 	[[ $stderr == *"/sys/class/power_supply/BAT0/charge_control_end_threshold"* ]] || fail "$stderr"
-	[ "$(cat "$t/host-threshold")" = 77 ] || fail "the host's file was written"
-	[ "$(cat "$fx$t/host-threshold")" = 80 ] || fail "the file inside was written: $(cat "$fx$t/host-threshold")"
+	[ "$(<"$t/host-threshold")" = 77 ] || fail "the host's file was written"
+	[ "$(<"$fx$t/host-threshold")" = 80 ] || fail "the file inside was written: $(<"$fx$t/host-threshold")"
 	# Without the refusal the write lands inside the root.
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" supply set BAT0 --charge-stop 90
 	assert_success
-	[ "$(cat "$t/host-threshold")" = 77 ] || fail "the host's file was written"
-	[ "$(cat "$fx$t/host-threshold")" = 90 ] || fail "not written inside the root"
+	[ "$(<"$t/host-threshold")" = 77 ] || fail "the host's file was written"
+	[ "$(<"$fx$t/host-threshold")" = 90 ] || fail "not written inside the root"
 }
 
 # ---------------------------------------------------------------- hooks
@@ -132,8 +132,8 @@ echo \"host \$1\" >>$t/host-ran
 	ln -s "$t/hooks/20binary" "$fx/etc/pm/sleep.d/20binary"
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" -J deep
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
-	[ ! -e "$t/host-ran" ] || fail "the host's hook ran: $(cat "$t/host-ran")"
-	[ "$(cat "$fx/ran")" = "inside suspend
+	[ ! -e "$t/host-ran" ] || fail "the host's hook ran: $(<"$t/host-ran")"
+	[ "$(<"$fx/ran")" = "inside suspend
 inside resume" ] || fail "ran: $(cat "$fx/ran" 2>/dev/null)"
 	jq -e '[.hooks[] | select(.path | endswith("20binary")) | .result] | length == 2 and all(. == "success")' <<<"$output" >/dev/null ||
 		fail "the binary that ran was not the one inside: $output"
@@ -155,7 +155,7 @@ inside resume" ] || fail "ran: $(cat "$fx/ran" 2>/dev/null)"
 		>"$fx/etc/pm/sleep.d/10a"
 	chmod 755 "$fx/etc/pm/sleep.d/10a"
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" deep
-	! grep -q evil "$fx/ran" 2>/dev/null || fail "nobody's hook ran as root: $(cat "$fx/ran")"
+	! grep -q evil "$fx/ran" 2>/dev/null || fail "nobody's hook ran as root: $(<"$fx/ran")"
 	[[ $stderr == *"cannot run the hook /etc/pm/sleep.d/20b"* ]] || fail "$stderr"
 }
 
@@ -228,7 +228,7 @@ save_cases=(
 		[ "$status" -eq 1 ] || fail "$f: exit $status: $stderr"
 		[[ ${stderr_lines[0]} == "opp-set: cannot save $t/saved.conf: "*"does not fit in a point file"* ]] ||
 			fail "$f: $stderr"
-		[ ! -e "$t/saved.conf" ] || fail "$f: saved anyway: $(cat "$t/saved.conf")"
+		[ ! -e "$t/saved.conf" ] || fail "$f: saved anyway: $(<"$t/saved.conf")"
 		[ -z "$(find "$t" -maxdepth 1 -name '.saved.conf.*')" ] || fail "$f: a temporary file left"
 	done
 	# A devfreq device whose name would end its section.
@@ -274,9 +274,9 @@ $fx" ] || fail "cstate-stat -- CMD: $output"
 $fx" ] || fail "pmctl latency -- CMD: $output"
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$rel" deep
 	assert_success
-	[ "$(cat "$fx/hook-saw")" = "inside
+	[ "$(<"$fx/hook-saw")" = "inside
 inside" ] || fail "the hook: $(cat "$fx/hook-saw" 2>/dev/null)"
-	[ "$(sort -u "$fx/hook-root")" = "$fx" ] || fail "PM_SYSROOT of the hook: $(cat "$fx/hook-root")"
+	[ "$(sort -u "$fx/hook-root")" = "$fx" ] || fail "PM_SYSROOT of the hook: $(<"$fx/hook-root")"
 	# "." is wherever the tool was started.
 	cd "$fx"
 	run --separate-stderr "$bin/cstate-stat" --sysroot . -q -o "$t/report" -- sh -c 'echo "$PM_SYSROOT"'

@@ -35,7 +35,7 @@ expand() {
 # sysfs and cpuinfo only): cpuN has steal 200+N and idle 8000+100N.
 add_proc() { # DIR
 	local d=$1 c cpus
-	cpus=$(expand "$(cat "$d/$cpu_dir/online")")
+	cpus=$(expand "$(<"$d/$cpu_dir/online")")
 	mkdir -p "$d/proc"
 	{
 		echo "cpu  0 0 0 0 0 0 0 0 0 0"
@@ -289,7 +289,7 @@ none_vm() {
 			c=${f%/idle_time_us}
 			c=${c##*/cpu}
 			grep -qx 1 "$d/$cpu_dir/cpu$c/online" 2>/dev/null || continue
-			want="$(cat "$d/$cpu_dir/cpu$c/idle_count") $(cat "$f")"
+			want="$(<"$d/$cpu_dir/cpu$c/idle_count") $(<"$f")"
 			got=$(jq -r ".cpus[] | select(.cpu == $c) | \"\(.s390_idle.usage) \(.s390_idle.time_us)\"" <<<"$output")
 			[ "$got" = "$want" ] || fail "$n cpu$c: $got, want $want"
 		done
@@ -298,7 +298,7 @@ none_vm() {
 	copy_tree "$(dump s390-zvm)" "$d"
 	echo "600000.00 1.00" >"$d/proc/uptime"
 	run "$bin/cstate-stat" --sysroot "$d" -J
-	t=$(cat "$d/$cpu_dir/cpu1/idle_time_us")
+	t=$(<"$d/$cpu_dir/cpu1/idle_time_us")
 	jq -e --argjson t "$t" '.cpus[1].s390_idle.share_pct - $t / 600000e6 * 100 | fabs < 0.006' <<<"$output"
 	jq -e '.hypervisor == {"name": "z/VM 6.1.0", "source": "/proc/sysinfo"}' <<<"$output"
 	run "$bin/cstate-stat" --sysroot "$(dump s390-lpar)" -J
@@ -312,7 +312,7 @@ none_vm() {
 		copy_tree "$(dump "$n")" "$d"
 		add_proc "$d"
 		f=$d/$cpu_dir/cpu1
-		t0=$(cat "$f/idle_time_us") c0=$(cat "$f/idle_count")
+		t0=$(<"$f/idle_time_us") c0=$(<"$f/idle_count")
 		run --separate-stderr "$bin/cstate-stat" --sysroot "$d" -J -c all -- sh -c \
 			"sleep 0.3; echo $((t0 + 150000)) >'$f/idle_time_us'; echo $((c0 + 30)) >'$f/idle_count'"
 		assert_success
@@ -328,7 +328,7 @@ none_vm() {
 @test "a cpuidle time 1000 us back (not a reset): residency 0, not 70 215 %, and counted" {
 	fx=$(fresh laptop2006)
 	s=$fx/$cpu_dir/cpu0/cpuidle/state2
-	t=$(cat "$s/time")
+	t=$(<"$s/time")
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -v -- sh -c "echo $((t - 1000)) >'$s/time'; sleep 0.2"
 	assert_success
 	jq -e '.cpus[0].cstates[2] | .residency_pct == 0 and .time_us == 0' <<<"$output"
@@ -342,7 +342,7 @@ none_vm() {
 @test "a cpuidle time and usage 1 back: no 1 564 082 %, no 601 570 333 entries/s" {
 	fx=$(fresh laptop2006)
 	s=$fx/$cpu_dir/cpu0/cpuidle/state1
-	t=$(cat "$s/time") u=$(cat "$s/usage")
+	t=$(<"$s/time") u=$(<"$s/usage")
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -- sh -c "echo $((t - 1)) >'$s/time'; echo $((u - 1)) >'$s/usage'; sleep 0.1"
 	assert_success
 	jq -e '.cpus[0].cstates[1] | .residency_pct == 0 and .entries_per_s == 0' <<<"$output"

@@ -86,7 +86,7 @@ cpu_dir=sys/devices/system/cpu
 	got=$(jq -r '.cpus[0].pstates.time_in_state[] | "\(.khz):\(.time_ms)"' <<<"$output" | tr '\n' ' ')
 	[ "$got" = "$want" ]
 	jq -e '[.cpus[0].pstates.time_in_state[].share_pct] | add | . > 99.9 and . < 100.1' <<<"$output"
-	[ "$(jq .cpus[0].pstates.total_trans <<<"$output")" = "$(cat "$p/total_trans")" ]
+	[ "$(jq .cpus[0].pstates.total_trans <<<"$output")" = "$(<"$p/total_trans")" ]
 }
 
 @test "--trans-table prints the kernel's matrix" {
@@ -104,7 +104,7 @@ cpu_dir=sys/devices/system/cpu
 @test "over a command: the deltas are what the command changed" {
 	fx=$(fixture laptop2006)
 	s="$fx/$cpu_dir/cpu0/cpuidle/state2"
-	u0=$(cat "$s/usage") t0=$(cat "$s/time")
+	u0=$(<"$s/usage") t0=$(<"$s/time")
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -- \
 		sh -c "sleep 0.2; echo $((u0 + 40)) >'$s/usage'; echo $((t0 + 150000)) >'$s/time'"
 	assert_success
@@ -316,7 +316,7 @@ cpu_dir=sys/devices/system/cpu
 @test "--power: watts from energy_uj, a wrap of the counter handled" {
 	fx=$(fixture hwp-laptop)
 	z="$fx/sys/class/powercap/intel-rapl:0"
-	max=$(cat "$z/max_energy_range_uj")
+	max=$(<"$z/max_energy_range_uj")
 	echo $((max - 1000000)) >"$z/energy_uj"
 	# The counter wraps: 1 J before the top, 2 J after zero: 3 J in all.
 	run "$bin/cstate-stat" --sysroot "$fx" -J --power -- sh -c "echo 2000000 >'$z/energy_uj'; sleep 0.2"
@@ -367,17 +367,17 @@ cpu_dir=sys/devices/system/cpu
 @test "the real /sys, read only: the states and counters are the kernel's" {
 	d=/sys/devices/system/cpu/cpu0/cpuidle
 	[ -d "$d/state0" ] || skip "this machine has no cpuidle"
-	before=$(cat "$d/state0/usage")
+	before=$(<"$d/state0/usage")
 	run --separate-stderr "$bin/cstate-stat" -J -c 0 --cstates
 	assert_success
 	n=$(find "$d" -maxdepth 1 -name 'state*' | wc -l)
 	[ "$(jq '.cpus[0].cstates | length' <<<"$output")" = "$n" ]
 	for ((i = 0; i < n; i++)); do
-		[ "$(jq -r ".cpus[0].cstates[$i].name" <<<"$output")" = "$(cat "$d/state$i/name")" ]
-		[ "$(jq -r ".cpus[0].cstates[$i].latency_us" <<<"$output")" = "$(cat "$d/state$i/latency")" ]
+		[ "$(jq -r ".cpus[0].cstates[$i].name" <<<"$output")" = "$(<"$d/state$i/name")" ]
+		[ "$(jq -r ".cpus[0].cstates[$i].latency_us" <<<"$output")" = "$(<"$d/state$i/latency")" ]
 	done
 	[ "$(jq .cpus[0].cstates[0].usage <<<"$output")" -ge "$before" ]
-	[ "$(jq -r .cpuidle.driver <<<"$output")" = "$(cat /sys/devices/system/cpu/cpuidle/current_driver)" ]
+	[ "$(jq -r .cpuidle.driver <<<"$output")" = "$(</sys/devices/system/cpu/cpuidle/current_driver)" ]
 }
 
 @test "the command gets PM_SYSROOT and cstate-stat's folder first on PATH" {
@@ -392,7 +392,7 @@ cpu_dir=sys/devices/system/cpu
 @test "interval: counters rewritten between samples add up exactly over the run" {
 	fx=$(fixture laptop2006)
 	s="$fx/$cpu_dir/cpu1/cpuidle/state2"
-	t0=$(cat "$s/time") u0=$(cat "$s/usage")
+	t0=$(<"$s/time") u0=$(<"$s/usage")
 	out="$BATS_TEST_TMPDIR/samples"
 	"$bin/cstate-stat" --sysroot "$fx" -J -c 1 -i 0.1 >"$out" &
 	cs=$!

@@ -144,5 +144,5 @@ opp_read_models=("*/cpuidle/state*/disable" "*/cpuidle/current_governor"
 	mapfile -t w < <(fault_writes "$fx" opp-set full | cut -f1)
 	[[ " ${w[*]} " == *" $cf/policy3/scaling_governor "* ]] || fail "policy3 not written: ${w[*]}"
 	[[ " ${w[*]} " == *" $cpu/cpu3/cpuidle/state5/disable "* ]] || fail "cpu3's C10 not written: ${w[*]}"
-	[ "$(cat "$fx$cf/policy3/scaling_governor")" = powersave ]
+	[ "$(<"$fx$cf/policy3/scaling_governor")" = powersave ]
 }

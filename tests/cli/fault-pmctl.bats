@@ -99,7 +99,7 @@ dev=/sys/devices/pci0000:00
 	run --separate-stderr env PM_FAULT_WRITE="*/sys/*=EINTR@5" LD_PRELOAD="$so" \
 		"$bin/pmctl" --sysroot "$fx" freq set --governor performance --min 1.2GHz --max 3GHz
 	assert_success
-	[ "$(cat "$fx$cf/policy1/scaling_max_freq")" = 3000000 ]
+	[ "$(<"$fx$cf/policy1/scaling_max_freq")" = 3000000 ]
 }
 
 @test "a short write that cannot be undone is named, exit 1" {
@@ -112,7 +112,7 @@ dev=/sys/devices/pci0000:00
 	[[ ${stderr_lines[0]} == *"$cf/policy1/scaling_max_freq"*"(EIO); short write: 4 of 8 bytes" ]] || fail "$stderr"
 	[ "${stderr_lines[1]}" = "pmctl: could not restore $cf/policy1/scaling_max_freq to '4700000': Input/output error (EIO)" ]
 	[ "${stderr_lines[2]}" = "pmctl: restored the 1 earlier write, but not $cf/policy1/scaling_max_freq" ]
-	[ "$(cat "$fx$cf/policy0/scaling_max_freq")" = 4700000 ]
+	[ "$(<"$fx$cf/policy0/scaling_max_freq")" = 4700000 ]
 }
 
 @test "a failed read of an attribute before planning: exit 1 naming it, nothing written" {
@@ -137,9 +137,9 @@ dev=/sys/devices/pci0000:00
 	run --separate-stderr env PM_FAULT_READ="*$cf/policy2/scaling_governor=EINTR@1;*/cpu1/cpuidle/state3/disable=EINTR@1" \
 		LD_PRELOAD="$so" "$bin/pmctl" --sysroot "$fx" freq set --governor performance
 	assert_success
-	[ "$(cat "$fx$cf/policy2/scaling_governor")" = performance ]
+	[ "$(<"$fx$cf/policy2/scaling_governor")" = performance ]
 	run --separate-stderr env PM_FAULT_READ="*/cpu1/cpuidle/state3/disable=EINTR@1" \
 		LD_PRELOAD="$so" "$bin/pmctl" --sysroot "$fx" idle disable C6
 	assert_success
-	[ "$(cat "$fx/sys/devices/system/cpu/cpu1/cpuidle/state3/disable")" = 1 ]
+	[ "$(<"$fx/sys/devices/system/cpu/cpu1/cpuidle/state3/disable")" = 1 ]
 }

@@ -178,17 +178,17 @@ as_checked() { # WHAT FILE
 	run --separate-stderr "$bin/pmctl" --sysroot "$HOSTILE" status -F prom
 	assert_success
 	printf '%s\n' "$output" >"$f"
-	promtool check metrics <"$f" || fail "$(cat "$f")"
+	promtool check metrics <"$f" || fail "$(<"$f")"
 	grep -qF 'supply="BAT\\x1b]0;pwned\\x07\\x1b[2J\\x1b[H"' "$f"
 	grep -qF 'model="Model\\xff\\xfe\\xc2\\x9b2J"' "$f"
 	grep -qF 'type="acpi\\xff\\xfetz"' "$f"
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$HOSTILE" -F prom
 	assert_success
 	printf '%s\n' "$output" >"$f"
-	promtool check metrics <"$f" || fail "$(cat "$f")"
+	promtool check metrics <"$f" || fail "$(<"$f")"
 	grep -qF 'state="C6\\x1b[2J\\x1b[H"' "$f"
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$HOSTILE" -i 0.02 -n 2 -F prom
 	assert_success
 	printf '%s\n' "$output" >"$f"
-	promtool check metrics <"$f" || fail "$(cat "$f")"
+	promtool check metrics <"$f" || fail "$(<"$f")"
 }

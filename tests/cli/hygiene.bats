@@ -81,7 +81,7 @@ refused_conf() {
 	chmod 1777 "$d"
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" performance
 	assert_success
-	[ "$(cat "$fx/sys/devices/system/cpu/cpufreq/policy0/scaling_governor")" = performance ]
+	[ "$(<"$fx/sys/devices/system/cpu/cpufreq/policy0/scaling_governor")" = performance ]
 	chmod 755 "$d"
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" powersave
 	assert_success
@@ -143,7 +143,7 @@ refused_conf() {
 	chmod 600 "$t/my.conf"
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" --config "$t/my.conf" deep
 	assert_success
-	[ "$(cat "$fx/hooks.log")" = $'suspend\nresume' ]
+	[ "$(<"$fx/hooks.log")" = $'suspend\nresume' ]
 }
 
 @test "as another user nothing is refused for its owner or mode: the checks are root's" {
@@ -215,7 +215,7 @@ std_only() {
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" s2idle 7>"$t/seven" 9</dev/null 12<>"$t/twelve"
 	assert_success
 	for f in 10fds.suspend 10fds.resume sd.pre sd.post; do
-		[ "$(cat "$fx/fds.$f")" = "0 1 2 3" ] || fail "$f: open fds $(cat "$fx/fds.$f")"
+		[ "$(<"$fx/fds.$f")" = "0 1 2 3" ] || fail "$f: open fds $(<"$fx/fds.$f")"
 	done
 }
 
@@ -224,13 +224,13 @@ std_only() {
 	list='ls /proc/self/fd | paste -sd" " >"$0"'
 	run --separate-stderr std_only "$bin/cstate-stat" --sysroot "$fx" -J -o "$t/report.json" -- sh -c "$list" "$t/cs"
 	assert_success
-	[ "$(cat "$t/cs")" = "0 1 2 3" ] || fail "cstate-stat -- CMD: open fds $(cat "$t/cs")"
+	[ "$(<"$t/cs")" = "0 1 2 3" ] || fail "cstate-stat -- CMD: open fds $(<"$t/cs")"
 	run --separate-stderr std_only "$bin/cstate-stat" --sysroot "$fx" --wakeups --power -- sh -c "$list" "$t/cs2"
 	assert_success
-	[ "$(cat "$t/cs2")" = "0 1 2 3" ] || fail "cstate-stat --wakeups --power -- CMD: open fds $(cat "$t/cs2")"
+	[ "$(<"$t/cs2")" = "0 1 2 3" ] || fail "cstate-stat --wakeups --power -- CMD: open fds $(<"$t/cs2")"
 	run --separate-stderr std_only "$bin/pmctl" --sysroot "$fx" latency 10 -- sh -c "$list" "$t/lat"
 	assert_success
-	[ "$(cat "$t/lat")" = "0 1 2 3" ] || fail "pmctl latency -- CMD: open fds $(cat "$t/lat")"
+	[ "$(<"$t/lat")" = "0 1 2 3" ] || fail "pmctl latency -- CMD: open fds $(<"$t/lat")"
 }
 
 @test "a hook's environment is exactly the documented one, whatever the caller's (LD_PRELOAD, BASH_ENV, ENV, IFS)" {
@@ -261,7 +261,7 @@ STORAGEDIR=$fx/run/pm-utils/pm-suspend/storage
 SUSPEND_MODULES=
 TEMPORARY_CPUFREQ_GOVERNOR=performance"
 	for p in suspend resume; do
-		[ "$(cat "$fx/env.$p")" = "$want" ] || fail "$p: $(cat "$fx/env.$p")"
+		[ "$(<"$fx/env.$p")" = "$want" ] || fail "$p: $(<"$fx/env.$p")"
 	done
 	[ ! -e "$t/bash_env_ran" ]
 }

@@ -93,13 +93,13 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	jq -e '[.writes[].path] | (index("/sys/devices/system/cpu/intel_pstate/max_perf_pct") < index("/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq"))
 		and (index("/sys/devices/system/cpu/cpufreq/policy7/energy_performance_preference") < index("/sys/devices/system/cpu/cpuidle/current_governor"))
 		and (.[-1] == "/sys/power/mem_sleep")' <<<"$output"
-	[ "$(cat "$fx/$cf/policy0/energy_performance_preference")" = balance_power ]
-	[ "$(cat "$fx/$cf/policy2/energy_performance_preference")" = power ]
-	[ "$(cat "$fx/$cf/policy3/scaling_max_freq")" = 2000000 ]
-	[ "$(cat "$fx/sys/devices/system/cpu/intel_pstate/no_turbo")" = 1 ]
-	[ "$(cat "$fx/sys/devices/system/cpu/cpu3/cpuidle/state5/disable")" = 1 ]
-	[ "$(cat "$fx/sys/devices/system/cpu/cpu3/cpuidle/state1/disable")" = 0 ]
-	[ "$(cat "$fx/sys/firmware/acpi/platform_profile")" = low-power ]
+	[ "$(<"$fx/$cf/policy0/energy_performance_preference")" = balance_power ]
+	[ "$(<"$fx/$cf/policy2/energy_performance_preference")" = power ]
+	[ "$(<"$fx/$cf/policy3/scaling_max_freq")" = 2000000 ]
+	[ "$(<"$fx/sys/devices/system/cpu/intel_pstate/no_turbo")" = 1 ]
+	[ "$(<"$fx/sys/devices/system/cpu/cpu3/cpuidle/state5/disable")" = 1 ]
+	[ "$(<"$fx/sys/devices/system/cpu/cpu3/cpuidle/state1/disable")" = 0 ]
+	[ "$(<"$fx/sys/firmware/acpi/platform_profile")" = low-power ]
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" full
 	assert_success
 	[ "$stderr" = "opp-set: already at full" ]
@@ -179,8 +179,8 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J -s cpufreq.governor=powersave -s 'cpufreq:4-5.max=1.2GHz'
 	assert_success
 	jq -e '.name == "custom" and .changed == 3' <<<"$output"
-	[ "$(cat "$fx/$cf/policy4/scaling_max_freq")" = 1200000 ]
-	[ "$(cat "$fx/$cf/policy0/scaling_governor")" = powersave ]
+	[ "$(<"$fx/$cf/policy4/scaling_max_freq")" = 1200000 ]
+	[ "$(<"$fx/$cf/policy0/scaling_governor")" = powersave ]
 	bad_input opp-set "$fx" -s cpufreq.governor
 	bad_input opp-set "$fx" -s nosuch.key=1
 	bad_input opp-set "$fx" -s opp.include=x
@@ -388,7 +388,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	fx=$(with_examples hwp-laptop)
 	ps=$fx/sys/class/power_supply
 	point "$fx" normal '[opp]\ninclude = balanced\n[match]\nac = offline\nbattery_above = 30\npriority = 5\n'
-	full=$(cat "$ps/BAT0/energy_full")
+	full=$(<"$ps/BAT0/energy_full")
 	level() { echo $((full * $1 / 100)) >"$ps/BAT0/energy_now"; }
 	# On AC: only the default, balanced, holds.
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
@@ -407,7 +407,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	level 40
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
 	jq -e '.name == "normal"' <<<"$output"
-	[ "$(cat "$fx/run/pmtools/opp.current")" = normal ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = normal ]
 	# Without a default, no point holding is exit 3, said and not hidden.
 	rm "$fx/etc/pm/opp.d/balanced.conf" "$fx/etc/pm/opp.d/normal.conf"
 	echo 1 >"$ps/ADP1/online"
@@ -419,7 +419,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 @test "--auto with the shipped examples: every state of AC, battery, temperature and CPU pressure has a point" {
 	fx=$(with_examples hwp-laptop)
 	ps=$fx/sys/class/power_supply
-	full=$(cat "$ps/BAT0/energy_full")
+	full=$(<"$ps/BAT0/energy_full")
 	mkdir -p "$fx/proc/pressure"
 	for psi in none 3.00 95.00; do
 		rm -f "$fx/proc/pressure/cpu"
@@ -453,13 +453,13 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 @test "--auto round trip with the shipped examples: unplugged battery-saver, plugged balanced, hot cool and back" {
 	fx=$(with_examples hwp-laptop)
 	ps=$fx/sys/class/power_supply
-	full=$(cat "$ps/BAT0/energy_full")
+	full=$(<"$ps/BAT0/energy_full")
 	zone=$fx/sys/class/thermal/thermal_zone0/temp
 	auto() { # WANT: --auto applies WANT, recorded as current
 		run --separate-stderr "$bin/opp-set" --sysroot "$fx" --auto -J
 		[ "$status" -eq 0 ] || fail "want $1: exit $status: $stderr"
 		jq -e --arg p "$1" '.name == $p and .rolled_back == false' <<<"$output" || fail "want $1: $output $stderr"
-		[ "$(cat "$fx/run/pmtools/opp.current")" = "$1" ]
+		[ "$(<"$fx/run/pmtools/opp.current")" = "$1" ]
 	}
 	auto balanced
 	echo 0 >"$ps/ADP1/online"
@@ -544,7 +544,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	jq -e --arg p "$dev/power/control" '[.writes[] | select(.path == $p)] | length <= 1' <<<"$output"
 	run "$bin/opp-set" --sysroot "$fx" r
 	assert_success
-	[ "$(cat "$fx$dev/power/control")" = on ]
+	[ "$(<"$fx$dev/power/control")" = on ]
 }
 
 @test "-s: more than 32 settings in one run" {
@@ -562,9 +562,9 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 	point "$fx" g '[devfreq ff9a0000.gpu]\ngovernor = simple_ondemand\nmin = 400MHz\nmax = 666MHz\n'
 	run "$bin/opp-set" --sysroot "$fx" g
 	assert_success
-	[ "$(cat "$fx/$df/max_freq")" = 666000000 ]
-	[ "$(cat "$fx/$df/min_freq")" = 400000000 ]
-	[ "$(cat "$fx/$df/governor")" = simple_ondemand ]
+	[ "$(<"$fx/$df/max_freq")" = 666000000 ]
+	[ "$(<"$fx/$df/min_freq")" = 400000000 ]
+	[ "$(<"$fx/$df/governor")" = simple_ondemand ]
 	point "$fx" r '[devfreq ff9a0000.gpu]\nmax = 2GHz\n'
 	refused 2 opp-set "$fx" r
 	[ "${stderr_lines[0]}" = "opp-set: /etc/pm/opp.d/r.conf:2: max 2 GHz is outside the range of ff9a0000.gpu: 200 MHz - 800 MHz" ]

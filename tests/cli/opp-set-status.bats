@@ -77,7 +77,7 @@ point() { # FX NAME TEXT
 	assert_success
 	[ "$output" = "$cpu/intel_pstate/status = passive" ]
 	[ "$stderr" = "opp-set: pas: the driver's status switch recreates every cpufreq policy: the [cpufreq] and [intel_pstate] writes are planned after it, and not shown" ]
-	[ "$(cat "$fx$cpu/intel_pstate/status")" = active ]
+	[ "$(<"$fx$cpu/intel_pstate/status")" = active ]
 	run --separate-stderr env LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" -J pas
 	assert_success
 	jq -e '.writes[0] | .path == "/sys/devices/system/cpu/intel_pstate/status" and .old == "active" and .new == "passive" and .ok' <<<"$output"
@@ -88,8 +88,8 @@ point() { # FX NAME TEXT
 	jq -e '.changed == 9 and .unchanged == 8' <<<"$output"
 	jq -e '[.writes[] | select(.path | endswith("scaling_max_freq")) | .old] | unique == ["4700000"]' <<<"$output"
 	for p in "$fx$cf"/policy*; do
-		[ "$(cat "$p/scaling_governor")" = schedutil ]
-		[ "$(cat "$p/scaling_max_freq")" = 2000000 ]
+		[ "$(<"$p/scaling_governor")" = schedutil ]
+		[ "$(<"$p/scaling_max_freq")" = 2000000 ]
 	done
 	run --separate-stderr env LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" pas
 	assert_success
@@ -148,7 +148,7 @@ $cpu/intel_pstate/min_perf_pct" ] || fail "after the status: $rest"
 	[[ ${stderr_lines[0]} == *"none of 'nosuch' is available"* ]] || fail "$stderr"
 	[ "${stderr_lines[1]}" = "opp-set: could not restore $cpu/intel_pstate/status to 'active': Input/output error (EIO)" ]
 	[ "${stderr_lines[2]}" = "opp-set: 1 of 1 earlier writes could not be restored" ]
-	[ "$(cat "$fx$cpu/intel_pstate/status")" = passive ]
+	[ "$(<"$fx$cpu/intel_pstate/status")" = passive ]
 }
 
 @test "--save with the status, a switch away, and -f puts the machine back" {
@@ -159,7 +159,7 @@ $cpu/intel_pstate/min_perf_pct" ] || fail "after the status: $rest"
 	env LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" --save "$BATS_TEST_TMPDIR/s.conf"
 	grep -qx 'status = active' "$BATS_TEST_TMPDIR/s.conf"
 	env LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" -q -s intel_pstate.status=passive -s cpufreq.governor=ondemand
-	[ "$(cat "$fx$cf/policy3/scaling_governor")" = ondemand ]
+	[ "$(<"$fx$cf/policy3/scaling_governor")" = ondemand ]
 	[ "$(tree_sum "$fx/sys")" != "$before" ]
 	run --separate-stderr env LD_PRELOAD="$so" "$bin/opp-set" --sysroot "$fx" -f "$BATS_TEST_TMPDIR/s.conf"
 	assert_success
@@ -213,7 +213,7 @@ $cpu/intel_pstate/min_perf_pct" ] || fail "after the status: $rest"
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J g
 	assert_success
 	jq -e '.changed == 1 and .writes[0].path == "/sys/devices/system/cpu/amd_pstate/status" and .writes[0].old == "active"' <<<"$output"
-	[ "$(cat "$fx$cpu/amd_pstate/status")" = guided ]
+	[ "$(<"$fx$cpu/amd_pstate/status")" = guided ]
 }
 
 @test "[platform] profile: one planner with pmctl profile: custom, not offered, missing, unreadable" {

@@ -155,7 +155,7 @@ BAT0 charge_behaviour inhibit-charge" ]
 	kernelize "$fx"
 	"$bin/opp-set" --sysroot "$fx" --save "$BATS_TEST_TMPDIR/saved.conf"
 	grep -A3 -x '\[supply BAT0\]' "$BATS_TEST_TMPDIR/saved.conf" >"$BATS_TEST_TMPDIR/part"
-	[ "$(cat "$BATS_TEST_TMPDIR/part")" = "[supply BAT0]
+	[ "$(<"$BATS_TEST_TMPDIR/part")" = "[supply BAT0]
 charge_start = 40
 charge_stop = 70
 charge_behaviour = inhibit-charge" ]
@@ -169,7 +169,7 @@ charge_behaviour = inhibit-charge" ]
 @test "--reapply: the same named point again, and each charge setting a firmware dropped is named and given back" {
 	fx=$(supfx)
 	"$bin/opp-set" --sysroot "$fx" -q desk
-	[ "$(cat "$fx/run/pmtools/opp.how")" = name ]
+	[ "$(<"$fx/run/pmtools/opp.how")" = name ]
 	kernelize "$fx"
 	# Nothing dropped: nothing to say, nothing written.
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply -J
@@ -187,7 +187,7 @@ charge_behaviour = inhibit-charge" ]
 	[ "${stderr_lines[2]}" = "opp-set: /sys/class/power_supply/BAT0/charge_behaviour reads auto, not the inhibit-charge applied last: the firmware dropped it" ]
 	jq -e '.name == "desk" and .changed == 3' <<<"$output"
 	[ "$(charge "$fx")" = "40 60 inhibit-charge" ]
-	[ "$(cat "$fx/run/pmtools/opp.current")" = desk ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = desk ]
 }
 
 @test "--reapply after --auto (or at boot): --auto's pick now, with the recorded charge settings the point does not set" {
@@ -197,13 +197,13 @@ charge_behaviour = inhibit-charge" ]
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply -J
 	assert_success
 	jq -e '.name == "balanced"' <<<"$output"
-	[ "$(cat "$fx/run/pmtools/opp.how")" = auto ]
+	[ "$(<"$fx/run/pmtools/opp.how")" = auto ]
 	# desk sets the thresholds; then --auto applied a point without them.
 	"$bin/opp-set" --sysroot "$fx" -q desk
 	"$bin/opp-set" --sysroot "$fx" -q --auto
 	kernelize "$fx"
 	echo 0 >"$ps/ADP1/online"
-	echo $(($(cat "$ps/BAT0/energy_full") / 5)) >"$ps/BAT0/energy_now"
+	echo $(($(<"$ps/BAT0/energy_full") / 5)) >"$ps/BAT0/energy_now"
 	echo 100 >"$fx/$bat/charge_control_end_threshold"
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply -J
 	assert_success
@@ -221,19 +221,19 @@ charge_behaviour = inhibit-charge" ]
 	fx=$(supfx)
 	printf '[cpufreq]\ngovernor = performance\n' >"$BATS_TEST_TMPDIR/perf.conf"
 	(cd "$BATS_TEST_TMPDIR" && "$bin/opp-set" --sysroot "$fx" -q -f perf.conf)
-	[ "$(cat "$fx/run/pmtools/opp.how")" = "file $BATS_TEST_TMPDIR/perf.conf" ]
+	[ "$(<"$fx/run/pmtools/opp.how")" = "file $BATS_TEST_TMPDIR/perf.conf" ]
 	for g in "$fx"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do echo powersave >"$g"; done
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply
 	assert_success
 	[ "$(cat "$fx"/sys/devices/system/cpu/cpufreq/policy0/scaling_governor)" = performance ]
 	"$bin/opp-set" --sysroot "$fx" -q desk
 	"$bin/opp-set" --sysroot "$fx" -q -s cpufreq.governor=powersave
-	[ "$(cat "$fx/run/pmtools/opp.how")" = set ]
+	[ "$(<"$fx/run/pmtools/opp.how")" = set ]
 	echo 99 >"$fx/$bat/charge_control_end_threshold"
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --reapply
 	assert_success
 	[[ $stderr == *"the last point was given with -s: only the recorded charge settings are applied again"* ]]
-	[ "$(cat "$fx/$bat/charge_control_end_threshold")" = 60 ]
+	[ "$(<"$fx/$bat/charge_control_end_threshold")" = 60 ]
 	# --reapply is a mode of its own.
 	bad_input opp-set "$fx" --reapply --auto
 	bad_input opp-set "$fx" --reapply desk
@@ -257,7 +257,7 @@ opp-set: at powersave: 1 change" ] || fail "$stderr"
 	# Written again, the record keeps one line of it.
 	"$bin/pmctl" --sysroot "$fx" -q supply set BAT0 --charge-start 20
 	[ "$(grep -v '^#' "$rec")" = "BAT0 charge_control_end_threshold 85
-BAT0 charge_control_start_threshold 20" ] || fail "$(cat "$rec")"
+BAT0 charge_control_start_threshold 20" ] || fail "$(<"$rec")"
 }
 
 @test "--reapply=charge: only the recorded charge settings, the current point left as it is" {
@@ -281,8 +281,8 @@ BAT0 charge_control_start_threshold 20" ] || fail "$(cat "$rec")"
 	[ "$(cut -d' ' -f1,2 <<<"$(charge "$fx")")" = "30 70" ] || fail "$(charge "$fx")"
 	# The governor is the point's business, not this mode's.
 	[ "$(cat "$fx"/sys/devices/system/cpu/cpufreq/policy0/scaling_governor)" = performance ]
-	[ "$(cat "$fx/run/pmtools/opp.current")" = powersave ]
-	[ "$(cat "$fx/run/pmtools/opp.how")" = name ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = powersave ]
+	[ "$(<"$fx/run/pmtools/opp.how")" = name ]
 	bad_input opp-set "$fx" --reapply=all
 	bad_input opp-set "$fx" --reapply=charge desk
 }

@@ -30,7 +30,7 @@ point() { # FILE TEXT
 
 @test "global ondemand tunables (armv7): applied, read back, a second run writes nothing" {
 	d=$(dump_copy armv7)
-	[ "$(cat "$d/$cf/ondemand/up_threshold")" = 95 ]
+	[ "$(<"$d/$cf/ondemand/up_threshold")" = 95 ]
 	point "$BATS_TEST_TMPDIR/od.conf" '[cpufreq]\ngovernor = ondemand\nondemand.up_threshold = 80\nondemand.sampling_down_factor = 010\n'
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -n -f "$BATS_TEST_TMPDIR/od.conf"
 	assert_success
@@ -40,9 +40,9 @@ point() { # FILE TEXT
 	assert_success
 	jq -e '.changed == 2 and ([.writes[] | .ok and .read_back == .new] | all)' <<<"$output"
 	jq -e '[.writes[].old] == ["95", "1"]' <<<"$output"
-	[ "$(cat "$d/$cf/ondemand/up_threshold")" = 80 ]
+	[ "$(<"$d/$cf/ondemand/up_threshold")" = 80 ]
 	# 010 is written as the kernel prints it: 10.
-	[ "$(cat "$d/$cf/ondemand/sampling_down_factor")" = 10 ]
+	[ "$(<"$d/$cf/ondemand/sampling_down_factor")" = 10 ]
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/od.conf"
 	assert_success
 	[ "$stderr" = "opp-set: already at od" ]

@@ -312,7 +312,7 @@ with_points() {
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --list -J -o "$out"
 	assert_success
 	[ -z "$output" ] && [ -z "$stderr" ]
-	[ "$(cat "$BATS_TEST_TMPDIR/link")" = old ]
+	[ "$(<"$BATS_TEST_TMPDIR/link")" = old ]
 	jq -e '.points[0].name == "a"' "$out"
 	[ "$(find "$BATS_TEST_TMPDIR" -name '.points.json.*' | wc -l)" = 0 ]
 }

@@ -70,7 +70,7 @@ calls() { cat "$BATS_TEST_TMPDIR/calls" 2>/dev/null; }
 		assert_success
 		assert_output "$(printf 'powersave\na\nb\n\nend\n%s\nrc 1\nrc 1' "sh: invalid name for STORAGEDIR: '../x'")" ||
 			[[ $output == *"invalid name for STORAGEDIR: '../x'"*"rc 1"*"rc 1" ]] || fail "$sh: $output"
-		[ "$(cat "$store/state:gov")" = powersave ]
+		[ "$(<"$store/state:gov")" = powersave ]
 		[ ! -e "$root/run/pm-utils/pm-suspend/x" ]
 	done
 }

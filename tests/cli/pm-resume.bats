@@ -125,7 +125,7 @@ userfx() {
 
 @test "pm-hibernate --userspace: a refused ioctl is exit 1 naming it, all undone" {
 	userfx
-	disk=$(cat "$fx/sys/power/disk")
+	disk=$(<"$fx/sys/power/disk")
 	swap=$(sha1sum <"$fx/dev/nvme0n1p3")
 	ln -s "$bin/pm-suspend" "$BATS_TEST_TMPDIR/bin/pm-hibernate"
 	run --separate-stderr "$BATS_TEST_TMPDIR/bin/pm-hibernate" --sysroot "$fx" --userspace --json
@@ -134,8 +134,8 @@ userfx() {
 	[[ $stderr == *"$msg"* ]] || fail "$stderr"
 	jq -e --arg m "$msg" '.legs[0].error == $m and .legs[0].entered == false and
 		.legs[0].image == null' <<<"$output"
-	[ "$(cat "$fx/hooks.log")" = $'10a hibernate hibernate\n10a thaw hibernate' ]
-	[ "$(cat "$fx/sys/power/disk")" = "$disk" ]
+	[ "$(<"$fx/hooks.log")" = $'10a hibernate hibernate\n10a thaw hibernate' ]
+	[ "$(<"$fx/sys/power/disk")" = "$disk" ]
 	[ "$(sha1sum <"$fx/dev/nvme0n1p3")" = "$swap" ]
 	# The same through pm-suspend.conf; and --userspace takes hibernation only.
 	echo HIBERNATE_METHOD=userspace >"$fx/etc/pm/pm-suspend.conf"

@@ -77,9 +77,9 @@ Zupper resume suspend deep
 10etc resume suspend deep
 00lib resume suspend deep
 EOF
-	[ "$(cat "$fx/sys/power/state")" = mem ]
+	[ "$(<"$fx/sys/power/state")" = mem ]
 	# mem_sleep was s2idle: deep for the sleep, s2idle again after.
-	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	[ "$(<"$fx/sys/power/mem_sleep")" = s2idle ]
 }
 
 @test "hook arguments of every mode (CLI.md table)" {
@@ -101,7 +101,7 @@ EOF
 	hook "$fx" /etc/pm/sleep.d 10a
 	ps "$fx" -n deep
 	assert_success
-	wc=$(cat "$fx/sys/power/wakeup_count")
+	wc=$(<"$fx/sys/power/wakeup_count")
 	diff - <(printf '%s\n' "${lines[@]}") <<EOF
 hook /etc/pm/sleep.d/10a suspend suspend
 /sys/power/mem_sleep = deep
@@ -124,7 +124,7 @@ EOF
 	assert_line "/sys/power/pm_test = devices"
 	assert_line "/sys/power/pm_test = none"
 	ps "$fx" -n --wake-after 90 deep
-	assert_line "/sys/class/rtc/rtc0/wakealarm = $(($(cat "$fx/sys/class/rtc/rtc0/since_epoch") + 90))"
+	assert_line "/sys/class/rtc/rtc0/wakealarm = $(($(<"$fx/sys/class/rtc/rtc0/since_epoch") + 90))"
 	assert_line "/sys/class/rtc/rtc0/wakealarm = 0"
 	rm "$fx/etc/pm/sleep.d/10a"
 	[ "$(tree_sum "$fx")" = "$before" ] || fail "a dry run changed the tree"
@@ -147,7 +147,7 @@ EOF
 	hook "$fx" /etc/pm/sleep.d 12dx 252
 	hook "$fx" /etc/pm/sleep.d 20fail 1
 	hook "$fx" /etc/pm/sleep.d 30after
-	state=$(cat "$fx/sys/power/state")
+	state=$(<"$fx/sys/power/state")
 	ps "$fx" -J deep
 	assert_failure 1
 	[ "${stderr_lines[0]}" = "pm-suspend: the hook /etc/pm/sleep.d/20fail failed: the sleep was skipped" ]
@@ -160,7 +160,7 @@ EOF
 11nx resume suspend deep
 10na resume suspend deep
 EOF
-	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+	[ "$(<"$fx/sys/power/state")" = "$state" ]
 	[ "$(jq -r '[.hooks[] | "\(.phase):\(.status):\(.result)"] | join(" ")' <<<"$output")" = \
 		"pre:254:not applicable pre:253:not executable pre:252:disabled pre:1:failed post:252:disabled post:253:not executable post:254:not applicable" ]
 	[ "$(jq -r '.legs[0].entered' <<<"$output")" = false ]
@@ -197,7 +197,7 @@ EOF
 	grep -qx "PM_SYSROOT=$fx" "$e"
 	grep -qx "PM_CMDLINE=--sysroot $fx --hook-timeout 10 deep" "$e"
 	grep -qx "PATH=$(cd "$bin" && pwd -P):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "$e"
-	if grep -q "^FOO=\|^LD_\|^stdin:" "$e"; then fail "$(cat "$e")"; fi
+	if grep -q "^FOO=\|^LD_\|^stdin:" "$e"; then fail "$(<"$e")"; fi
 }
 
 @test "a pm-utils hook gets what pm-utils' hooks read: PM_FUNCTIONS, NA NX DX, STORAGEDIR, PM_LOGFILE, the config" {
@@ -217,12 +217,12 @@ EOF
 			"STORAGEDIR=$fx/run/pm-utils/pm-suspend/storage" \
 			"PM_LOGFILE=$fx/var/log/pm-suspend.log" \
 			"SUSPEND_MODULES=e1000e snd-hda-intel" TEMPORARY_CPUFREQ_GOVERNOR=powersave; do
-			grep -qxF "$want" "$e" || fail "$phase: no $want in $(cat "$e")"
+			grep -qxF "$want" "$e" || fail "$phase: no $want in $(<"$e")"
 		done
 		# Nothing else: no quirk, no systemd variable.
-		[ "$(grep -cv '^\(PATH\|PM_MODE\|PM_CMDLINE\|PM_SYSROOT\|LANG\|PWD\|SHLVL\|_\)=' "$e")" -eq 10 ] || fail "$(cat "$e")"
-		[[ $(cat "$fx/dir.$phase") == "drwx------ "*" root root "* ]]
-		[ "$(cat "$fx/par.$phase")" = $'--sysroot\n'"$fx"$'\ndeep' ]
+		[ "$(grep -cv '^\(PATH\|PM_MODE\|PM_CMDLINE\|PM_SYSROOT\|LANG\|PWD\|SHLVL\|_\)=' "$e")" -eq 10 ] || fail "$(<"$e")"
+		[[ $(<"$fx/dir.$phase") == "drwx------ "*" root root "* ]]
+		[ "$(<"$fx/par.$phase")" = $'--sysroot\n'"$fx"$'\ndeep' ]
 	done
 	# The defaults: no modules, performance.
 	fx=$(sleepfx)
@@ -237,14 +237,14 @@ EOF
 	hook "$fx" /etc/pm/sleep.d 10st 0 'case $1 in suspend) ls -A "$STORAGEDIR" >"$PM_SYSROOT/seen"; echo x >"$STORAGEDIR/state:a"; mkdir -p "$STORAGEDIR/sub/dir"; : >"$STORAGEDIR/sub/dir/f";; resume) cat "$STORAGEDIR/state:a" >"$PM_SYSROOT/back";; esac'
 	ps "$fx" deep
 	assert_success
-	[ "$(cat "$fx/seen")" = parameters ]
-	[ "$(cat "$fx/back")" = x ]
+	[ "$(<"$fx/seen")" = parameters ]
+	[ "$(<"$fx/back")" = x ]
 	# The state is left for a look until the next sleep, which empties it.
 	[ -f "$fx/run/pm-utils/pm-suspend/storage/state:a" ]
 	repower "$fx"
 	ps "$fx" deep
 	assert_success
-	[ "$(cat "$fx/seen")" = parameters ]
+	[ "$(<"$fx/seen")" = parameters ]
 	# A link in place of the folder: removed, never followed.
 	mkdir -p "$BATS_TEST_TMPDIR/outside"
 	: >"$BATS_TEST_TMPDIR/outside/keep"
@@ -263,7 +263,7 @@ EOF
 	assert_failure 1
 	[[ $stderr == *"cannot make the hooks' STORAGEDIR"*"/run/pm-utils"*"writable by group or others"* ]] || fail "$stderr"
 	[ ! -e "$fx/hooks.log" ]
-	[ "$(cat "$fx/sys/power/state")" != mem ]
+	[ "$(<"$fx/sys/power/state")" != mem ]
 }
 
 @test "pm-utils' inhibit, disablehook and parameters: the files a hook leaves in STORAGEDIR" {
@@ -298,7 +298,7 @@ EOF
 	assert_failure 1
 	[[ $stderr == *"the hook /etc/pm/sleep.d/20inh inhibited the sleep (a backup is running): the sleep was skipped"* ]] || fail "$stderr"
 	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n20inh suspend suspend deep\n20inh resume suspend deep\n10a resume suspend deep' ]
-	[ "$(cat "$fx/sys/power/state")" != mem ]
+	[ "$(<"$fx/sys/power/state")" != mem ]
 }
 
 @test "hook output and a line per hook go to /var/log/pm-suspend.log" {
@@ -397,7 +397,7 @@ EOF
 	ps "$fx" --no-hooks deep
 	assert_success
 	[ ! -e "$fx/hooks.log" ]
-	[ "$(cat "$fx/sys/power/state")" = mem ]
+	[ "$(<"$fx/sys/power/state")" = mem ]
 }
 
 @test "systemd system-sleep hooks get SYSTEMD_SLEEP_ACTION (each leg of suspend-then-hibernate its own), not pm-utils' variables" {
@@ -546,17 +546,17 @@ EOF
 	fault_so
 	fx=$(sleepfx)
 	hook "$fx" /etc/pm/sleep.d 10a
-	state=$(cat "$fx/sys/power/state")
-	ms=$(cat "$fx/sys/power/mem_sleep")
+	state=$(<"$fx/sys/power/state")
+	ms=$(<"$fx/sys/power/mem_sleep")
 	run --separate-stderr env PM_FAULT_WRITE="*/sys/power/wakeup_count=EINVAL" LD_PRELOAD="$so" \
 		"$bin/pm-suspend" --sysroot "$fx" deep
 	assert_failure 1
-	wc=$(cat "$fx/sys/power/wakeup_count")
+	wc=$(<"$fx/sys/power/wakeup_count")
 	[ "${stderr_lines[0]}" = "pm-suspend: wakeup event during preparation: the kernel refused the wakeup count $wc (EINVAL), so the sleep was skipped" ]
 	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n10a resume suspend deep' ]
-	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+	[ "$(<"$fx/sys/power/state")" = "$state" ]
 	# mem_sleep went to deep and back to the selected s2idle.
-	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ] || [ "$ms" = "$(cat "$fx/sys/power/mem_sleep")" ]
+	[ "$(<"$fx/sys/power/mem_sleep")" = s2idle ] || [ "$ms" = "$(<"$fx/sys/power/mem_sleep")" ]
 }
 
 @test "the state write refused (EBUSY): the kernel's reason from suspend_stats, hooks resumed, exit 1" {
@@ -570,7 +570,7 @@ EOF
 	assert_failure 1
 	[ "${stderr_lines[0]}" = "pm-suspend: cannot write 'mem' to /sys/power/state: Device or resource busy (EBUSY); device 0000:00:14.0 failed to suspend: -16 (EBUSY)" ]
 	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n10a resume suspend deep' ]
-	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	[ "$(<"$fx/sys/power/mem_sleep")" = s2idle ]
 	[ "$(jq -c '.legs[0] | [.entered, .errno, .failure, .last_failed.dev, .last_failed.errno, .suspend_stats.fail, .suspend_stats.failed_suspend]' <<<"$output")" = \
 		'[false,"EBUSY","device 0000:00:14.0 failed to suspend: -16 (EBUSY)","0000:00:14.0",-16,1,1]' ]
 }
@@ -637,9 +637,9 @@ EOF
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --test core deep
 	assert_failure 1
 	[ "${stderr_lines[0]}" = "pm-suspend: cannot write 'deep' to /sys/power/mem_sleep: Input/output error (EIO); the kernel did not keep it: it reads 's2idle'" ] || fail "$stderr"
-	[ "$(cat "$fx/sys/power/pm_test")" = none ]
-	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
-	[ "$(cat "$fx/sys/power/state")" = "$(cat "$(fixture hwp-laptop)/sys/power/state")" ]
+	[ "$(<"$fx/sys/power/pm_test")" = none ]
+	[ "$(<"$fx/sys/power/mem_sleep")" = s2idle ]
+	[ "$(<"$fx/sys/power/state")" = "$(cat "$(fixture hwp-laptop)/sys/power/state")" ]
 	[ "$(hooklog "$fx")" = $'10a suspend suspend deep\n10a resume suspend deep' ]
 }
 
@@ -650,18 +650,18 @@ EOF
 		"$bin/pm-suspend" --sysroot "$fx" deep
 	assert_failure 1
 	[[ $stderr == *"pm-suspend: could not restore /sys/power/mem_sleep to 's2idle': cannot write 's2idle' to /sys/power/mem_sleep: Input/output error (EIO)"* ]]
-	[ "$(cat "$fx/sys/power/state")" = mem ]
+	[ "$(<"$fx/sys/power/state")" = mem ]
 }
 
 @test "RTC: --wake-after sets since_epoch + N and clears it after; --wake-at @EPOCH and ISO 8601" {
 	fx=$(sleepfx)
-	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	hook "$fx" /etc/pm/sleep.d 10a 0 '[ "$1" = resume ] && cat "$PM_SYSROOT/sys/class/rtc/rtc0/wakealarm" >>"$PM_SYSROOT/hooks.log"'
 	ps "$fx" -J --wake-after 10min deep
 	assert_success
 	[ "$(jq -r '.legs[0].alarm' <<<"$output")" = $((now + 600)) ]
 	[ "$(sed -n 3p "$fx/hooks.log")" = $((now + 600)) ]
-	[ "$(cat "$fx/sys/class/rtc/rtc0/wakealarm")" = 0 ]
+	[ "$(<"$fx/sys/class/rtc/rtc0/wakealarm")" = 0 ]
 	repower "$fx"
 	at=$(($(date +%s) + 3600))
 	ps "$fx" -n --wake-at "@$at" deep
@@ -684,7 +684,7 @@ EOF
 
 @test "RTC: an alarm already set is exit 4 (someone else's), --force replaces it; wakeup disabled warns" {
 	fx=$(sleepfx)
-	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	echo $((now + 5000)) >"$fx/sys/class/rtc/rtc0/wakealarm"
 	hook "$fx" /etc/pm/sleep.d 10a
 	before=$(tree_sum "$fx")
@@ -741,7 +741,7 @@ EOF
 	ps "$fx" --force hibernate
 	assert_success
 	[[ ${stderr_lines[0]} == "pm-suspend: hibernating without the safety check (--force): no resume device"* ]]
-	[ "$(cat "$fx/sys/power/state")" = disk ]
+	[ "$(<"$fx/sys/power/state")" = disk ]
 }
 
 @test "a mode the kernel does not offer is exit 3 naming what it offers, nothing run" {
@@ -756,7 +756,7 @@ EOF
 	[ "$(tree_sum "$fx")" = "$before" ]
 	ps "$fx" s2idle
 	assert_success
-	[ "$(cat "$fx/sys/power/state")" = freeze ]
+	[ "$(<"$fx/sys/power/state")" = freeze ]
 }
 
 @test "--test LEVEL writes pm_test and restores none; a level not offered is exit 3" {
@@ -764,8 +764,8 @@ EOF
 	hook "$fx" /etc/pm/sleep.d 10a 0 'cat "$PM_SYSROOT/sys/power/pm_test" >>"$PM_SYSROOT/hooks.log"'
 	ps "$fx" --test platform deep
 	assert_success
-	[ "$(cat "$fx/sys/power/pm_test")" = none ]
-	[ "$(cat "$fx/sys/power/state")" = mem ]
+	[ "$(<"$fx/sys/power/pm_test")" = none ]
+	[ "$(<"$fx/sys/power/state")" = mem ]
 	repower "$fx"
 	echo "[none] freezer devices" >"$fx/sys/power/pm_test"
 	ps "$fx" --test core deep
@@ -794,7 +794,7 @@ EOF
 	[ "${stderr_lines[0]}" = "pm-suspend: pm_test freezer: passed" ]
 	[ "${stderr_lines[1]}" = "pm-suspend: pm_test devices: passed" ]
 	[[ ${stderr_lines[2]} == "pm-suspend: pm_test platform: failed: cannot write 'mem' to /sys/power/state: Device or resource busy (EBUSY)" ]]
-	[ "$(cat "$fx/sys/power/pm_test")" = none ]
+	[ "$(<"$fx/sys/power/pm_test")" = none ]
 	[ ! -e "$fx/hooks.log" ]
 	# No level to run (s2idle stops at platform): exit 3, nothing touched.
 	echo "[none] processors core" >"$fx/sys/power/pm_test"
@@ -808,7 +808,7 @@ EOF
 
 @test "suspend-then-hibernate: hibernates after a wake by its alarm, stays up after any other wake" {
 	fx=$(sleepfx)
-	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	hook "$fx" /etc/pm/sleep.d 10a
 	ps "$fx" -J --hibernate-delay 30min suspend-then-hibernate
 	assert_success
@@ -827,7 +827,7 @@ EOF
 10a hibernate hibernate hibernate
 10a thaw hibernate hibernate
 EOF
-	[ "$(cat "$fx/sys/power/state")" = disk ]
+	[ "$(<"$fx/sys/power/state")" = disk ]
 }
 
 @test "the report: wake IRQ with its name, wakeup sources that moved, suspend_stats deltas" {
@@ -836,7 +836,7 @@ EOF
 	srcs=("$fx"/sys/class/wakeup/*)
 	[ -e "${srcs[0]}" ] || skip "no wakeup source in the fixture"
 	src=${srcs[0]##*/}
-	name=$(cat "$fx/sys/class/wakeup/$src/name")
+	name=$(<"$fx/sys/class/wakeup/$src/name")
 	hook "$fx" /etc/pm/sleep.d 10a 0 'if [ "$1" = resume ]; then d=$PM_SYSROOT/sys/class/wakeup/'"$src"'; echo $(($(cat $d/wakeup_count) + 2)) >$d/wakeup_count; s=$PM_SYSROOT/sys/power/suspend_stats; echo $(($(cat $s/success) + 1)) >$s/success; fi'
 	ps "$fx" -J deep
 	assert_success
@@ -855,14 +855,14 @@ EOF
 
 @test "SIGTERM before the state write aborts: resume hooks, restores, exit 1, no sleep" {
 	fx=$(sleepfx)
-	state=$(cat "$fx/sys/power/state")
+	state=$(<"$fx/sys/power/state")
 	hook "$fx" /etc/pm/sleep.d 10term 0 '[ "$1" = suspend ] && kill -TERM $PPID'
 	hook "$fx" /etc/pm/sleep.d 20later
 	ps "$fx" deep
 	assert_failure 1
 	[ "${stderr_lines[0]}" = "pm-suspend: interrupted by SIGTERM before the sleep: nothing was entered" ]
 	[ "$(hooklog "$fx")" = $'10term suspend suspend deep\n10term resume suspend deep' ]
-	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+	[ "$(<"$fx/sys/power/state")" = "$state" ]
 }
 
 @test "a user who is not root is told so, exit 1, nothing run" {
@@ -899,7 +899,7 @@ EOF
 
 @test "RTC: --wake-after counts from when the alarm is set, after the hooks; a --wake-at the hooks outlived skips the sleep" {
 	fx=$(sleepfx)
-	now=$(cat "$fx/sys/class/rtc/rtc0/since_epoch")
+	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	# A hook that takes 100 s of RTC time.
 	hook "$fx" /etc/pm/sleep.d 10slow 0 '[ "$1" = suspend ] && echo '"$((now + 100))"' >"$PM_SYSROOT/sys/class/rtc/rtc0/since_epoch"'
 	ps "$fx" -J --wake-after 60 deep
@@ -908,12 +908,12 @@ EOF
 	# An absolute time that passed while the hooks ran: no sleep, exit 1.
 	repower "$fx"
 	at=$(($(date +%s) + 3600))
-	state=$(cat "$fx/sys/power/state")
+	state=$(<"$fx/sys/power/state")
 	hook "$fx" /etc/pm/sleep.d 10slow 0 '[ "$1" = suspend ] && echo '"$((at + 10))"' >"$PM_SYSROOT/sys/class/rtc/rtc0/since_epoch"'
 	ps "$fx" --wake-at "@$at" deep
 	assert_failure 1
 	[ "${stderr_lines[0]}" = "pm-suspend: the wake-up time ($at, RTC seconds) passed before the alarm could be set (during the hooks and the sync): the sleep was skipped" ]
-	[ "$(cat "$fx/sys/power/state")" = "$state" ]
+	[ "$(<"$fx/sys/power/state")" = "$state" ]
 	[ "$(tail -1 "$fx/hooks.log")" = "10slow resume suspend deep" ]
 }
 
@@ -964,7 +964,7 @@ kernel_traces() { # FX TRACE
 	assert_success
 	[ "$stderr" = "pm-suspend: a signal arrived during the sleep: handled after the resume" ] || fail "$stderr"
 	# During the sleep: on, nop, the buffer as it was, the three events on.
-	[ "$(paste -sd' ' "$fx/during")" = "1 nop 7 (expanded: 1408) 1 1 1" ] || fail "$(cat "$fx/during")"
+	[ "$(paste -sd' ' "$fx/during")" = "1 nop 7 (expanded: 1408) 1 1 1" ] || fail "$(<"$fx/during")"
 	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
 	diff - <(printf '%s\n' "${lines[@]}") <<'OUT'
 pm-suspend: deep: kernel suspend 57.790 ms, asleep 300.000 ms, resume 92.400 ms
@@ -1025,8 +1025,8 @@ OUT
 		PM_FAULT_AFTER_CMD="cat $fx/sys/power/pm_print_times >$fx/during" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timings deep
 	assert_success
-	[ "$(cat "$fx/during")" = 1 ]
-	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
+	[ "$(<"$fx/during")" = 1 ]
+	[ "$(<"$fx/sys/power/pm_print_times")" = 0 ]
 	[ "$output" = "pm-suspend: timings: no tracefs with the power events: the kernel logs each device's time (pm_print_times), no detail here" ]
 	# The report as kv lines: the JSON's paths joined by _, a null empty;
 	# FPDT's records not moved by this sleep: not its.
@@ -1039,7 +1039,7 @@ OUT
 	assert_line "leg0_timings_firmware_this_sleep='false'"
 	assert_line "leg0_timings_firmware_resume_s='0.3'"
 	assert_line "leg0_timings_firmware_resume_share=''"
-	[ "$(cat "$fx/sys/power/pm_print_times")" = 0 ]
+	[ "$(<"$fx/sys/power/pm_print_times")" = 0 ]
 }
 
 @test "-J without --timings: traced where tracefs offers it; elsewhere the report as before, pm_print_times untouched" {
@@ -1051,7 +1051,7 @@ OUT
 	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" PM_FAULT_AFTER_CMD="$KT_CMD" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" -J deep
 	assert_success
-	[ "$(paste -sd' ' "$fx/during")" = "1 nop 7 (expanded: 1408) 1 1 1" ] || fail "$(cat "$fx/during")"
+	[ "$(paste -sd' ' "$fx/during")" = "1 nop 7 (expanded: 1408) 1 1 1" ] || fail "$(<"$fx/during")"
 	[ "$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)" = "$before" ] || fail "not put back"
 	[ "$(jq -c '.legs[0].timings | [.source, .note, .resume_s, .slowest_resume[0].driver, .trace.unparsed]' <<<"$output")" = \
 		'["tracefs",null,0.0924,"e1000e",0]' ] || fail "$output"
@@ -1063,7 +1063,7 @@ OUT
 		PM_FAULT_AFTER_CMD="cat $fx/sys/power/pm_print_times >$fx/during" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" -J deep
 	assert_success
-	[ "$(cat "$fx/during")" = 0 ] || fail "pm_print_times written"
+	[ "$(<"$fx/during")" = 0 ] || fail "pm_print_times written"
 	[ "$(jq -c '.legs[0].timings' <<<"$output")" = null ] || fail "$output"
 	[ "$(jq -c '[paths | map(tostring) | join(".") | select(startswith("legs.0.timings.") | not)]' <<<"$output")" = \
 		"$(jq -c '[.[] | select(startswith("legs.0.timings.") | not)]' <<<"$keys")" ] || fail "keys differ"
@@ -1085,7 +1085,7 @@ killed() {
 	fx=$(sleepfx)
 	tracefs "$fx"
 	cp -r "$fx/sys/kernel/tracing" "$BATS_TEST_TMPDIR/before"
-	[ "$(cat "$fx/sys/power/mem_sleep")" = "[s2idle] deep" ]
+	[ "$(<"$fx/sys/power/mem_sleep")" = "[s2idle] deep" ]
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
 	said="died mid-apply: restored the 6 files it had changed (/run/pmtools/sleep-journal)"
 	killed "$fx"
@@ -1093,7 +1093,7 @@ killed() {
 	assert_success
 	[[ $stderr == "pmctl: pm-suspend (pid "[0-9]*") $said" ]] || fail "$stderr"
 	[ ! -e "$fx/run/pmtools/sleep-journal" ] || fail "journal left"
-	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	[ "$(<"$fx/sys/power/mem_sleep")" = s2idle ]
 	diff -r --exclude=trace "$BATS_TEST_TMPDIR/before" "$fx/sys/kernel/tracing" || fail "tracing not put back"
 	# The next sleep, without tracing: the journal first, then its own.
 	repower "$fx"
@@ -1102,7 +1102,7 @@ killed() {
 	assert_success
 	[[ $stderr == "pm-suspend: pm-suspend (pid "[0-9]*") $said" ]] || fail "$stderr"
 	[ ! -e "$fx/run/pmtools/sleep-journal" ] || fail "journal left"
-	[ "$(cat "$fx/sys/power/mem_sleep")" = s2idle ]
+	[ "$(<"$fx/sys/power/mem_sleep")" = s2idle ]
 	diff -r --exclude=trace "$BATS_TEST_TMPDIR/before" "$fx/sys/kernel/tracing" || fail "tracing not put back"
 	grep -q "died in its sleep: 6 files restored, 0 not" "$fx/var/log/pm-suspend.log" || fail "not logged"
 }

@@ -152,6 +152,6 @@ EOF
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" deep
 	assert_success
 	[ "$stderr" = "pm-suspend: cannot add the cycle to the history: /var/log/pm-suspend-history.jsonl: Is a directory (EISDIR)" ] || fail "$stderr"
-	[ "$(cat "$fx/sys/power/state")" = mem ]
+	[ "$(<"$fx/sys/power/state")" = mem ]
 	grep -q "deep: back after" "$fx/var/log/pm-suspend.log"
 }

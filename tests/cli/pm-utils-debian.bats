@@ -114,7 +114,7 @@ debian_ran() { # PHASE
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr $(tail -n 30 "$fx/var/log/pm-suspend.log")"
 	debian_ran pre
 	debian_ran post
-	[ "$(cat "$fx/sys/power/state")" = mem ]
+	[ "$(<"$fx/sys/power/state")" = mem ]
 	jq -e '.legs[0].entered == true' <<<"$output"
 	# 95led has no /proc/acpi/ibm/led and 90clock no NEED_CLOCK_SYNC: $NA.
 	jq -e '[.hooks[] | select(.path | endswith("/95led") or endswith("/90clock")) | .status] == [254, 254, 254, 254]' <<<"$output"
@@ -130,13 +130,13 @@ debian_ran() { # PHASE
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
 	p=$fx/probe
 	# 94cpufreq: the governor saved, performance for the sleep, put back.
-	grep -qx "governor performance" "$p" || fail "$(cat "$p")"
-	grep -qx "state:cpu0_governor: powersave " "$p" || fail "$(cat "$p")"
-	[ "$(cat "$fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = powersave ]
+	grep -qx "governor performance" "$p" || fail "$(<"$p")"
+	grep -qx "state:cpu0_governor: powersave " "$p" || fail "$(<"$p")"
+	[ "$(<"$fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = powersave ]
 	# 50unload_alx and 75modules (SUSPEND_MODULES from config.d): the
 	# users of a module first, each loaded again coming up.
 	for m in alx psmouse snd_hda_codec snd_hda_codec_realtek snd_hda_intel; do
-		grep -qx "module:$m: " "$p" || fail "module:$m: $(cat "$p")"
+		grep -qx "module:$m: " "$p" || fail "module:$m: $(<"$p")"
 	done
 	diff - <(grep '^modprobe' "$fx/STUBS.log") <<'EOF'
 modprobe -r alx
@@ -153,7 +153,7 @@ EOF
 	# 98video-quirk-db-handler finds the X61's quirks in the database and
 	# adds them to the parameters; 99video, after it, gets them in
 	# PM_CMDLINE: S3 BIOS and S3 mode are acpi_video_flags 1 + 2.
-	grep -q "^cmdline .* --quirk-s3-bios --quirk-s3-mode$" "$p" || fail "$(cat "$p")"
+	grep -q "^cmdline .* --quirk-s3-bios --quirk-s3-mode$" "$p" || fail "$(<"$p")"
 	grep -qx "sysctl -w kernel.acpi_video_flags=3" "$fx/STUBS.log"
 	# 99video: the console it left (fgconsole: 1) is the one it goes back to.
 	grep -qx "state:console: 1 " "$p"
@@ -176,8 +176,8 @@ EOF
 	debian_ran pre
 	debian_ran post
 	jq -e '[.hooks[] | select(.phase == "post") | .args | join(" ")] | unique == ["thaw hibernate"]' <<<"$output"
-	[ "$(cat "$fx/sys/power/state")" = disk ]
-	[ "$(cat "$fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = powersave ]
+	[ "$(<"$fx/sys/power/state")" = disk ]
+	[ "$(<"$fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = powersave ]
 	# A kernel update left /var/run/do-not-hibernate: the hook says no.
 	fx=$(debfx)
 	echo '#!/bin/sh
@@ -186,6 +186,6 @@ EOF
 	sb "$fx" hibernate
 	[ "$status" -eq 1 ]
 	[[ $stderr == *"the hook /usr/lib/pm-utils/sleep.d/000kernel-change failed: the sleep was skipped"* ]] || fail "$stderr"
-	[ "$(cat "$fx/sys/power/state")" = "freeze mem disk" ]
+	[ "$(<"$fx/sys/power/state")" = "freeze mem disk" ]
 	grep -q "kernel update inhibits hibernate" "$fx/var/log/pm-suspend.log"
 }

@@ -49,7 +49,7 @@ ours() { # SCENARIO: run pm-suspend under the name pm-utils uses, on $fx
 		ours "$s"
 		[ "$status" -eq 0 ] || fail "$s: exit $status: $stderr"
 		diff <(section "$s") "$fx/run/hooks.log" || fail "$s differs from pm-utils"
-		[ "$(cat "$fx/sys/power/state")" = "$(golden_state "$s")" ] || fail "$s: state"
+		[ "$(<"$fx/sys/power/state")" = "$(golden_state "$s")" ] || fail "$s: state"
 	done
 }
 
@@ -57,7 +57,7 @@ ours() { # SCENARIO: run pm-suspend under the name pm-utils uses, on $fx
 	ours fail
 	[ "$status" -eq 1 ]
 	diff <(section fail) "$fx/run/hooks.log"
-	[ "$(cat "$fx/sys/power/state")" = "$(golden_state fail)" ]
+	[ "$(<"$fx/sys/power/state")" = "$(golden_state fail)" ]
 }
 
 @test "live: pm-utils in a private mount namespace still gives the golden file" {

@@ -146,7 +146,7 @@ desc_opt() {
 	run "$bin/pmctl" --sysroot "$d" device /sys/devices/system/cpu/cpu0 -J
 	assert_success
 	drv=$(readlink "$d/sys/devices/system/cpu/cpu0/driver")
-	jq -e --arg s "$(cat "$f/runtime_status")" --argjson a "$(cat "$f/runtime_active_time")" \
+	jq -e --arg s "$(<"$f/runtime_status")" --argjson a "$(<"$f/runtime_active_time")" \
 		--arg d "${drv##*/}" '.devices[0] | .path == "/sys/devices/system/cpu/cpu0" and
 		.autosuspend_delay_ms == null and .runtime_status == $s and .runtime_active_time_ms == $a and
 		.wakeup == null and .wakeup_count == null and .driver == $d and .subsystem == "cpu"' <<<"$output"
@@ -189,8 +189,8 @@ desc_opt() {
 	run "$bin/pmctl" --sysroot "$fx" device -J /sys/bus/pci/devices/0000:00:14.0 /sys/bus/pci/devices/0000:00:14.3
 	assert_success
 	p="$fx$pci14/power"
-	jq -e --argjson c "$(cat "$p/wakeup_count")" --argjson t "$(cat "$p/wakeup_total_time_ms")" \
-		--argjson l "$(cat "$p/wakeup_last_time_ms")" '.devices[0] |
+	jq -e --argjson c "$(<"$p/wakeup_count")" --argjson t "$(<"$p/wakeup_total_time_ms")" \
+		--argjson l "$(<"$p/wakeup_last_time_ms")" '.devices[0] |
 		.wakeup == "enabled" and .wakeup_count == $c and .wakeup_active_count == $c and
 		.wakeup_abort_count == $c and .wakeup_expire_count == 0 and .wakeup_active == false and
 		.wakeup_total_time_ms == $t and .wakeup_max_time_ms == 5 and .wakeup_last_time_ms == $l' <<<"$output"
@@ -341,12 +341,12 @@ desc_opt() {
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/bus/pci/devices/0000:00:02.0 --runtime on
 	assert_success
 	[ -z "$output" ] && [ -z "$stderr" ]
-	[ "$(cat "$p02")" = on ]
+	[ "$(<"$p02")" = on ]
 	# Options before the command, the = form, and two devices at once.
 	run "$bin/pmctl" --sysroot "$fx" --runtime=auto device set /sys/devices/pci0000:00/0000:00:02.0 \
 		/sys/bus/pci/devices/0000:02:00.0 -J
 	assert_success
-	[ "$(cat "$p02")" = auto ] && [ "$(cat "$pnv")" = auto ]
+	[ "$(<"$p02")" = auto ] && [ "$(<"$pnv")" = auto ]
 	jq -e '.changed == 2 and .unchanged == 0 and .rolled_back == false and
 		[.writes[] | .old, .new, .read_back, .ok] == ["on","auto","auto",true,"on","auto","auto",true] and
 		(.writes[0].path | endswith("0000:00:02.0/power/control"))' <<<"$output"
@@ -360,7 +360,7 @@ desc_opt() {
 	# A class link, a net device and an abbreviated option.
 	run "$bin/pmctl" --sysroot "$fx" device set /sys/class/net/wlan0 --run on
 	assert_success
-	[ "$(cat "$fx/sys/devices/pci0000:00/0000:00:14.3/net/wlan0/power/control")" = on ]
+	[ "$(<"$fx/sys/devices/pci0000:00/0000:00:14.3/net/wlan0/power/control")" = on ]
 }
 
 @test "device set --wakeup: enabled/disabled and on/off, yes/no, 1/0 written as the kernel's words" {
@@ -371,16 +371,16 @@ desc_opt() {
 		[ "${pair##*:}" = enabled ] && echo disabled >"$p"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set "$pci14" --wakeup "${pair%%:*}"
 		[ "$status" -eq 0 ] || fail "${pair%%:*}: exit $status: $stderr"
-		[ "$(cat "$p")" = "${pair##*:}" ] || fail "${pair%%:*}: the file reads $(cat "$p")"
+		[ "$(<"$p")" = "${pair##*:}" ] || fail "${pair%%:*}: the file reads $(<"$p")"
 	done
 	# Both settings of two devices, in one transaction.
 	run "$bin/pmctl" --sysroot "$fx" device set /sys/bus/usb/devices/1-4 /sys/bus/pci/devices/0000:00:14.3 \
 		--runtime on --wakeup disabled -J
 	assert_success
 	jq -e '.changed == 3 and .unchanged == 1' <<<"$output"
-	[ "$(cat "$fx$pci14/usb1/1-4/power/control")" = on ]
-	[ "$(cat "$fx$pci14/usb1/1-4/power/wakeup")" = disabled ]
-	[ "$(cat "$fx/sys/devices/pci0000:00/0000:00:14.3/power/control")" = on ]
+	[ "$(<"$fx$pci14/usb1/1-4/power/control")" = on ]
+	[ "$(<"$fx$pci14/usb1/1-4/power/wakeup")" = disabled ]
+	[ "$(<"$fx/sys/devices/pci0000:00/0000:00:14.3/power/control")" = on ]
 }
 
 @test "device set -n: the PATH = VALUE lines, and nothing changes" {
@@ -489,7 +489,7 @@ $pci14/power/wakeup = disabled"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device set /sys/devices/pci0000:00/0000:00:02.0 --runtime on --wait
 	wait
 	[ "$status" -eq 0 ] || fail "exit $status: $stderr"
-	[ "$(cat "$p02")" = on ]
+	[ "$(<"$p02")" = on ]
 }
 
 # A copy of the fixture that nobody can reach ($nd), and binaries it can
@@ -596,10 +596,10 @@ as_nobody() {
 	run --separate-stderr "$bin/pmctl" device set -n "$path" --runtime "$([ "$cur" = auto ] && echo on || echo auto)"
 	assert_success
 	[[ $output == "$path/power/control = "* ]]
-	[ "$(cat "$path/power/control")" = "$cur" ]
+	[ "$(<"$path/power/control")" = "$cur" ]
 	# The value it already has: even a write the guard let by would change nothing.
 	run --separate-stderr "$bin/pmctl" device set "$path" --runtime "$cur"
 	[ "$status" -eq 2 ]
 	[[ $stderr == "pmctl: refusing to write: "*"PM_TEST_GUARD"* ]]
-	[ "$(cat "$path/power/control")" = "$cur" ]
+	[ "$(<"$path/power/control")" = "$cur" ]
 }

@@ -173,7 +173,7 @@ as_nobody() {
 		want=$(jq -nc --argjson id "$id" --arg name "$(opt "$line" name)" \
 			--arg uv "$(opt "$line" microvolts)" --arg min "$(opt "$line" min)" \
 			--arg max "$(opt "$line" max)" --arg dev "/sys/$(opt "$line" device)" \
-			--argjson users "$(cat "$d/num_users")" \
+			--argjson users "$(<"$d/num_users")" \
 			--arg mem "$mem" --arg disk "$disk" --arg standby "$standby" '
 			def num: if . == "" then null else tonumber end;
 			{id: $id, name: $name, type: "voltage", num_users: $users,
@@ -434,7 +434,7 @@ as_nobody() {
 	run pmctl --sysroot "$fx" domains -J -o "$out"
 	assert_success
 	[ -z "$output" ]
-	[ "$(cat "$out")" = "$(pmctl --sysroot "$fx" domains -J)" ]
+	[ "$(<"$out")" = "$(pmctl --sysroot "$fx" domains -J)" ]
 	[ "$(find "${out%/*}" -type f | wc -l)" -eq 1 ]
 }
 
@@ -456,16 +456,16 @@ as_nobody() {
 			k=${f##*constraint_}
 			k=${k%%_*}
 			win=null
-			[ -e "$z/constraint_${k}_time_window_us" ] && win=$(cat "$z/constraint_${k}_time_window_us")
+			[ -e "$z/constraint_${k}_time_window_us" ] && win=$(<"$z/constraint_${k}_time_window_us")
 			m=null
-			[ -s "$z/constraint_${k}_max_power_uw" ] && m=$(cat "$z/constraint_${k}_max_power_uw")
-			cons=$(jq -c --argjson k "$k" --arg n "$(cat "$z/constraint_${k}_name")" \
-				--argjson l "$(cat "$f")" --argjson w "$win" --argjson m "$m" \
+			[ -s "$z/constraint_${k}_max_power_uw" ] && m=$(<"$z/constraint_${k}_max_power_uw")
+			cons=$(jq -c --argjson k "$k" --arg n "$(<"$z/constraint_${k}_name")" \
+				--argjson l "$(<"$f")" --argjson w "$win" --argjson m "$m" \
 				'. + [{id: $k, name: $n, power_limit_uw: $l, time_window_us: $w, max_power_uw: $m}]' <<<"$cons")
 		done
-		want=$(jq -nc --arg id "$id" --argjson parent "$parent" --arg name "$(cat "$z/name")" \
-			--argjson e "$(cat "$z/energy_uj")" --argjson r "$(cat "$z/max_energy_range_uj")" \
-			--argjson en "$(cat "$z/enabled")" --argjson cons "$cons" '
+		want=$(jq -nc --arg id "$id" --argjson parent "$parent" --arg name "$(<"$z/name")" \
+			--argjson e "$(<"$z/energy_uj")" --argjson r "$(<"$z/max_energy_range_uj")" \
+			--argjson en "$(<"$z/enabled")" --argjson cons "$cons" '
 			{zone: $id, control_type: "intel-rapl", parent: $parent, name: $name,
 			 enabled: ($en == 1), energy_uj: $e, max_energy_range_uj: $r, constraints: $cons}')
 		got=$(jq -c --arg id "$id" '.powercap.zones[] | select(.zone == $id)' <<<"$js")

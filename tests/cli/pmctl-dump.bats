@@ -76,7 +76,7 @@ hib_fixture() {
 	# The hibernation check really ran through /sys/class/block and /proc/swaps.
 	run "$bin/pm-suspend" --sysroot "$work/hib" --check hibernate
 	assert_success
-	[ "$(cat "$work/hib/sys/class/block/sda5/dev")" = 8:5 ]
+	[ "$(<"$work/hib/sys/class/block/sda5/dev")" = 8:5 ]
 }
 
 @test "GNU tar lists it without a warning; every file has its real size and mode" {
@@ -113,8 +113,8 @@ hib_fixture() {
 	tar -xf "$BATS_TEST_TMPDIR/d.tar" -C "$BATS_TEST_TMPDIR/gnu"
 	busybox tar -xf "$BATS_TEST_TMPDIR/d.tar" -C "$BATS_TEST_TMPDIR/bb"
 	diff -r --no-dereference "$BATS_TEST_TMPDIR/gnu" "$BATS_TEST_TMPDIR/bb"
-	[ "$(cat "$BATS_TEST_TMPDIR/bb/sys/$long/power/control")" = auto ]
-	[ "$(cat "$BATS_TEST_TMPDIR/bb/sys/class/power_supply/BATX/type")" = Battery ]
+	[ "$(<"$BATS_TEST_TMPDIR/bb/sys/$long/power/control")" = auto ]
+	[ "$(<"$BATS_TEST_TMPDIR/bb/sys/class/power_supply/BATX/type")" = Battery ]
 	[ "${#long}" -gt 255 ]
 	run busybox tar -tvf "$BATS_TEST_TMPDIR/d.tar"
 	assert_success
@@ -186,15 +186,15 @@ hib_fixture() {
 @test "--redact replaces serial numbers in files and in uevent, keeps the model" {
 	fx=$(fixture hwp-laptop)
 	bat=$(readlink -f "$fx/sys/class/power_supply/BAT0")
-	[ "$(cat "$bat/serial_number")" = 1193 ]
+	[ "$(<"$bat/serial_number")" = 1193 ]
 	d="$BATS_TEST_TMPDIR/r"
 	"$bin/pmctl" --sysroot "$fx" dump -q --redact -o "$d.tar"
 	mkdir "$d" && tar -xf "$d.tar" -C "$d"
-	[ "$(cat "$d/sys/class/power_supply/BAT0/serial_number")" = REDACTED ]
+	[ "$(<"$d/sys/class/power_supply/BAT0/serial_number")" = REDACTED ]
 	grep -qx 'POWER_SUPPLY_SERIAL_NUMBER=REDACTED' "$d/sys/class/power_supply/BAT0/uevent"
 	run ! grep -q 'SERIAL_NUMBER=1193' "$d/sys/class/power_supply/BAT0/uevent"
-	[ "$(cat "$d/sys/class/power_supply/BAT0/model_name")" = "$(cat "$bat/model_name")" ]
-	grep -qx "POWER_SUPPLY_MODEL_NAME=$(cat "$bat/model_name")" "$d/sys/class/power_supply/BAT0/uevent"
+	[ "$(<"$d/sys/class/power_supply/BAT0/model_name")" = "$(<"$bat/model_name")" ]
+	grep -qx "POWER_SUPPLY_MODEL_NAME=$(<"$bat/model_name")" "$d/sys/class/power_supply/BAT0/uevent"
 	# Without --redact the serial is kept as it is.
 	"$bin/pmctl" --sysroot "$fx" dump -q -o "$d-plain.tar"
 	[ "$(tar -xOf "$d-plain.tar" "${bat#"$fx/"}/serial_number")" = 1193 ]
@@ -394,11 +394,11 @@ dmi_fixture() {
 	mkdir "$d" && tar -xf "$d.tar" -C "$d"
 	id=$d/sys/class/dmi/id
 	for f in product_serial board_serial product_uuid chassis_asset_tag; do
-		[ "$(cat "$id/$f")" = REDACTED ] || fail "$f: $(cat "$id/$f")"
+		[ "$(<"$id/$f")" = REDACTED ] || fail "$f: $(<"$id/$f")"
 	done
-	[ "$(cat "$id/sys_vendor")" = LENOVO ]
-	[ "$(cat "$id/product_name")" = 20XW004GUS ]
-	[ "$(cat "$d/proc/cmdline")" = 'BOOT_IMAGE=/vmlinuz root=UUID=REDACTED ro resume=PARTUUID=REDACTED quiet' ]
+	[ "$(<"$id/sys_vendor")" = LENOVO ]
+	[ "$(<"$id/product_name")" = 20XW004GUS ]
+	[ "$(<"$d/proc/cmdline")" = 'BOOT_IMAGE=/vmlinuz root=UUID=REDACTED ro resume=PARTUUID=REDACTED quiet' ]
 	cmp "$fx/proc/version" "$d/proc/version"
 	run ! grep -rq -e PF2ABCDE -e L1HF12345 -e 4c4c4544 -e 2b1f3a4c "$d"
 }

@@ -39,7 +39,7 @@ setup() {
 	assert_output --regexp "  3 C6 +170 +500 +2/8  MWAIT 0x20"
 	run "$bin/pmctl" --sysroot "$fx" idle -J
 	[ "$(jq '.cpuidle.states[3].disabled_cpus' <<<"$output")" = 2 ]
-	[ "$(jq -r '.cpuidle.driver' <<<"$output")" = "$(cat "$fx/sys/devices/system/cpu/cpuidle/current_driver")" ]
+	[ "$(jq -r '.cpuidle.driver' <<<"$output")" = "$(<"$fx/sys/devices/system/cpu/cpuidle/current_driver")" ]
 }
 
 @test "cpu: range lists, SMT and the CPUs without an online file" {
@@ -62,7 +62,7 @@ setup() {
 	echo suspend >"$p/last_failed_step"
 	run "$bin/pmctl" --sysroot "$fx" sleep
 	assert_success
-	assert_line "states      $(cat "$fx/sys/power/state")"
+	assert_line "states      $(<"$fx/sys/power/state")"
 	assert_line --partial "device 0000:00:1d.0 -16 (EBUSY) at step suspend"
 	run "$bin/pmctl" --sysroot "$fx" sleep -J
 	jq -e '.sleep.mem_sleep.current == "deep" and .sleep.last_failed_errno == -16 and
@@ -84,14 +84,14 @@ setup() {
 	assert_success
 	for d in "$fx"/sys/class/devfreq/*; do
 		n=${d##*/}
-		want="$(cat "$d/cur_freq") $(cat "$d/governor")"
+		want="$(<"$d/cur_freq") $(<"$d/governor")"
 		got=$(jq -r --arg n "$n" '.devfreq[] | select(.name == $n) | "\(.cur_hz) \(.governor)"' <<<"$output")
 		[ "$got" = "$want" ] || fail "$n: $got"
 	done
 	run "$bin/pmctl" --sysroot "$fx" thermal -J
 	assert_success
 	z=$(jq -r '.thermal[0].zone' <<<"$output")
-	[ "$(jq '.thermal[0].temp_mc' <<<"$output")" = "$(cat "$fx/sys/class/thermal/thermal_zone$z/temp")" ]
+	[ "$(jq '.thermal[0].temp_mc' <<<"$output")" = "$(<"$fx/sys/class/thermal/thermal_zone$z/temp")" ]
 }
 
 @test "views take no arguments but show, and no -c" {

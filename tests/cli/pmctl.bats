@@ -957,15 +957,15 @@ copy_of() {
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -J -o "$out"
 	assert_success
 	[ -z "$output" ] && [ -z "$stderr" ]
-	[ "$(cat "$BATS_TEST_TMPDIR/old-link")" = old ]
-	[ "$(cat "$out")" = "$(pmctl --sysroot "$fx" -J)" ]
+	[ "$(<"$BATS_TEST_TMPDIR/old-link")" = old ]
+	[ "$(<"$out")" = "$(pmctl --sysroot "$fx" -J)" ]
 	[ "$(find "$BATS_TEST_TMPDIR" -name '.status.json.*' | wc -l)" = 0 ]
 	[ "$(stat -c %a "$out")" = 644 ]
 	# freq too, in kv.
 	run pmctl --sysroot "$fx" freq -F kv --output "$BATS_TEST_TMPDIR/freq.kv"
 	assert_success
 	assert_output ""
-	[ "$(cat "$BATS_TEST_TMPDIR/freq.kv")" = "$(pmctl --sysroot "$fx" freq -F kv)" ]
+	[ "$(<"$BATS_TEST_TMPDIR/freq.kv")" = "$(pmctl --sysroot "$fx" freq -F kv)" ]
 	# A FILE that is a folder: exit 2, the folder untouched, nothing left over.
 	mkdir "$BATS_TEST_TMPDIR/dir"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -J -o "$BATS_TEST_TMPDIR/dir"

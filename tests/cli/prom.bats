@@ -73,15 +73,15 @@ promtool_ok() {
 @test "pmctl status -F prom: the values are the kernel's, in base units" {
 	fx=$(fixture arm-biglittle)
 	run "$bin/pmctl" --sysroot "$fx" status -F prom
-	cur=$(cat "$fx/sys/devices/system/cpu/cpufreq/policy4/scaling_cur_freq")
+	cur=$(<"$fx/sys/devices/system/cpu/cpufreq/policy4/scaling_cur_freq")
 	assert_line "pm_cpufreq_frequency_hertz{policy=\"4\"} $((cur * 1000))"
-	t=$(cat "$fx/sys/class/thermal/thermal_zone0/temp")
+	t=$(<"$fx/sys/class/thermal/thermal_zone0/temp")
 	grep -qE "^pm_thermal_zone_temperature_celsius\{zone=\"0\",type=\"[^\"]+\"\} $(awk -v t="$t" 'BEGIN { printf "%g", t / 1000 }')$" <<<"$output"
 	assert_line "pm_cpus_online 6"
 	fx=$(fixture hwp-laptop)
 	run "$bin/pmctl" --sysroot "$fx" status -F prom
 	b=$(basename "$(dirname "$(grep -l Battery "$fx"/sys/class/power_supply/*/type | head -1)")")
-	c=$(cat "$fx/sys/class/power_supply/$b/capacity")
+	c=$(<"$fx/sys/class/power_supply/$b/capacity")
 	assert_line "pm_power_supply_capacity_ratio{supply=\"$b\"} $(awk -v c="$c" 'BEGIN { printf "%g", c / 100 }')"
 }
 
@@ -146,7 +146,7 @@ prom_one() { # FILE CMD...
 	shift
 	"$@" >"$f" 2>"$f.err" || st=$?
 	[ "$st" -eq 0 ] || { [ "$st" -eq 3 ] && [ ! -s "$f" ]; } || {
-		echo "$*: exit $st: $(cat "$f.err")"
+		echo "$*: exit $st: $(<"$f.err")"
 		return 1
 	}
 }
@@ -183,7 +183,7 @@ prom_outputs() { # ROOT DIR
 	for f in "$BATS_TEST_TMPDIR"/p/*/*.prom; do
 		# A machine with nothing to export has an empty exposition.
 		[ -s "$f" ] || continue
-		promtool_ok "$f" >"$f.lint" 2>&1 || fail "$f: $(cat "$f.lint")"
+		promtool_ok "$f" >"$f.lint" 2>&1 || fail "$f: $(<"$f.lint")"
 		# Two samples on stdout repeat each series, as they should.
 		[[ $f == */interval.prom ]] && continue
 		# Families without samples (no idle states) are valid too.
@@ -231,7 +231,7 @@ prom_outputs() { # ROOT DIR
 	fx=$(fixture hwp-laptop)
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" status -F prom
 	assert_success
-	e=$(cat "$fx/sys/class/power_supply/BAT0/energy_now")
+	e=$(<"$fx/sys/class/power_supply/BAT0/energy_now")
 	want=$(python3 -c "print(repr($e * 3600 / 1e6))")
 	assert_line "pm_power_supply_energy_joules{supply=\"BAT0\"} $want"
 	# No value has the 17 digits of a rounding error.

@@ -127,10 +127,10 @@ written() { find "$1" -type f -newer "$2" ! -path "$1/run/*" -printf '%P\n' | so
 		[ "$status" -eq 0 ] || fail "$n: -f after ${#changed[@]} changes: exit $status: $stderr"
 		# What was changed is back, and what -f wrote is the dump's own.
 		for f in "${changed[@]}"; do
-			same "$f" "$orig/${f#"$d"/}" || fail "$n: ${f#"$d"/} not restored: $(cat "$f")"
+			same "$f" "$orig/${f#"$d"/}" || fail "$n: ${f#"$d"/} not restored: $(<"$f")"
 		done
 		while IFS= read -r f; do
-			same "$d/$f" "$orig/$f" || fail "$n: $f written as $(cat "$d/$f")"
+			same "$d/$f" "$orig/$f" || fail "$n: $f written as $(<"$d/$f")"
 		done < <(written "$d" "$mark")
 		rm -rf "$d"
 	done

@@ -59,12 +59,12 @@ both() {
 	local s=$1 fx=$2 ev=$3 want=$4 words
 	act "$s" "$fx" "$ev"
 	[ "$status" -eq 0 ] || fail "$s '$ev': exit $status: $stderr"
-	[ "$(cat "$calls")" = "$want" ] || fail "$s '$ev': calls: $(cat "$calls"); want: $want"
+	[ "$(<"$calls")" = "$want" ] || fail "$s '$ev': calls: $(<"$calls"); want: $want"
 	: >"$calls"
 	read -ra words <<<"$ev"
 	act "$s" "$fx" "${words[@]}"
 	[ "$status" -eq 0 ] || fail "$s ${words[*]} (words): exit $status: $stderr"
-	[ "$(cat "$calls")" = "$want" ] || fail "$s ${words[*]} (words): calls: $(cat "$calls"); want: $want"
+	[ "$(<"$calls")" = "$want" ] || fail "$s ${words[*]} (words): calls: $(<"$calls"); want: $want"
 	: >"$calls"
 }
 
@@ -183,7 +183,7 @@ logind() { # FX [logind.conf text]
 	: >"$calls"
 	run --separate-stderr env -u PM_SYSROOT PATH="$stubs:$PATH" "$acts/ac.sh" "$ac_on"
 	assert_success
-	[ "$(cat "$calls")" = "opp-set --auto --wait=10" ]
+	[ "$(<"$calls")" = "opp-set --auto --wait=10" ]
 }
 
 @test "battery critical: hibernate when --check hibernate says yes, else suspend" {
@@ -204,7 +204,7 @@ pm-suspend --sysroot $fx hibernate"
 pm-suspend --sysroot $fx hibernate"
 	# A hibernation that fails falls back to a suspend.
 	STUB_RC=1 act battery.sh "$fx" "$bat"
-	[ "$(cat "$calls")" = "pm-suspend --sysroot $fx --check hibernate
+	[ "$(<"$calls")" = "pm-suspend --sysroot $fx --check hibernate
 pm-suspend --sysroot $fx hibernate
 pm-suspend --sysroot $fx suspend" ]
 }
@@ -307,7 +307,7 @@ pm-suspend --sysroot $fx hibernate"
 	: >"$calls"
 	act lid.sh "$fx" "button/lid LID close"$'\n'"touch $m.7"
 	assert_success
-	[ -z "$(cat "$calls")" ] && [ ! -e "$m.7" ]
+	[ -z "$(<"$calls")" ] && [ ! -e "$m.7" ]
 	grep -q "an event with control characters, ignored: button/lid LID close?touch" "$syslog"
 	# A battery whose name holds $(...) and ; (a name has no /: the
 	# marker is made in the current folder, should the name run).
@@ -340,7 +340,7 @@ pm-suspend --sysroot $fx suspend"
 	both battery.sh "$fx" "$ac_on" ""
 	act lid.sh "$fx"
 	assert_failure 2
-	[ -z "$(cat "$calls")" ]
+	[ -z "$(<"$calls")" ]
 	# Without logger the messages go to stderr.
 	nolog=$BATS_TEST_TMPDIR/nolog
 	mkdir "$nolog"
@@ -349,7 +349,7 @@ pm-suspend --sysroot $fx suspend"
 	run --separate-stderr env PM_SYSROOT="$fx" PATH="$nolog" "$acts/lid.sh" "$lid_close"
 	assert_success
 	[ "$stderr" = "pmtools-acpid: lid closed: pm-suspend" ]
-	[ "$(cat "$calls")" = "pm-suspend --sysroot $fx" ]
+	[ "$(<"$calls")" = "pm-suspend --sysroot $fx" ]
 }
 
 @test "the acpid rules: event= matches its own lines only; action= as acpid runs it" {
@@ -378,12 +378,12 @@ pm-suspend --sysroot $fx suspend"
 				run env PM_SYSROOT="$fx" PATH="$stubs:$PATH" /bin/sh -c "$cmd"
 				assert_success
 				case $ev in
-				"$lid_close") [ "$(cat "$calls")" = "pm-suspend --sysroot $fx" ] ;;
-				"$lid_open") [ -z "$(cat "$calls")" ] ;;
-				"$pbtn") [ "$(cat "$calls")" = "pm-suspend --sysroot $fx" ] ;;
-				ac_adapter*) [ "$(cat "$calls")" = "opp-set --sysroot $fx --auto --wait=10" ] ;;
+				"$lid_close") [ "$(<"$calls")" = "pm-suspend --sysroot $fx" ] ;;
+				"$lid_open") [ -z "$(<"$calls")" ] ;;
+				"$pbtn") [ "$(<"$calls")" = "pm-suspend --sysroot $fx" ] ;;
+				ac_adapter*) [ "$(<"$calls")" = "opp-set --sysroot $fx --auto --wait=10" ] ;;
 				battery*) [ "$(tail -n 1 "$calls")" = "pm-suspend --sysroot $fx hibernate" ] ;;
-				esac || fail "$r '$ev': $(cat "$calls")"
+				esac || fail "$r '$ev': $(<"$calls")"
 			else
 				case $r:$ev in
 				pmtools-lid:button/lid* | pmtools-power:button/power* | pmtools-ac:ac_adapter* | pmtools-battery:battery*)
@@ -423,7 +423,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	before=$(tree_sum "$fx")
 	hook "$fx" suspend suspend
 	assert_success
-	[ "$(cat "$fx/run/pmtools/opp.sleep")" = performance ]
+	[ "$(<"$fx/run/pmtools/opp.sleep")" = performance ]
 	# Going down nothing but the record changed.
 	[ "$(tree_sum "$fx" | grep -v ' ./run/pmtools/opp.sleep$')" = "$before" ]
 	# The resume reset the governors.
@@ -431,7 +431,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	hook "$fx" resume suspend
 	assert_success
 	[ "$(govs "$fx")" = performance ]
-	[ "$(cat "$fx/run/pmtools/opp.current")" = performance ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = performance ]
 	[ ! -e "$fx/run/pmtools/opp.sleep" ]
 	# A resume without a record (a hook that failed going down): 254.
 	hook "$fx" resume suspend
@@ -440,13 +440,13 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	"$bin/opp-set" --sysroot "$fx" -q powersave
 	hook "$fx" hibernate hibernate
 	assert_success
-	[ "$(cat "$fx/run/pmtools/opp.sleep")" = $'powersave\nbalanced\nbattery-saver\ncool' ]
+	[ "$(<"$fx/run/pmtools/opp.sleep")" = $'powersave\nbalanced\nbattery-saver\ncool' ]
 	for g in "$fx"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do echo performance >"$g"; done
 	echo performance >"$fx/run/pmtools/opp.current"
 	hook "$fx" thaw hibernate
 	assert_success
 	[ "$(govs "$fx")" = powersave ]
-	[ "$(cat "$fx/run/pmtools/opp.current")" = powersave ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = powersave ]
 	# Other phases are not for this hook.
 	hook "$fx" bogus suspend
 	assert_failure 254
@@ -485,7 +485,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	printf 'fast\nquiet\n' >"$fx/run/pmtools/opp.sleep"
 	hook "$fx" resume suspend "$stubs:$PATH"
 	assert_success
-	[ "$(cat "$calls")" = "opp-set --sysroot $fx --wait=10 quiet
+	[ "$(<"$calls")" = "opp-set --sysroot $fx --wait=10 quiet
 opp-set --sysroot $fx --wait=10 fast" ]
 }
 
@@ -501,7 +501,7 @@ opp-set --sysroot $fx --wait=10 fast" ]
 	echo 0 >"$b/charge_control_start_threshold"
 	hook "$fx" resume suspend
 	assert_success
-	[ "$(cat "$b/charge_control_start_threshold") $(cat "$b/charge_control_end_threshold")" = "30 70" ]
+	[ "$(<"$b/charge_control_start_threshold") $(<"$b/charge_control_end_threshold")" = "30 70" ]
 	[[ $stderr == *"charge_control_end_threshold reads 100, not the 70 applied last: the firmware dropped it; applying it again"* ]] || fail "$stderr"
 	[ ! -e "$fx/run/pmtools/opp.current" ]
 	# At a point: the point, then the charge settings; the point stays
@@ -516,13 +516,13 @@ opp-set --sysroot $fx --wait=10 fast" ]
 	hook "$fx" resume suspend
 	assert_success
 	[ "$(govs "$fx")" = performance ]
-	[ "$(cat "$b/charge_control_end_threshold")" = 70 ]
-	[ "$(cat "$fx/run/pmtools/opp.current")" = performance ]
+	[ "$(<"$b/charge_control_end_threshold")" = 70 ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = performance ]
 	# The stubbed opp-set: the command lines, as systemd-sleep's post.
 	: >"$calls"
 	run --separate-stderr env PM_SYSROOT="$fx" PATH="$stubs:$PATH" "$hook50" post suspend
 	assert_success
-	[ "$(cat "$calls")" = "opp-set --sysroot $fx --wait=10 --reapply=charge" ] || fail "$(cat "$calls")"
+	[ "$(<"$calls")" = "opp-set --sysroot $fx --wait=10 --reapply=charge" ] || fail "$(<"$calls")"
 }
 
 @test "the sleep hook in a pm-suspend cycle on a fixture (pm-suspend --sysroot)" {

@@ -100,7 +100,7 @@ paused() {
 	done
 	if [ ! -s "$pf" ]; then
 		wait "$spid" || true
-		fail "$tool $* never reached write $k: $(cat "$fault_tmp/err")"
+		fail "$tool $* never reached write $k: $(<"$fault_tmp/err")"
 	fi
 	kill -s "$sig" "$spid"
 	rm -f "$pf"
@@ -178,9 +178,9 @@ loop() {
 		wait "$bgpid" || st=$?
 		bgpid=
 		if [ "$sig" = INT ]; then
-			[ "$st" -eq 1 ] || fail "exit $st: $(cat "$t/err")"
-			[ "$(cat "$t/err")" = "opp-set: stopped by SIGTERM: restored the 5 earlier writes: nothing was changed" ] ||
-				fail "$(cat "$t/err")"
+			[ "$st" -eq 1 ] || fail "exit $st: $(<"$t/err")"
+			[ "$(<"$t/err")" = "opp-set: stopped by SIGTERM: restored the 5 earlier writes: nothing was changed" ] ||
+				fail "$(<"$t/err")"
 		else
 			[ "$st" -eq 137 ]
 			run --separate-stderr "$bin/pmctl" --sysroot "$fx" recover
@@ -224,7 +224,7 @@ loop() {
 	kill -TERM "$w"
 	st=0
 	wait "$w" || st=$?
-	[ "$st" -eq 143 ] || fail "exit $st: $(cat "$t/err")"
+	[ "$st" -eq 143 ] || fail "exit $st: $(<"$t/err")"
 	[ ! -s "$t/err" ]
 	release_lock
 	wait "$lock_holder"
@@ -283,7 +283,7 @@ pmctl_setters=(
 		paused "$k" KILL pmctl "${args[@]}"
 		[ "$st" -eq 137 ]
 		# A setter with nothing to change of its own.
-		gov=$(cat "$fx$cpu/cpuidle/current_governor")
+		gov=$(<"$fx$cpu/cpuidle/current_governor")
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" idle governor "$gov"
 		assert_success
 		[[ $stderr == "pmctl: pmctl (pid $spid) died mid-apply: restored the $((k - 1)) file"*" it had changed ($journal)" ]] ||
@@ -338,7 +338,7 @@ sync_online() { # FX
 	# resets, then the rest; the choice file by its bracketed word.
 	for r in "s $cf/policy0/scaling_governor performance" "w $cpu/intel_pstate/status active" \
 		"w $cpu/cpu3/online 0" "w $cf/policy3/scaling_governor performance" "c /sys/power/mem_sleep s2idle"; do
-		grep -qFx "$r" "$fx$journal" || fail "no '$r' in $(cat "$fx$journal")"
+		grep -qFx "$r" "$fx$journal" || fail "no '$r' in $(<"$fx$journal")"
 	done
 	[ "$(grep -c '^[wcsu] ' "$fx$journal")" -eq $((${#j[@]} - 6)) ]
 	kill -9 "$bgpid"
@@ -447,11 +447,11 @@ sync_online() { # FX
 	st=0
 	wait "$bgpid" || st=$?
 	bgpid=
-	[ "$st" -eq 1 ] || fail "exit $st: $(cat "$t/err")"
-	[ "$(cat "$t/err")" = "opp-set: cannot write the report to standard output: Broken pipe (EPIPE); $n changes were made and kept" ] ||
-		fail "$(cat "$t/err")"
+	[ "$st" -eq 1 ] || fail "exit $st: $(<"$t/err")"
+	[ "$(<"$t/err")" = "opp-set: cannot write the report to standard output: Broken pipe (EPIPE); $n changes were made and kept" ] ||
+		fail "$(<"$t/err")"
 	same_as "$ref" || fail "not the whole point"
-	[ "$(cat "$fx/run/pmtools/opp.current")" = full ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = full ]
 	reset_fx
 
 	# -o: checked before the writes, its folder removed during them.
@@ -465,9 +465,9 @@ sync_online() { # FX
 	st=0
 	wait "$bgpid" || st=$?
 	bgpid=
-	[ "$st" -eq 1 ] || fail "exit $st: $(cat "$t/err")"
-	[[ $(cat "$t/err") == "pmctl: cannot write the report to $t/out/r.json: No such file or directory (ENOENT); "*" changes were made and kept" ]] ||
-		fail "$(cat "$t/err")"
+	[ "$st" -eq 1 ] || fail "exit $st: $(<"$t/err")"
+	[[ $(<"$t/err") == "pmctl: cannot write the report to $t/out/r.json: No such file or directory (ENOENT); "*" changes were made and kept" ]] ||
+		fail "$(<"$t/err")"
 }
 
 @test "a report to a full disk after the writes: exit 1, the changes said kept" {
@@ -483,7 +483,7 @@ sync_online() { # FX
 	assert_failure 1
 	[[ $stderr == "opp-set: cannot write the report to $mnt/report.json: No space left on device (ENOSPC); "*" changes were made and kept" ]] ||
 		fail "$stderr"
-	[ "$(cat "$fx/run/pmtools/opp.current")" = full ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = full ]
 }
 
 @test "a journal as a killed writer leaves it (no shim: the ASan build runs this too) is restored by the next setter, each file read back" {
@@ -491,14 +491,14 @@ sync_online() { # FX
 	before=$(tree_sum "$fx")
 	mkdir -p "$fx/run/pmtools"
 	# policy1's max half way through a point; a device's control after it.
-	[ "$(cat "$fx$dev/0000:00:14.3/power/control")" = auto ]
+	[ "$(<"$fx$dev/0000:00:14.3/power/control")" = auto ]
 	echo 2000000 >"$fx$cf/policy1/scaling_max_freq"
 	echo on >"$fx$dev/0000:00:14.3/power/control"
 	printf '%s\n' 'pmtools-journal 1' 'pid 4242' 'tool opp-set' 'boot -' 'time 1718000000' \
 		"w $cf/policy0/scaling_max_freq 4700000" "w $cf/policy1/scaling_max_freq 4700000" \
 		"w $dev/0000:00:14.3/power/control auto" "c /sys/power/mem_sleep s2idle" 'end 4' >"$fx$journal"
 	chmod 600 "$fx$journal"
-	gov=$(cat "$fx$cpu/cpuidle/current_governor")
+	gov=$(<"$fx$cpu/cpuidle/current_governor")
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v idle governor "$gov"
 	assert_success
 	[ "${stderr_lines[0]}" = "pmctl: restored $dev/0000:00:14.3/power/control: on -> auto" ] || fail "$stderr"

@@ -61,28 +61,28 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	rc "$fx"
 	assert_success
 	[ -z "$output$stderr" ]
-	[ "$(cat "$calls")" = "--list -F kv" ]
+	[ "$(<"$calls")" = "--list -F kv" ]
 	# A battery rule, but the only battery is a mouse's (scope Device).
 	printf '[cpufreq]\ngovernor = powersave\n[match]\nbattery_below = 30\n' >"$fx/etc/pm/opp.d/slow.conf"
 	echo Device >"$fx/sys/class/power_supply/BAT0/scope"
 	: >"$calls"
 	rc "$fx"
 	assert_success
-	[ "$(cat "$calls")" = "--list -F kv" ]
+	[ "$(<"$calls")" = "--list -F kv" ]
 	# A thermal rule and no thermal zone.
 	printf '[cpufreq]\ngovernor = powersave\n[match]\nthermal_above = 80\n' >"$fx/etc/pm/opp.d/slow.conf"
 	rm -r "$fx"/sys/class/thermal/thermal_zone*
 	: >"$calls"
 	rc "$fx"
 	assert_success
-	[ "$(cat "$calls")" = "--list -F kv" ]
+	[ "$(<"$calls")" = "--list -F kv" ]
 	# A point file with an error is left out, as --auto leaves it out.
 	printf '[match]\nbattery_below = 30\nbogus\n' >"$fx/etc/pm/opp.d/broken.conf"
 	rm "$fx/sys/class/power_supply/BAT0/scope"
 	: >"$calls"
 	rc "$fx"
 	assert_success
-	[ "$(cat "$calls")" = "--list -F kv" ]
+	[ "$(<"$calls")" = "--list -F kv" ]
 	[ ! -e "$fx/run/pmtools/auto.pick" ]
 	# The rule and the battery: now it asks --auto.
 	rm "$fx/etc/pm/opp.d/broken.conf"
@@ -102,7 +102,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	# The first check records what --auto picks (nothing holds: -).
 	rc "$fx"
 	assert_success
-	[ "$(cat "$fx/run/pmtools/auto.pick")" = - ]
+	[ "$(<"$fx/run/pmtools/auto.pick")" = - ]
 	[ "$(tree_sum "$fx" | grep -v auto.pick)" = "$before" ]
 	# Unchanged: nothing written, nothing said; the hand-picked point stays.
 	rc "$fx"
@@ -116,8 +116,8 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	rc "$fx"
 	assert_success
 	[ "$(govs "$fx")" = powersave ]
-	[ "$(cat "$fx/run/pmtools/auto.pick")" = slow ]
-	[ "$(cat "$fx/run/pmtools/opp.current")" = slow ]
+	[ "$(<"$fx/run/pmtools/auto.pick")" = slow ]
+	[ "$(<"$fx/run/pmtools/opp.current")" = slow ]
 	# Why --auto picked it, then what it did.
 	[[ $stderr == "opp-set: --auto: slow (priority "*$'\n'"opp-set: at slow: "* ]] || fail "$stderr"
 	"$bin/opp-set" --sysroot "$fx" -q fast
@@ -130,7 +130,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	run --separate-stderr env PM_SYSROOT="$fx" JOURNAL_STREAM=8:9 "$recheck" "$wrap"
 	assert_failure 3
 	[[ $stderr == "<3>opp-set: no operating point's [match] holds now"* ]] || fail "$stderr"
-	[ "$(cat "$fx/run/pmtools/auto.pick")" = - ]
+	[ "$(<"$fx/run/pmtools/auto.pick")" = - ]
 	# Logged once: the next check is silent.
 	rc "$fx"
 	assert_success
@@ -147,23 +147,23 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 	points "$fx"
 	power "$fx" 1 50
 	rc "$fx"
-	[ "$(cat "$fx/run/pmtools/auto.pick")" = fast ]
+	[ "$(<"$fx/run/pmtools/auto.pick")" = fast ]
 	# An AC event's run applied slow before the check saw the change.
 	power "$fx" 0 20
 	"$bin/opp-set" --sysroot "$fx" -q --auto
 	rc "$fx"
 	assert_success
 	[ -z "$stderr" ]
-	[ "$(cat "$fx/run/pmtools/auto.pick")" = slow ]
+	[ "$(<"$fx/run/pmtools/auto.pick")" = slow ]
 	# Busy (exit 4): said, and the pick is not recorded.
 	power "$fx" 1 50
 	STUB_RC=4 rc "$fx"
 	assert_failure 4
 	[ "$stderr" = "opp-set --auto exited 4" ]
-	[ "$(cat "$fx/run/pmtools/auto.pick")" = slow ]
+	[ "$(<"$fx/run/pmtools/auto.pick")" = slow ]
 	rc "$fx"
 	assert_success
-	[ "$(cat "$fx/run/pmtools/auto.pick")" = fast ]
+	[ "$(<"$fx/run/pmtools/auto.pick")" = fast ]
 	[ "$(govs "$fx")" = performance ]
 }
 

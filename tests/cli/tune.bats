@@ -79,24 +79,24 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	# The keyboard's interfaces are HID (03): its power/control is not written.
 	jq -e '[.writes[].path | select(test("usb1/1-1/"))] == []' <<<"$output"
 	jq -e '[.writes[] | select(.path == "/sys/module/snd_hda_intel/parameters/power_save_controller")] == []' <<<"$output"
-	[ "$(cat "$d/sys/module/pcie_aspm/parameters/policy")" = powersave ]
-	[ "$(cat "$d/proc/sys/vm/laptop_mode")" = 5 ]
-	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 1000 ]
+	[ "$(<"$d/sys/module/pcie_aspm/parameters/policy")" = powersave ]
+	[ "$(<"$d/proc/sys/vm/laptop_mode")" = 5 ]
+	[ "$(<"$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 1000 ]
 	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
 	assert_success
 	jq -e '.bad == 2 and ([.tunables[] | select(.good == false) | .device] == ["0000:00:1f.3", "1-1"])' <<<"$output"
 	# What --save wrote puts back the files of [sata] [pcie] [audio] [sysctl].
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/saved.conf"
 	assert_success
-	[ "$(cat "$d/sys/class/scsi_host/host1/link_power_management_policy")" = max_performance ]
-	[ "$(cat "$d/sys/module/pcie_aspm/parameters/policy")" = default ]
-	[ "$(cat "$d/sys/module/snd_hda_intel/parameters/power_save")" = 0 ]
-	[ "$(cat "$d/proc/sys/kernel/nmi_watchdog")" = 1 ]
-	[ "$(cat "$d/proc/sys/vm/dirty_writeback_centisecs")" = 500 ]
+	[ "$(<"$d/sys/class/scsi_host/host1/link_power_management_policy")" = max_performance ]
+	[ "$(<"$d/sys/module/pcie_aspm/parameters/policy")" = default ]
+	[ "$(<"$d/sys/module/snd_hda_intel/parameters/power_save")" = 0 ]
+	[ "$(<"$d/proc/sys/kernel/nmi_watchdog")" = 1 ]
+	[ "$(<"$d/proc/sys/vm/dirty_writeback_centisecs")" = 500 ]
 	# ... and each device's runtime PM, USB autosuspend and its delay.
-	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:1c.0/0000:02:00.0/power/control")" = on ]
-	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/control")" = on ]
-	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 2000 ]
+	[ "$(<"$d/sys/devices/pci0000:00/0000:00:1c.0/0000:02:00.0/power/control")" = on ]
+	[ "$(<"$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/control")" = on ]
+	[ "$(<"$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/autosuspend_delay_ms")" = 2000 ]
 }
 
 @test "opp-set: a failure at the laptop point's last write restores every earlier one" {
@@ -141,8 +141,8 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -f "$BATS_TEST_TMPDIR/before.conf"
 	assert_success
 	[ "$stderr" = "opp-set: at before: 12 changes" ] || fail "$stderr"
-	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/control")" = on ]
-	[ "$(cat "$d/proc/sys/vm/laptop_mode")" = 0 ]
+	[ "$(<"$d/sys/devices/pci0000:00/0000:00:14.0/usb1/1-5/power/control")" = on ]
+	[ "$(<"$d/proc/sys/vm/laptop_mode")" = 0 ]
 }
 
 @test "opp-set --auto-tune: a failure at its last write restores every earlier one" {
@@ -225,7 +225,7 @@ plug() { # TREE BUS FROM TO
 	[ "${argv[*]}" = "opp-set --reapply --device /sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0 --wait=5 --quiet" ] || fail "${argv[*]}"
 	[ -z "$stderr" ] || fail "$stderr"
 	# Only their own files were written: put back, the tree is as before.
-	[ "$(cat "$d/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0/power/control")" = auto ]
+	[ "$(<"$d/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0/power/control")" = auto ]
 	echo on >"$d/sys/devices/pci0000:00/0000:00:1c.0/0000:03:00.0/power/control"
 	echo on >"$d/sys/devices/$usb/1-8/power/control"
 	echo 2000 >"$d/sys/devices/$usb/1-8/power/autosuspend_delay_ms"

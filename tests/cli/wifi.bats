@@ -16,7 +16,7 @@ setup() {
 teardown() {
 	local p
 	for p in "$BATS_TEST_TMPDIR"/fx.*/run/pmtools-test/nl80211.pid; do
-		[ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null
+		[ -f "$p" ] && kill "$(<"$p")" 2>/dev/null
 	done
 	true
 }
@@ -186,7 +186,7 @@ held_opp_set() { # ROOT POINT SIGNAL
 	held_opp_set "$d" "$f" KILL
 	[ "$status" = 137 ] || fail "exit $status: $stderr"
 	[ "$(state "$d")" = 'wlan0 on' ]
-	grep -qx 'n wlan0 off' "$d/run/pmtools/journal" || fail "$(cat "$d/run/pmtools/journal")"
+	grep -qx 'n wlan0 off' "$d/run/pmtools/journal" || fail "$(<"$d/run/pmtools/journal")"
 	run --separate-stderr "$bin/pmctl" --sysroot "$d" recover
 	assert_success
 	[ "$(state "$d")" = 'wlan0 off' ]
@@ -203,7 +203,7 @@ held_opp_set() { # ROOT POINT SIGNAL
 	err_has "'on'"
 	err_has 'EBUSY'
 	[ "$(state "$d")" = 'wlan0 off' ]
-	kill "$(cat "$d/run/pmtools-test/nl80211.pid")"
+	kill "$(<"$d/run/pmtools-test/nl80211.pid")"
 
 	d=$(wifi wlan0)
 	peer "$d" wlan0=off --fail set:wlan0:EOPNOTSUPP
@@ -211,7 +211,7 @@ held_opp_set() { # ROOT POINT SIGNAL
 	assert_failure 1
 	err_has 'EOPNOTSUPP'
 	[ "$(state "$d")" = 'wlan0 off' ]
-	kill "$(cat "$d/run/pmtools-test/nl80211.pid")"
+	kill "$(<"$d/run/pmtools-test/nl80211.pid")"
 
 	d=$(wifi wlan0 wlan1)
 	peer "$d" wlan0=off wlan1=off --fail set:wlan1:EBUSY
@@ -266,7 +266,7 @@ held_opp_set() { # ROOT POINT SIGNAL
 			assert_success
 			jq -e '[.tunables[] | select(.tunable == "wifi_power_save") | [.device, .value, .good]] == [["wlan0", null, null]]' <<<"$output"
 		fi
-		kill "$(cat "$d/run/pmtools-test/nl80211.pid")"
+		kill "$(<"$d/run/pmtools-test/nl80211.pid")"
 	done
 }
 
