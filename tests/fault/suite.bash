@@ -139,9 +139,10 @@ fault_run() { # VAR=VALUE... TOOL FX ARG...
 #    to write FILE", CLI.md, unless the tool explains the errno), and the
 #    tree byte-identical to before.
 # The first write is tried with every errno (its EBUSY, EACCES and EPERM
-# have rules of their own); a later write k with errno j when the case
-# k + j is in the sample, so that a sample still meets every write and
-# every errno.  Adds to fault_n (run) and fault_all (of the whole loop);
+# have rules of their own); in a sample a later write k with one errno,
+# the j for which k + j is a multiple of their count, so that the sample
+# still fails every write and meets every errno (from 11 writes on).
+# Adds to fault_n (run) and fault_all (of the whole loop);
 # fails with every scenario that went wrong (at most 10).
 fault_loop() { # TOOL FX ARG...
 	untraced fault_loop_ "$@"
@@ -169,7 +170,7 @@ fault_loop_() {
 		for j in "${!fault_errnos[@]}"; do
 			e=${fault_errnos[j]}
 			fault_all=$((fault_all + 1))
-			[ "$k" -eq 1 ] || sampled $((k + j)) 4 || continue
+			[ "$k" -eq 1 ] || sampled $((k + j)) "${#fault_errnos[@]}" || continue
 			fault_n=$((fault_n + 1))
 			fault_run PM_FAULT_WRITE="*/sys/*=$e@$k:write" "$tool" "$fx" "$@"
 			first=${stderr_lines[0]:-}
