@@ -199,10 +199,12 @@ source "${BASH_SOURCE[0]%/*}/bats/trap.bash"
 # shellcheck source=tests/cli/bats/run.bash
 source "${BASH_SOURCE[0]%/*}/bats/run.bash"
 
-# bats traps every command of a test: its DEBUG trap records a stack
-# trace each time (about half a millisecond a command, most of the cost
-# of a loop over hundreds of cases).  untraced runs FUNCTION ARG...
-# without it.  A failure inside is reported at the line of the call,
+# bats' own DEBUG trap runs before every command of a test, in every
+# function it calls (about half a millisecond a command, most of the
+# cost of a loop over hundreds of cases).  bats/trap.bash keeps it to
+# the test's own function, so this matters where that stand-in is off
+# (PMTOOLS_BATS_TRAP=1, another bats): untraced runs FUNCTION ARG...
+# without the trap.  A failure inside is reported where it happened,
 # with the function's own message (source.bats checks that the trap put
 # back is the one bats set).
 untraced() { # FUNCTION ARG...

@@ -335,8 +335,9 @@ layer_scan() {
 	lean=$output
 	run env -i PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C PMTOOLS_BATS_TRAP=1 "$BATS_ROOT/bin/bats" "$f"
 	[ "$output" = "$lean" ] || fail "$(diff <(echo "$output") <(echo "$lean"))"
-	[[ $lean == *"(from function \`g' in file "*"bats-trap.bats, line 15,"* ]] || fail "$lean"
-	[ "$(grep -c '^not ok' <<<"$lean")" -eq 6 ] || fail "$lean"
+	[[ $lean == *"(from function \`g' in file "*"bats-trap.bats, line 18,"* ]] || fail "$lean"
+	[[ $lean == *"(from function \`k' in file "*"bats-trap.bats, line 25,"* ]] || fail "$lean"
+	[ "$(grep -c '^not ok' <<<"$lean")" -eq 9 ] || fail "$lean"
 }
 
 @test "bats/run.bash: run without a fork, and the same results as bats' own run" {
@@ -361,7 +362,7 @@ layer_scan() {
 		diff "$d/spawn.tap" "$d/$name.tap" >&2 || fail "the reports differ ($name)"
 		diff "$d/spawn.log" "$d/$name.log" >&2 || fail "run's variables differ ($name)"
 	done
-	[ "$(grep -c '^not ok' "$d/spawn.tap")" -eq 3 ] || fail "$(cat "$d/spawn.tap")"
+	[ "$(grep -c '^not ok' "$d/spawn.tap")" -eq 3 ] || fail "$(<"$d/spawn.tap")"
 	[ "$(grep -c '^== ' "$d/spawn.log")" -eq 20 ] || fail "$(grep '^== ' "$d/spawn.log")"
 }
 

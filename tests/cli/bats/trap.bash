@@ -2,17 +2,40 @@
 # Sourced by helpers.bash.  This folder holds the stand-ins for bats 1.8.2's
 # own functions, and bats' stack traces leave it out as they leave out
 # bats' own files.
-# bats 1.8.2 runs its DEBUG trap before every command of a test, and the
-# trap builds the command's stack trace each time (a third of a
-# millisecond: about a fifth of the CPU time of make check).  With that
-# version, and no --trace, the trap below keeps the raw frames (lines,
-# functions, files) as one string and the trace is built from them only
-# when bats reads it, for a failure: the same trace and the same report.
-# source.bats compares the failure reports of both traps.
+# bats 1.8.2 runs its DEBUG trap before every command of a test, in
+# every function and every subshell it runs (set -T), and the trap
+# builds the command's stack trace each time: a third of a millisecond a
+# command, and each fork of the test's shell twice as dear, since the
+# child runs the trap too.  With that version, and no --trace:
+#  - the trap fires only for the commands of the test's own function,
+#    setup and teardown (their trace attribute, without set -T), and
+#    keeps the raw frames (lines, functions, files) as one string;
+#  - the ERR trap takes the frames of the command that failed, however
+#    deep, from its own call stack, leaving out bats' files and this
+#    folder as bats' DEBUG trap does;
+#  - the trace is built from the frames only when bats reads it, for a
+#    failure: the same trace and the same report.
+# Reports that differ from bats' own: exit N inside a helper function
+# names the test's line that called the helper (bats' names the exit);
+# a failure inside a helper run by untraced is named where it happened
+# (bats' names untraced's line), and one in a subshell ( ) of the test
+# at the subshell's closing line (bats' at the last line setup ran).  source.bats compares the failure reports
+# of both traps on tests/fixtures/bats-trap.bats.
 if [ "${BATS_VERSION:-}" = 1.8.2 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ] &&
 	[ -z "${PMTOOLS_BATS_TRAP:-}" ] && [ "${#BATS_DEBUG_EXCLUDE_PATHS[@]}" -le 2 ]; then
-	_pm_fr='' _pm_fr_prev='' _pm_bats_dir=${BASH_SOURCE[0]%/*}
+	_pm_fr='' _pm_fr_prev='' _pm_lean='' _pm_bats_dir=${BASH_SOURCE[0]%/*}
 	bats_debug_trap() {
+		# Its first run (bats' tracing has just set it): from now on the
+		# trap runs in the test's own function, setup and teardown only,
+		# not in the functions they call nor in their subshells.
+		if [[ -z $_pm_lean ]]; then
+			_pm_lean=1
+			set +T
+			local fn
+			for fn in "${BATS_TEST_NAME:-}" setup teardown; do
+				[[ -n $fn ]] && declare -F "$fn" >/dev/null && declare -ft "$fn"
+			done
+		fi
 		# bats' own files ($BATS_ROOT/lib/ and libexec/, its default
 		# exclusions: bats-assert and bats-support too) and an
 		# interrupted or timed-out test record nothing, as in bats.
@@ -49,13 +72,29 @@ if [ "${BATS_VERSION:-}" = 1.8.2 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ] &&
 	}
 	bats_error_trap() {
 		bats_check_status_from_trap
-		# As bats: when the last record has the lines and files of this
-		# trap's own call, it is the DEBUG trap's run for the trap, and
-		# the command that failed is the record before.
-		local IFS=$'\x1e'
-		if [[ ${_pm_fr%%$'\x1f'*} == "${BASH_LINENO[*]}" &&
-			${_pm_fr##*$'\x1f'} == "${BASH_SOURCE[*]}" &&
-			-z $BATS_DEBUG_LAST_STACK_TRACE_IS_VALID ]]; then
+		# A later run of the trap (an outer function's status): the
+		# first one's trace stands, as in bats, whose DEBUG trap is off
+		# from then on.
+		[[ -z $BATS_DEBUG_LAST_STACK_TRACE_IS_VALID ]] || return 0
+		local IFS=$'\x1e' k=1 n=${#FUNCNAME[@]}
+		# The frames of the command that failed, from the innermost
+		# one outside bats' files and this folder: the command bats'
+		# DEBUG trap would have seen last.
+		while ((k < n)); do
+			case ${BASH_SOURCE[k]%/*} in
+			"$BATS_ROOT"/lib/* | "$BATS_ROOT"/libexec/* | "$_pm_bats_dir") k=$((k + 1)) ;;
+			*) break ;;
+			esac
+		done
+		if ((k < n)); then
+			local -a l=("${BASH_LINENO[@]:k-1}") f=("${FUNCNAME[0]}" "${FUNCNAME[@]:k}")
+			local -a s=("${BASH_SOURCE[0]}" "${BASH_SOURCE[@]:k}")
+			_pm_fr="${l[*]}"$'\x1f'"${f[*]}"$'\x1f'"${s[*]}"
+		# The test's function itself returned non-zero: as bats, the
+		# DEBUG trap's last record, unless that is its run for this
+		# trap's own call (the same lines and files).
+		elif [[ ${_pm_fr%%$'\x1f'*} == "${BASH_LINENO[*]}" &&
+			${_pm_fr##*$'\x1f'} == "${BASH_SOURCE[*]}" ]]; then
 			_pm_fr=$_pm_fr_prev
 		fi
 		_pm_trace "$_pm_fr"
