@@ -6,6 +6,20 @@
 
 load helpers
 
+# The complete lines of FILE so far, in $nl, with no process: 0 while the
+# redirection of the background job that writes it has not made it yet.
+count_lines() { # FILE
+	local c=''
+	[ -f "$1" ] && { IFS= read -r -d '' c <"$1" || true; }
+	c=${c//[!$'\n']/}
+	nl=${#c}
+}
+
+# Wait until FILE has N complete lines, however loaded the machine.
+lines_at_least() { # FILE N
+	until count_lines "$1" && ((nl >= $2)); do sleep 0.02; done
+}
+
 setup() {
 	load_libs
 }
@@ -146,15 +160,14 @@ cpu_dir=sys/devices/system/cpu
 	"$bin/cstate-stat" --sysroot "$fx" -J -c all -i 0.1 >"$out" &
 	pid=$!
 	# Each step waits for samples to be taken, however loaded the machine.
-	lines_at_least() { while [ "$(wc -l <"$out")" -lt "$1" ]; do sleep 0.02; done; }
-	lines_at_least 2
+	lines_at_least "$out" 2
 	echo 0,2-3 >"$on"
-	n=$(wc -l <"$out")
-	lines_at_least $((n + 2))
+	count_lines "$out"
+	lines_at_least "$out" $((nl + 2))
 	echo 0-3 >"$on"
 	echo 99999 >"$fx/$cpu_dir/cpu1/cpuidle/state1/usage"
-	n=$(wc -l <"$out")
-	lines_at_least $((n + 2))
+	count_lines "$out"
+	lines_at_least "$out" $((nl + 2))
 	kill -INT "$pid"
 	wait "$pid"
 	output=$(jq -c 'select(.period == "sample")' "$out")
@@ -240,7 +253,9 @@ cpu_dir=sys/devices/system/cpu
 	out="$BATS_TEST_TMPDIR/run.jsonl"
 	"$bin/cstate-stat" --sysroot "$fx" -J -i 0.1 >"$out" &
 	pid=$!
-	while [ "$(wc -l <"$out")" -lt 3 ]; do sleep 0.02; done
+	# Three samples: the handler is in place (before the first), and
+	# the SIGINT cannot meet the SIG_IGN a background job starts with.
+	lines_at_least "$out" 3
 	kill -INT "$pid"
 	wait "$pid"
 	[ "$(tail -n 1 "$out" | jq -r .period)" = run ]
@@ -411,8 +426,8 @@ cpu_dir=sys/devices/system/cpu
 	# Sampled until the writer is done and one sample more has been
 	# taken.
 	wait "$writer"
-	n=$(wc -l <"$out")
-	while [ "$(wc -l <"$out")" -le $((n + 1)) ]; do sleep 0.05; done
+	count_lines "$out"
+	lines_at_least "$out" $((nl + 2))
 	kill -INT "$cs"
 	wait "$cs"
 	output=$(jq -c 'select(.period == "sample")' "$out")
