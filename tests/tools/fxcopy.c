@@ -44,23 +44,62 @@ static int refuse(const char *path, const char *why)
 	return -1;
 }
 
-static int copy_file(int sdir, int ddir, const char *name, mode_t mode,
-		     const char *path)
+/* SIZE bytes of IN into OUT by copy_file_range, the kernel copying page to
+ * page: one system call where read and write take two, and a third to
+ * find the end.  1 when the file system cannot (the caller copies with
+ * read and write), -1 on an error. */
+static int copy_range(int in, int out, off_t size, const char *path)
 {
-	int in, out, rc = 0;
+	static int unsupported;
+
+	while (size > 0 && !unsupported) {
+		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)size, 0);
+
+		if (n > 0) {
+			size -= n;
+			continue;
+		}
+		if (n == 0)	/* shorter than its size said: read the rest */
+			return 1;
+		if (errno == EINTR)
+			continue;
+		if (errno != ENOSYS && errno != EXDEV && errno != EINVAL &&
+		    errno != EOPNOTSUPP)
+			return fail(path, "copy");
+		unsupported = 1;
+	}
+	return size > 0;
+}
+
+static int copy_file(int sdir, int ddir, const char *name,
+		     const struct stat *st, const char *path)
+{
+	int in = -1, out, rc = 0;
 	ssize_t n;
 
-	in = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (in < 0)
-		return fail(path, "open");
+	/* An empty file has nothing to read. */
+	if (st->st_size > 0) {
+		in = openat(sdir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (in < 0)
+			return fail(path, "open");
+	}
 	/* umask(0) in main: the mode is the source's, whatever it is. */
 	out = openat(ddir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 					 O_CLOEXEC,
-		     mode & 07777);
+		     st->st_mode & 07777);
 	if (out < 0) {
-		close(in);
+		if (in >= 0)
+			close(in);
 		return fail(path, "create");
 	}
+	if (in < 0)
+		goto out;
+	rc = copy_range(in, out, st->st_size, path);
+	if (rc <= 0)
+		goto out;
+	rc = 0;
+	/* Where copy_file_range cannot: read and write, from where it
+	 * stopped, to the end (the file may have grown). */
 	while ((n = read(in, buf, sizeof(buf))) > 0) {
 		for (ssize_t off = 0; off < n;) {
 			ssize_t w = write(out, buf + off, (size_t)(n - off));
@@ -75,7 +114,8 @@ static int copy_file(int sdir, int ddir, const char *name, mode_t mode,
 	if (n < 0)
 		rc = fail(path, "read");
 out:
-	close(in);
+	if (in >= 0)
+		close(in);
 	if (close(out) < 0 && rc == 0)
 		rc = fail(path, "close");
 	return rc;
@@ -113,8 +153,8 @@ static int copy_dir(int sdir, int ddir, char *path, size_t plen)
 			rc = st.st_nlink > 1 ?
 				     refuse(path, "a hard-linked file (a copy "
 						  "would not be one)") :
-				     copy_file(sdir, ddir, e->d_name,
-					       st.st_mode, path);
+				     copy_file(sdir, ddir, e->d_name, &st,
+					       path);
 		} else if (S_ISLNK(st.st_mode)) {
 			char target[PATH_MAX];
 			ssize_t t = readlinkat(sdir, e->d_name, target,
