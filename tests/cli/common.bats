@@ -75,7 +75,7 @@ tools=(pmctl cstate-stat pm-suspend opp-set)
 }
 
 @test "a closed pipe is exit 1, not a signal death" {
-	fx=$(fixture server)
+	fixture -v fx server
 	# Far more than a pipe buffer, so the writer sees the reader go.
 	run bash -c "'$bin/cstate-stat' --sysroot '$fx' -J | head -c 10 >/dev/null; echo \${PIPESTATUS[0]}"
 	assert_output 1
@@ -120,17 +120,17 @@ tools=(pmctl cstate-stat pm-suspend opp-set)
 }
 
 @test "PM_SYSROOT does what --sysroot does; the option wins" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	PM_SYSROOT="$fx" run "$bin/cstate-stat" -J
 	assert_success
 	[ "$(jq -r .cpuidle.driver <<<"$output")" = haltpoll ]
-	fx2=$(fixture laptop2006)
+	fixture -v fx2 laptop2006
 	PM_SYSROOT="$fx" run "$bin/cstate-stat" --sysroot "$fx2" -J
 	[ "$(jq -r .cpuidle.driver <<<"$output")" = acpi_idle ]
 }
 
 @test "--output writes the file atomically and prints nothing" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	out="$BATS_TEST_TMPDIR/report.json"
 	echo old >"$out"
 	run "$bin/cstate-stat" --sysroot "$fx" -J -o "$out"
@@ -143,7 +143,7 @@ tools=(pmctl cstate-stat pm-suspend opp-set)
 }
 
 @test "--output into a folder that does not exist is exit 1 naming it" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -o /nonexistent/dir/x.json -J
 	assert_failure 1
 	[[ "$stderr" == *"/nonexistent/dir/x.json"* ]]
@@ -162,7 +162,7 @@ tools=(pmctl cstate-stat pm-suspend opp-set)
 }
 
 @test "options may come after the pmctl subcommand" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	run "$bin/pmctl" freq --sysroot "$fx" -J
 	assert_success
 	jq -e '.policies | length == 2' <<<"$output"

@@ -28,9 +28,9 @@ setup() {
 	load_libs
 	# shellcheck source=/dev/null # linted on its own
 	source "$comp_file"
-	hwp=$(fixture hwp-laptop)
-	arm=$(fixture arm-biglittle)
-	vm=$(fixture vm-haltpoll)
+	fixture -v hwp hwp-laptop
+	fixture -v arm arm-biglittle
+	fixture -v vm vm-haltpoll
 }
 
 # ------------------------------------------------------------ helpers
@@ -41,12 +41,13 @@ setup() {
 # and : as bash splits them.  The tool is the first WORD that is not an
 # assignment; its completion function goes to $fn.
 comp_set() {
-	local line="" i w rest piece=""
+	local line="" i w q rest piece=""
 	local -a words=()
 	fn=""
 	for ((i = 1; i < $#; i++)); do
 		w=${!i}
-		line+="$(printf '%q' "$w") "
+		printf -v q '%q' "$w"
+		line+="$q "
 		if [ -z "$fn" ] && [[ $w != *=* ]]; then
 			case ${w##*/} in
 			pmctl) fn=_pmctl ;;
@@ -196,7 +197,7 @@ modes_of_help() {
 # A tree whose kernel offers every sleep mode.
 all_modes_tree() {
 	local d
-	d=$(fresh hwp-laptop)
+	fresh -v d hwp-laptop
 	echo 'freeze standby mem disk' >"$d/sys/power/state"
 	echo 's2idle shallow [deep]' >"$d/sys/power/mem_sleep"
 	echo '[platform] shutdown reboot suspend test_resume' >"$d/sys/power/disk"
@@ -405,7 +406,7 @@ all_modes_tree() {
 	local d
 	comp pmctl --sysroot "$hwp" profile ""
 	expect "$(words_of "$hwp/sys/firmware/acpi/platform_profile_choices")"
-	d=$(fresh hwp-laptop)
+	fresh -v d hwp-laptop
 	echo 'low-power balanced performance custom' >"$d/sys/firmware/acpi/platform_profile_choices"
 	comp pmctl --sysroot "$d" profile ""
 	expect low-power balanced performance
@@ -428,7 +429,7 @@ all_modes_tree() {
 
 @test "pmctl: cpu online offers the offline CPUs, cpu offline the online hot-pluggable ones" {
 	local d
-	d=$(fresh hwp-laptop)
+	fresh -v d hwp-laptop
 	echo 0 >"$d/sys/devices/system/cpu/cpu3/online"
 	echo 0 >"$d/sys/devices/system/cpu/cpu5/online"
 	comp pmctl --sysroot "$d" cpu online ""
@@ -647,7 +648,7 @@ all_modes_tree() {
 
 @test "opp-set: point names from \$SYSROOT/etc/pm/opp.d and the installed examples" {
 	local d want f n
-	d=$(fresh hwp-laptop)
+	fresh -v d hwp-laptop
 	mkdir -p "$d/etc/pm/opp.d"
 	for n in office travel.v2 .hidden 'bad name' performance; do
 		: >"$d/etc/pm/opp.d/$n.conf"
@@ -701,7 +702,7 @@ all_modes_tree() {
 		sysctl.vm.dirty_writeback_centisecs= sysctl.vm.laptop_mode=
 	# [wifi] where a wireless interface is (phy80211), with on and off.
 	[[ $got != *wifi.* ]] || fail "tune-laptop has no wireless interface"
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	mkdir -p "$d/sys/class/net/wlan0/phy80211"
 	comp opp-set --sysroot "$d" -s ""
 	offers "$(grep -E '^wifi\.' <<<"$keys" | sed 's/$/=/')"
@@ -770,7 +771,7 @@ all_modes_tree() {
 	local stubs=$BATS_TEST_TMPDIR/stubs log=$BATS_TEST_TMPDIR/ran errs=$BATS_TEST_TMPDIR/errs
 	local d before n=0 line last fn tool
 	local -a w
-	d=$(fresh hwp-laptop)
+	fresh -v d hwp-laptop
 	mkdir -p "$d/etc/pm/opp.d" "$stubs"
 	: >"$d/etc/pm/opp.d/office.conf"
 	before=$(tree_sum "$d")

@@ -306,7 +306,7 @@ paused() {
 # $t/pause goes, with pm-suspend's pid in $t/pause; 20rec logs each call.
 sleepfx() {
 	local fx
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/usr/lib/pm-utils/sleep.d" "$fx/var/log" "$fx/run"
 	cat >"$fx/etc/pm/sleep.d/10pause" <<EOF
 #!/bin/sh
@@ -438,7 +438,7 @@ cycles() { cut -d' ' -f2- "$1/hooks.log" | paste -sd' '; }
 # --auto picks ac; unplugged at 20 %, battery-saver.
 autofx() {
 	local fx
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d"
 	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	printf '[opp]\ninclude = performance\n[match]\nac = online\npriority = 1\n' >"$fx/etc/pm/opp.d/ac.conf"

@@ -54,7 +54,7 @@ attack() {
 	fault_so
 	local m c a b
 	for m in hwp-laptop arm-biglittle laptop2006 vm-haltpoll; do
-		fx=$(fixture "$m")
+		fixture -v fx "$m"
 		for c in "pmctl -J" "pmctl domains -J" "pmctl device -J" "cstate-stat -J" "opp-set --list -J" "pm-suspend --check deep"; do
 			read -r -a a <<<"$c"
 			# The same but for the clock ("time" of a sample).
@@ -77,7 +77,7 @@ attack() {
 
 @test "a file's own refusal (EPERM, as an immutable file) is the answer: never an open that leaves the root" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	f=/sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0C0A:00/power_supply/BAT0/charge_control_end_threshold
 	echo 77 >"$t/host-threshold"
 	rm "$fx$f"
@@ -115,7 +115,7 @@ hook_pair() { # FX NAME INSIDE-SCRIPT HOST-SCRIPT
 
 @test "a hook that is an absolute symlink runs the file inside the root that was checked, never the host's" {
 	[ "$(id -u)" -eq 0 ] || skip "as root"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log"
 	hook_pair "$fx" 10script '#!/bin/sh
 echo "inside $1" >>"$PM_SYSROOT/ran"
@@ -141,7 +141,7 @@ inside resume" ] || fail "ran: $(cat "$fx/ran" 2>/dev/null)"
 
 @test "a hook changed after the check is not run: what runs is checked again, on the fd that is executed" {
 	[ "$(id -u)" -eq 0 ] || skip "as root"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log" "$fx/hooks"
 	printf '#!/bin/sh\necho "good $1" >>"$PM_SYSROOT/ran"\n' >"$fx/hooks/good"
 	printf '#!/bin/sh\necho "evil $1" >>"$PM_SYSROOT/ran"\n' >"$fx/hooks/evil"
@@ -163,7 +163,7 @@ inside resume" ] || fail "ran: $(cat "$fx/ran" 2>/dev/null)"
 
 @test "as root, configuration is refused when a folder on its way, through links, could be changed by others" {
 	[ "$(id -u)" -eq 0 ] || skip "the checks are made as root only"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d" "$fx/etc/pm/sleep.d" "$fx/var/log"
 	mkdir -m 755 "$t/safe" "$t/safe2"
 	mkdir -m 777 "$t/open"
@@ -220,7 +220,7 @@ save_cases=(
 @test "--save refuses a value that would not read back as itself (a newline would write new sections)" {
 	local c f v
 	for c in "${save_cases[@]}"; do
-		fx=$(fresh hwp-laptop)
+		fresh -v fx hwp-laptop
 		f=${c%%|*}
 		v=${c#*|}
 		printf '%b\n' "$v" >"$fx$f"
@@ -232,7 +232,7 @@ save_cases=(
 		[ -z "$(find "$t" -maxdepth 1 -name '.saved.conf.*')" ] || fail "$f: a temporary file left"
 	done
 	# A devfreq device whose name would end its section.
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	mv "$fx/sys/class/devfreq/ff9a0000.gpu" "$fx/sys/class/devfreq/gpu]
 [sysfs]"
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --save "$t/saved.conf"
@@ -242,7 +242,7 @@ save_cases=(
 
 @test "a point whose values hold control characters is refused on load: exit 2, the line named" {
 	local v
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	for v in 'perfor\rmance' 'power\x1bsave' 'power\x7fsave' 'power\x00save' 'a\x0bb'; do
 		printf '[cpufreq]\ngovernor = %b\n' "$v" >"$t/p.conf"
 		run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n -f "$t/p.conf"
@@ -254,7 +254,7 @@ save_cases=(
 # -------------------------------------------------------- the root handed on
 
 @test "a relative --sysroot reaches hooks and commands as an absolute PM_SYSROOT" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log"
 	# Each child changes folder first, then looks at its root.
 	printf '#!/bin/sh\ncd / && cat "$PM_SYSROOT/marker" >>"$PM_SYSROOT/hook-saw" && echo "$PM_SYSROOT" >>"$PM_SYSROOT/hook-root"\n' \

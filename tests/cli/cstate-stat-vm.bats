@@ -89,7 +89,7 @@ promtool_ok() { # FILE
 # A cloud VM: cpuidle driver none, no cpufreq (the real cloud case).
 none_vm() {
 	local d
-	d=$(fresh vm-haltpoll)
+	fresh -v d vm-haltpoll
 	echo none >"$d/$cpu_dir/cpuidle/current_driver"
 	rm -rf "$d"/$cpu_dir/cpu*/cpuidle
 	printf '%s\n' "$d"
@@ -326,7 +326,7 @@ none_vm() {
 # ------------------------------------------------------------ counters
 
 @test "a cpuidle time 1000 us back (not a reset): residency 0, not 70 215 %, and counted" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	s=$fx/$cpu_dir/cpu0/cpuidle/state2
 	t=$(<"$s/time")
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -v -- sh -c "echo $((t - 1000)) >'$s/time'; sleep 0.2"
@@ -340,7 +340,7 @@ none_vm() {
 }
 
 @test "a cpuidle time and usage 1 back: no 1 564 082 %, no 601 570 333 entries/s" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	s=$fx/$cpu_dir/cpu0/cpuidle/state1
 	t=$(<"$s/time") u=$(<"$s/usage")
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -- sh -c "echo $((t - 1)) >'$s/time'; echo $((u - 1)) >'$s/usage'; sleep 0.1"
@@ -350,7 +350,7 @@ none_vm() {
 }
 
 @test "/proc/stat iowait or idle one tick back under a busy CPU: 100 % busy, not 0.0" {
-	fx=$(fresh vm-haltpoll)
+	fresh -v fx vm-haltpoll
 	f=$fx/proc/stat
 	# cpu1: user + 10 ticks (0.1 s) in 0.2 s, iowait - 1.
 	awk '$1 == "cpu1" { $2 += 10; $6 -= 1 } { print }' "$f" >"$BATS_TEST_TMPDIR/stat"
@@ -366,7 +366,7 @@ none_vm() {
 }
 
 @test "an interrupt count wrapping 4294967290 -> 3: +9, not 901 112/s" {
-	fx=$(fresh vm-haltpoll)
+	fresh -v fx vm-haltpoll
 	f=$fx/proc/interrupts
 	sed -i 's/^  1:          0          9 /  1:          0 4294967290 /' "$f"
 	sed 's/^  1:          0 4294967290 /  1:          0          3 /' "$f" >"$BATS_TEST_TMPDIR/irq"
@@ -383,7 +383,7 @@ none_vm() {
 }
 
 @test "since boot, a state time longer than the uptime: unknown, not 10 000 000 %" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	up=$(cut -d' ' -f1 "$fx/proc/uptime")
 	s=$fx/$cpu_dir/cpu0/cpuidle/state1
 	awk -v u="$up" 'BEGIN { printf "%.0f\n", u * 1e6 * 100000 }' >"$s/time"
@@ -400,7 +400,7 @@ none_vm() {
 }
 
 @test "a malformed time_in_state line is said to be malformed, naming the line" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	p=$fx/$cpu_dir/cpufreq/policy0/stats
 	rm -f "$p/total_trans"
 	printf '1833000 100\n1333000 12x\n1000000 300\n' >"$p/time_in_state"
@@ -414,7 +414,7 @@ none_vm() {
 }
 
 @test "the kernel's unknown values: latency 4294967295 and a counter at 2^64-1 are -, null" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	s=$fx/$cpu_dir/cpu0/cpuidle/state3
 	echo 4294967295 >"$s/latency"
 	echo 18446744073709551615 >"$s/usage"

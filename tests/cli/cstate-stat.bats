@@ -29,7 +29,7 @@ cpu_dir=sys/devices/system/cpu
 @test "since boot: every fixture gives a valid report whose counters are the files'" {
 	local m fx c d i n u t l want got
 	for m in laptop2006 hwp-laptop amd-desktop arm-biglittle vm-haltpoll; do
-		fx=$(fixture "$m")
+		fixture -v fx "$m"
 		run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c all
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
 		# "CPU STATE usage time latency", a line for each state of each
@@ -54,7 +54,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "since boot: share_pct is time over uptime" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	up=$(cut -d' ' -f1 "$fx/proc/uptime")
 	run "$bin/cstate-stat" --sysroot "$fx" -J -c 0 --cstates
 	assert_success
@@ -63,7 +63,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "since boot: -s sums usage and time over the CPUs" {
-	fx=$(fixture amd-desktop)
+	fixture -v fx amd-desktop
 	run "$bin/cstate-stat" --sysroot "$fx" -J -s
 	assert_success
 	want=$(cat "$fx"/$cpu_dir/cpu*/cpuidle/state1/usage | awk '{ s += $1 } END { printf "%.0f", s }')
@@ -72,7 +72,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "since boot: above 16 CPUs the human report shows the summary only" {
-	fx=$(fixture server --cpus 64)
+	fixture -v fx server --cpus 64
 	run "$bin/cstate-stat" --sysroot "$fx" --cstates
 	assert_success
 	assert_output --partial " all "
@@ -83,7 +83,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "since boot: a driver without stats says so (intel_pstate)" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	run "$bin/cstate-stat" --sysroot "$fx" --pstates -c 0
 	assert_success
 	assert_output --partial "no time-in-state statistics: intel_pstate keeps none"
@@ -92,7 +92,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "since boot: time_in_state and its shares come from the stats" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	p="$fx/$cpu_dir/cpufreq/policy0/stats"
 	run "$bin/cstate-stat" --sysroot "$fx" --pstates -c 0 -J
 	assert_success
@@ -104,7 +104,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "--trans-table prints the kernel's matrix" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	run "$bin/cstate-stat" --sysroot "$fx" --pstates --trans-table -c 0 -J
 	assert_success
 	t="$fx/$cpu_dir/cpufreq/policy0/stats/trans_table"
@@ -116,7 +116,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "over a command: the deltas are what the command changed" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	s="$fx/$cpu_dir/cpu0/cpuidle/state2"
 	u0=$(<"$s/usage") t0=$(<"$s/time")
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -- \
@@ -134,7 +134,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "a counter that goes backwards is a reset, never a negative or huge delta" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	s="$fx/$cpu_dir/cpu0/cpuidle/state3"
 	run "$bin/cstate-stat" --sysroot "$fx" -J -c 0 -- \
 		sh -c "echo 7 >'$s/usage'; echo 5000 >'$s/time'; sleep 0.2"
@@ -145,7 +145,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "a CPU that goes offline during the run is online:false with nulls" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	run "$bin/cstate-stat" --sysroot "$fx" -J -c all -- \
 		sh -c "echo 0-2 >'$fx/$cpu_dir/online'; echo 3 >'$fx/$cpu_dir/offline'; echo 0 >'$fx/$cpu_dir/cpu3/online'"
 	assert_success
@@ -154,7 +154,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "interval: a CPU that leaves and comes back is re-opened" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	on="$fx/$cpu_dir/online"
 	out="$BATS_TEST_TMPDIR/samples"
 	"$bin/cstate-stat" --sysroot "$fx" -J -c all -i 0.1 >"$out" &
@@ -179,7 +179,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "interval: JSON Lines, one object per sample with time and interval_s" {
-	fx=$(fixture arm-biglittle)
+	fixture -v fx arm-biglittle
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -J -i 0.1 -n 3
 	assert_success
 	[ "${#lines[@]}" -eq 3 ]
@@ -192,7 +192,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "interval: no sample before its deadline, the measured interval is reported" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	run "$bin/cstate-stat" --sysroot "$fx" -J -i 0.05 -n 20
 	assert_success
 	# The 20th deadline is 1 s after the first reading: the measured
@@ -207,7 +207,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "interval: csv has a header and 19 columns per row, prom is exposition text" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	run "$bin/cstate-stat" --sysroot "$fx" -F csv -i 0.1 -n 2 -s
 	assert_success
 	[ "${lines[0]}" = "time,interval_s,cpu,state,name,residency_pct,entries_per_s,busy_pct,avg_khz,wakeups_per_s,zone,watts,period,user_pct,system_pct,iowait_pct,irq_pct,steal_pct,idle_pct" ]
@@ -221,7 +221,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "interval: csv has the time, the interval and --power's watts, as JSON has them" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -i 0.05 -n 1 --power -c 0 -F csv
 	assert_success
 	csv=$output
@@ -239,7 +239,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "interval: --output replaces the file each sample, atomically" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	out="$BATS_TEST_TMPDIR/live.json"
 	run "$bin/cstate-stat" --sysroot "$fx" -J -i 0.1 -n 3 -o "$out"
 	assert_success
@@ -249,7 +249,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "SIGINT ends an endless run with a report of the whole run and exit 0" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	out="$BATS_TEST_TMPDIR/run.jsonl"
 	"$bin/cstate-stat" --sysroot "$fx" -J -i 0.1 >"$out" &
 	pid=$!
@@ -264,7 +264,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "--wakeups: interrupts per second per CPU from /proc/interrupts, top sources named" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	f="$fx/proc/interrupts"
 	cp "$f" "$BATS_TEST_TMPDIR/irq"
 	# Add 1000 interrupts on CPU0 to the LOC row during the run, in place
@@ -329,7 +329,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "--power: watts from energy_uj, a wrap of the counter handled" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	z="$fx/sys/class/powercap/intel-rapl:0"
 	max=$(<"$z/max_energy_range_uj")
 	echo $((max - 1000000)) >"$z/energy_uj"
@@ -356,7 +356,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "the command's exit status is cstate-stat's, as with time(1)" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	run "$bin/cstate-stat" --sysroot "$fx" -J -- sh -c 'exit 7'
 	assert_failure 7
 	run -127 --separate-stderr "$bin/cstate-stat" --sysroot "$fx" -- /nonexistent/cmd
@@ -396,7 +396,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "the command gets PM_SYSROOT and cstate-stat's folder first on PATH" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	out="$BATS_TEST_TMPDIR/env"
 	run "$bin/cstate-stat" --sysroot "$fx" -- sh -c "echo \"\$PM_SYSROOT\" >'$out'; echo \"\${PATH%%:*}\" >>'$out'"
 	assert_success
@@ -405,7 +405,7 @@ cpu_dir=sys/devices/system/cpu
 }
 
 @test "interval: counters rewritten between samples add up exactly over the run" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	s="$fx/$cpu_dir/cpu1/cpuidle/state2"
 	t0=$(<"$s/time") u0=$(<"$s/usage")
 	out="$BATS_TEST_TMPDIR/samples"

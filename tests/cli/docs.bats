@@ -54,7 +54,7 @@ man_defined() {
 		SUSPEND_MODULES TEMPORARY_CPUFREQ_GOVERNOR HIBERNATE_METHOD; do
 		man_text "$top/man/pm-suspend.conf.5" | grep -q "\b$k\b" || fail "$k is not in pm-suspend.conf.5"
 	done
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm"
 	echo "NO_SUCH_KEY=1" >"$fx/etc/pm/pm-suspend.conf"
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" -n

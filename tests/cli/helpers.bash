@@ -98,7 +98,7 @@ mkfx() { # NAME DEST [mkfixture options]
 			return 1
 		fi
 		# Another file may have built it meanwhile: either is right.
-		mv -T "$t/fx" "$c/$k" 2>/dev/null
+		mv -T "$t/fx" "$c/$k" 2>/dev/null || true
 		rm -rf "$t"
 	fi
 	copy_tree "$c/$k" "$dest"
@@ -110,20 +110,28 @@ mkfx() { # NAME DEST [mkfixture options]
 fxcopy="$top/build/fxcopy"
 copy_tree() { # SRC DEST
 	if [ -x "$fxcopy" ]; then
-		"$fxcopy" "$1" "$2"
+		xrun "$fxcopy" "$1" "$2"
 	else
 		mkdir -p "$2" && cp -a "$1/." "$2/"
 	fi
 }
 
-# Build fixture machine NAME once per test file into $BATS_FILE_TMPDIR.
-fixture() {
-	local name=$1 dest="$BATS_FILE_TMPDIR/fx-$1"
+# Build fixture machine NAME once per test file into $BATS_FILE_TMPDIR,
+# and print its path.  -v VAR: set VAR to it instead, as printf -v does,
+# where VAR=$(fixture NAME) would fork the test's shell (about 6 ms).
+fixture() { # [-v VAR] NAME [mkfixture options]
+	local _fx_var=
+	[ "$1" != -v ] || { _fx_var=$2 && shift 2; }
+	local _fx_dest="$BATS_FILE_TMPDIR/fx-$1" _fx_name=$1
 	shift
-	if [ ! -d "$dest" ]; then
-		mkfx "$name" "$dest" "$@"
+	if [ ! -d "$_fx_dest" ]; then
+		mkfx "$_fx_name" "$_fx_dest" "$@"
 	fi
-	printf '%s\n' "$dest"
+	if [ -n "$_fx_var" ]; then
+		printf -v "$_fx_var" '%s' "$_fx_dest"
+	else
+		printf '%s\n' "$_fx_dest"
+	fi
 }
 
 # Unpack real machine dump NAME once per test file.
@@ -154,7 +162,7 @@ dump_names() {
 treesum="$top/build/treesum"
 tree_sum() {
 	if [ -x "$treesum" ]; then
-		"$treesum" "$1"
+		xrun "$treesum" "$1"
 	else
 		(cd "$1" && find . -type f ! -path './run/*.lock' -print0 | sort -z |
 			xargs -0 sha1sum)
@@ -166,7 +174,7 @@ tree_sum() {
 # file is read).
 tree_stat() {
 	if [ -x "$treesum" ]; then
-		"$treesum" --stat "$1"
+		xrun "$treesum" --stat "$1"
 	else
 		(cd "$1" && find . ! -path './run/*.lock' \( -type d -printf '%p d %m\n' -o \
 			-printf '%p %y %s %T@ %m %l\n' \) | sort)
@@ -186,7 +194,7 @@ tree_same() { # [--stat] DIR FILE
 	local f=tree_sum o=()
 	[ "$1" != --stat ] || { f=tree_stat; o=(--stat); shift; }
 	if [ -x "$treesum" ]; then
-		"$treesum" "${o[@]}" --same "$2" "$1"
+		xrun "$treesum" "${o[@]}" --same "$2" "$1"
 	else
 		diff "$2" <("$f" "$1") >&2
 	fi
@@ -272,16 +280,23 @@ bad_input() { # TOOL FX ARG...
 	tree_same "$fx" "$before" || fail "the tree changed"
 }
 
-# A private copy of fixture NAME for a test that writes to it.
-fresh() { # NAME [mkfixture options]
+# A private copy of fixture NAME for a test that writes to it; -v VAR as
+# fixture's.
+fresh() { # [-v VAR] NAME [mkfixture options]
+	local _fr_var=
+	[ "$1" != -v ] || { _fr_var=$2 && shift 2; }
 	# fixture's own work, without the subshell of $(fixture ...).
-	local src=$BATS_FILE_TMPDIR/fx-$1 d
-	[ -d "$src" ] || mkfx "$1" "$src" "${@:2}"
+	local _fr_src=$BATS_FILE_TMPDIR/fx-$1 _fr_d
+	[ -d "$_fr_src" ] || mkfx "$1" "$_fr_src" "${@:2}"
 	# A new name without mktemp's fork: the copy makes the folder.
-	d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM
-	while [ -e "$d" ]; do d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM; done
-	copy_tree "$src" "$d"
-	printf '%s\n' "$d"
+	_fr_d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM
+	while [ -e "$_fr_d" ]; do _fr_d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM; done
+	copy_tree "$_fr_src" "$_fr_d"
+	if [ -n "$_fr_var" ]; then
+		printf -v "$_fr_var" '%s' "$_fr_d"
+	else
+		printf '%s\n' "$_fr_d"
+	fi
 }
 
 # A copy of a fixture that the nobody user can enter.

@@ -22,7 +22,7 @@ as_root() {
 # A private hwp-laptop with the example points in /etc/pm/opp.d.
 with_examples() {
 	local fx
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d"
 	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	printf '%s\n' "$fx"
@@ -89,7 +89,7 @@ refused_conf() {
 
 @test "as root, -f FILE: root's file in /tmp, 0644 or mktemp's 0600, is read; nobody's or a writable one is refused" {
 	as_root
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	f=$(mktemp /tmp/pmtools-hyg.XXXXXX)
 	d=$(mktemp -d /tmp/pmtools-hyg.XXXXXX)
 	printf '[cpufreq]\ngovernor = performance\n' >"$f"
@@ -117,7 +117,7 @@ refused_conf() {
 
 @test "as root, pm-suspend.conf, --config and /etc/pm/config.d files others could change are refused: exit 2, no hook run" {
 	as_root
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/etc/pm/config.d" "$fx/var/log"
 	printf '#!/bin/sh\necho "$1" >>"$PM_SYSROOT/hooks.log"\n' >"$fx/etc/pm/sleep.d/10a"
 	chmod 755 "$fx/etc/pm/sleep.d/10a"
@@ -195,7 +195,7 @@ EOF
 # A folder of hooks for pm-suspend on a fresh hwp-laptop.
 sleepfx() {
 	local fx
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log" "$fx/usr/lib/systemd/system-sleep"
 	printf '%s\n' "$fx"
 }
@@ -220,7 +220,7 @@ std_only() {
 }
 
 @test "a command run by cstate-stat or pmctl latency gets none of the tool's fds" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	list='ls /proc/self/fd | paste -sd" " >"$0"'
 	run --separate-stderr std_only "$bin/cstate-stat" --sysroot "$fx" -J -o "$t/report.json" -- sh -c "$list" "$t/cs"
 	assert_success

@@ -237,7 +237,7 @@ hook() {
 	blk=$(find /dev -maxdepth 1 -type b | head -n 1)
 	[ -n "$blk" ] || skip "no block device node to bind"
 	for p in realpath readlink cp ln dash; do
-		p=$(command -v "$p")
+		p=$(type -P "$p")
 		cp "$p" "$r/sbin/"
 		for lib in $(ldd "$p" | awk '/=> \// { print $3 } /^\t\// { print $1 }'); do
 			[ -e "$r$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$r$lib"

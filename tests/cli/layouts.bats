@@ -98,7 +98,7 @@ changed() { # TREE BEFORE
 # cluster owns a real folder, its siblings link to it.
 owner_tree() {
 	local fx c p
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	c=$fx/$cpu_dir
 	for p in 0 4; do
 		rm "$c/cpu$p/cpufreq"
@@ -251,7 +251,7 @@ owner_tree() {
 }
 
 @test "256 CPUs: alike policies share a block, JSON keeps every one" {
-	fx=$(fixture server)
+	fixture -v fx server
 	ids=$(find "$fx/$cpu_dir/cpufreq" -maxdepth 1 -name 'policy*' | wc -l)
 	[ "$ids" = 128 ]
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq
@@ -265,7 +265,7 @@ owner_tree() {
 
 @test "256 CPUs: freq -c 0-1 reads policy0 only" {
 	command -v strace >/dev/null || skip "strace is missing"
-	fx=$(fixture server)
+	fixture -v fx server
 	out="$BATS_TEST_TMPDIR/trace"
 	# LeakSanitizer does not run under ptrace.
 	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=open,openat,openat2,readlinkat -o "$out" \
@@ -290,7 +290,7 @@ long_desc() { # NF NS
 
 @test "more than 64 frequencies are shown whole" {
 	long_desc 100 2 >"$BATS_TEST_TMPDIR/long.desc"
-	fx=$(fresh "$BATS_TEST_TMPDIR/long.desc")
+	fresh -v fx "$BATS_TEST_TMPDIR/long.desc"
 	f=$fx/$cpu_dir/cpufreq/policy0/scaling_available_frequencies
 	[ "$(wc -w <"$f")" = 100 ]
 	run "$bin/pmctl" --sysroot "$fx" freq -J
@@ -304,7 +304,7 @@ long_desc() { # NF NS
 
 @test "more than ten idle states: shown whole, and idle disable C999 finds it" {
 	long_desc 3 1000 >"$BATS_TEST_TMPDIR/many.desc"
-	fx=$(fresh "$BATS_TEST_TMPDIR/many.desc")
+	fresh -v fx "$BATS_TEST_TMPDIR/many.desc"
 	[ -d "$fx/$cpu_dir/cpu1/cpuidle/state999" ]
 	run "$bin/pmctl" --sysroot "$fx" idle
 	assert_success
@@ -322,7 +322,7 @@ long_desc() { # NF NS
 
 @test "cstate-stat keeps ten idle states and names the CPUs that have more" {
 	long_desc 3 12 >"$BATS_TEST_TMPDIR/twelve.desc"
-	fx=$(fresh "$BATS_TEST_TMPDIR/twelve.desc")
+	fresh -v fx "$BATS_TEST_TMPDIR/twelve.desc"
 	[ -d "$fx/$cpu_dir/cpu1/cpuidle/state11" ]
 	note='cstate-stat: cpus 0-1 have more than 10 idle states: only states 0-9 are shown'
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx"
@@ -364,7 +364,7 @@ irq_table() { # NROWS BUMP
 }
 
 @test "more than 2048 interrupt rows: the wakeups count them all, the top sees past the 2048th" {
-	fx=$(fresh vm-haltpoll)
+	fresh -v fx vm-haltpoll
 	irq_table 2100 0 >"$fx/proc/interrupts"
 	irq_table 2100 700 >"$BATS_TEST_TMPDIR/after"
 	run --separate-stderr "$bin/cstate-stat" --sysroot "$fx" --wakeups -c 0-1 -J -- \

@@ -44,7 +44,7 @@ with_odd() { # FX FILE KIND TOOL ARG...
 
 @test "every file a reader opens, made a FIFO: no hang, the file named, a failure" {
 	command -v strace >/dev/null || skip "no strace"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d" "$fx/etc/pm/sleep.d" "$fx/var/log"
 	cp "$top/data/opp.d/powersave.conf" "$fx/etc/pm/opp.d/"
 	echo 'HOOK_TIMEOUT=10' >"$fx/etc/pm/pm-suspend.conf"
@@ -58,15 +58,15 @@ with_odd() { # FX FILE KIND TOOL ARG...
 
 @test "every /proc table a tool reads whole, made an endless device: no endless read" {
 	command -v strace >/dev/null || skip "no strace"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	attack sweep zero "$fx" '^/proc/' cstate-stat -J -i 0.05 -n 1 --wakeups
 	attack sweep zero "$fx" '^/proc/' pm-suspend --check hibernate
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	attack sweep zero "$fx" '^/sys/kernel/debug/' pmctl domains -J
 }
 
 @test "a /proc table larger than any machine's is refused, not eaten" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	truncate -s 100M "$fx/proc/interrupts"
 	run --separate-stderr timeout "$LIMIT" "$bin/cstate-stat" --sysroot "$fx" -J -i 0.05 -n 1 --wakeups
 	[ "$status" -ne 124 ] || fail "hung"
@@ -77,7 +77,7 @@ with_odd() { # FX FILE KIND TOOL ARG...
 # odd-files.tsv: FILE KIND EXIT MESSAGE TOOL ARG... against hwp-laptop.
 @test "the issue's cases: the exit status and message of each (odd-files.tsv)" {
 	local file kind want msg rest args n=0
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log"
 	while IFS=$'\t' read -r file kind want msg rest; do
 		[[ -z $file || $file == \#* ]] && continue
@@ -91,7 +91,7 @@ with_odd() { # FX FILE KIND TOOL ARG...
 }
 
 @test "pm-suspend -n with a FIFO wakeup_count ends, and ends on SIGTERM" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log"
 	rm "$fx/sys/power/wakeup_count"
 	mkfifo "$fx/sys/power/wakeup_count"
@@ -102,7 +102,7 @@ with_odd() { # FX FILE KIND TOOL ARG...
 }
 
 @test "a setter whose target is a FIFO: refused, rolled back, the tree as it was" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	g=$fx/sys/devices/system/cpu/cpufreq/policy3/scaling_governor
 	rm "$g"
 	mkfifo "$g"
@@ -119,7 +119,7 @@ with_odd() { # FX FILE KIND TOOL ARG...
 # ---------------------------------------------------------------- config
 
 @test "configuration that is a FIFO never blocks: -f, a point, an include, --config, pm-suspend.conf, config.d" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d" "$fx/etc/pm/sleep.d" "$fx/etc/pm/config.d" "$fx/var/log"
 	mkfifo -m 644 "$t/fifo" "$fx/etc/pm/opp.d/f.conf"
 	printf '[opp]\ninclude = f\n' >"$fx/etc/pm/opp.d/top.conf"
@@ -148,7 +148,7 @@ with_odd() { # FX FILE KIND TOOL ARG...
 
 @test "as root, a nobody-owned 0666 FIFO as configuration is refused for its owner, not waited on" {
 	[ "$(id -u)" -eq 0 ] || skip "the checks are made as root only"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log"
 	mkfifo -m 666 "$t/fifo"
 	chown nobody "$t/fifo"
@@ -161,7 +161,7 @@ with_odd() { # FX FILE KIND TOOL ARG...
 }
 
 @test "includes are bounded: a fan-out stops at once, a shared file is read once, depth is limited" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	d=$fx/etc/pm/opp.d
 	mkdir -p "$d"
 	# 7 files, each including the next 30 times: 30^6 loads unbounded.
@@ -225,7 +225,7 @@ secrets=(
 
 @test "a message names the file and line, never a line that did not parse (secrets through -f, --config, a linked point)" {
 	local s f sec=0
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d" "$fx/etc/pm/sleep.d" "$fx/var/log"
 	for s in "${secrets[@]}"; do
 		sec=$((sec + 1))

@@ -14,7 +14,7 @@ setup() {
 # A private fixture with the example points in its /etc/pm/opp.d.
 with_examples() { # FIXTURE [mkfixture options]
 	local fx
-	fx=$(fresh "$@")
+	fresh -v fx "$@"
 	mkdir -p "$fx/etc/pm/opp.d"
 	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	printf '%s\n' "$fx"
@@ -175,7 +175,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 }
 
 @test "-s settings: a point of their own, with ARG for cpus and devfreq names" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J -s cpufreq.governor=powersave -s 'cpufreq:4-5.max=1.2GHz'
 	assert_success
 	jq -e '.name == "custom" and .changed == 3' <<<"$output"
@@ -217,7 +217,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 }
 
 @test "cpu online: CPUs come online first and go offline last" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	echo 0 >"$fx/sys/devices/system/cpu/cpu5/online"
 	echo 0-4 >"$fx/sys/devices/system/cpu/online"
 	point "$fx" o '[cpu]\nonline = 0-3,5\n[cpufreq]\ngovernor = powersave\n'
@@ -235,7 +235,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 }
 
 @test "cpu online: a CPU that failed to come up is exit 1 before any write, as in pmctl" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	# Offline for the kernel, 1 in its file: a write of 1 does nothing.
 	echo 0-4 >"$fx/sys/devices/system/cpu/online"
 	echo 5 >"$fx/sys/devices/system/cpu/offline"
@@ -548,7 +548,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 }
 
 @test "-s: more than 32 settings in one run" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	args=()
 	for i in $(seq 1 40); do args+=(-s "cpufreq.max=$((1000 + i))MHz"); done
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -n "${args[@]}"
@@ -577,7 +577,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 }
 
 @test "[runtime_pm] of a bus with no devices is exit 3 (no qsort of nothing: UBSan)" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	mkdir -p "$fx/sys/bus/usb/devices" "$fx/etc/pm/opp.d"
 	point "$fx" r '[runtime_pm]\nusb = auto\n'
 	refused 3 opp-set "$fx" --diff r

@@ -49,7 +49,7 @@ EOF
 # The HWP laptop set away from every default the switch restores.
 tuned() {
 	local fx p
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	for p in "$fx$cf"/policy*; do
 		echo 1200000 >"$p/scaling_min_freq"
 		echo 3000000 >"$p/scaling_max_freq"
@@ -207,7 +207,7 @@ $cpu/intel_pstate/min_perf_pct" ] || fail "after the status: $rest"
 }
 
 @test "amd_pstate: the status switched where the kernel has the file" {
-	fx=$(fresh amd-desktop)
+	fresh -v fx amd-desktop
 	mkdir -p "$fx/etc/pm/opp.d"
 	point "$fx" g '[amd_pstate]\nstatus = guided\n'
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" -J g
@@ -217,7 +217,7 @@ $cpu/intel_pstate/min_perf_pct" ] || fail "after the status: $rest"
 }
 
 @test "[platform] profile: one planner with pmctl profile: custom, not offered, missing, unreadable" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d"
 	for c in "custom|'custom' is what the kernel shows when handlers disagree; it cannot be set" \
 		"quiet|'quiet' is not offered (choices: low-power balanced performance)"; do

@@ -19,7 +19,7 @@ bat=sys/class/power_supply/BAT0
 # charging from 40 % to 60 %, inhibit-charge).
 supfx() {
 	local fx
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d"
 	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	point "$fx" desk '[opp]\ninclude = balanced\n[supply BAT0]\ncharge_start = 40\ncharge_stop = 60\ncharge_behaviour = inhibit-charge\n'
@@ -52,7 +52,7 @@ kernelize() {
 }
 
 @test "pmctl supply: the thresholds, the charge behaviour, the health and the cycles" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" supply
 	assert_success
 	[ "${lines[3]}" = "             health 90%, 112 cycles, charges from 75% to 80%, charge behaviour auto" ] || fail "$output"
@@ -64,7 +64,7 @@ kernelize() {
 	# The adapter has none of them: nulls, and no second line.
 	jq -e '.power_supply[] | select(.name == "ADP1") | [.charge_start_pct, .charge_behaviour, .health_pct, .cycle_count] == [null, null, null, null]' <<<"$output"
 	# A battery in mAh: the health from charge_full / charge_full_design.
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" supply -J
 	jq -e '.power_supply[] | select(.name == "BAT0") | .health_pct == 79.3 and .charge_full_design_uah == 5200000 and
 		.cycle_count == 0 and .charge_start_pct == null and .charge_behaviour == null' <<<"$output"

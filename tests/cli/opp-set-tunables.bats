@@ -63,7 +63,7 @@ point() { # FILE TEXT
 }
 
 @test "global tunables cannot differ between policies: exit 3, nothing written" {
-	d=$(fresh server --cpus 4)
+	fresh -v d server --cpus 4
 	[ -f "$d/$cf/schedutil/rate_limit_us" ]
 	before=$(tree_sum "$d")
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" \
@@ -80,7 +80,7 @@ point() { # FILE TEXT
 }
 
 @test "the governor the tunables belong to: a fallback not taken is left, another governor is exit 2, none set is exit 3" {
-	d=$(fresh server --cpus 4)
+	fresh -v d server --cpus 4
 	before=$(tree_sum "$d")
 	# schedutil|ondemand: schedutil is offered, so ondemand's are not for here.
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -n -s 'cpufreq.governor=schedutil|ondemand' \
@@ -97,7 +97,7 @@ point() { # FILE TEXT
 }
 
 @test "a governor that starts in the point: its tunables come after every governor write, read just before" {
-	d=$(fresh server --cpus 4)
+	fresh -v d server --cpus 4
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -n -s cpufreq.governor=ondemand \
 		-s cpufreq.ondemand.up_threshold=70
 	assert_success
@@ -123,7 +123,7 @@ point() { # FILE TEXT
 }
 
 @test "conservative: the window moves without down ever reaching up" {
-	d=$(fresh server --cpus 4)
+	fresh -v d server --cpus 4
 	mkdir "$d/$cf/conservative"
 	echo 80 >"$d/$cf/conservative/up_threshold"
 	echo 20 >"$d/$cf/conservative/down_threshold"

@@ -221,7 +221,7 @@ with_points() {
 
 @test "--list: an empty folder prints nothing, with a note on stderr (none with -q)" {
 	need_no_examples
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	[ -d "$fx/etc/pm/opp.d" ] && [ -z "$(ls -A "$fx/etc/pm/opp.d")" ]
 	run --separate-stderr "$bin/opp-set" --sysroot "$fx" --list
 	assert_success
@@ -369,7 +369,7 @@ with_points() {
 }
 
 @test "--list -c 1 is exit 2, and so are --wait and the options of a later version" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	bad_input opp-set "$fx" --list -c 1
 	[[ ${stderr_lines[0]} == *"--cpu does not apply to opp-set --list"* ]]
 	bad_input opp-set "$fx" --list --cpu all
@@ -384,7 +384,7 @@ with_points() {
 }
 
 @test "--list --format csv and prom are exit 2" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	bad_input opp-set "$fx" --list --format csv
 	[[ ${stderr_lines[0]} == *"no csv output"* ]]
 	bad_input opp-set "$fx" --list -F prom
@@ -394,7 +394,7 @@ with_points() {
 # ======================================================= bad input, changes nothing
 
 @test "bad input: empty strings as the name, the format and the output" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	bad_input opp-set "$fx" ''
 	bad_input opp-set "$fx" --list ''
 	bad_input opp-set "$fx" --list -F ''
@@ -402,7 +402,7 @@ with_points() {
 }
 
 @test "bad input: junk, a number that overflows and a name with a slash" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	bad_input opp-set "$fx" 'no such point'
 	bad_input opp-set "$fx" 99999999999999999999
 	bad_input opp-set "$fx" ../../etc/passwd
@@ -417,7 +417,7 @@ with_points() {
 }
 
 @test "bad input: control bytes in the name" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	bad_input opp-set "$fx" $'quiet\x01'
 	bad_input opp-set "$fx" $'\x1b[31mred'
 	bad_input opp-set "$fx" $'qu\tiet\r'
@@ -428,7 +428,7 @@ with_points() {
 }
 
 @test "bad input: invalid UTF-8 in the name and the format" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	bad_input opp-set "$fx" $'qu\xffiet'
 	bad_input opp-set "$fx" --list -F $'\xc3('
 }

@@ -30,7 +30,7 @@ attack() {
 }
 
 @test "a FIFO gets the whole document, a device its bytes, as the file would" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	"$bin/pmctl" --sysroot "$fx" -J -o "$t/plain"
 	mkfifo "$t/fifo"
 	timeout 30 cat "$t/fifo" >"$t/got" &
@@ -39,7 +39,7 @@ attack() {
 	wait
 	cmp "$t/plain" "$t/got"
 	# As a probe opens no FIFO, a setter's reader gets one document.
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	timeout 30 cat "$t/fifo" >"$t/got2" &
 	run "$bin/opp-set" --sysroot "$fx" -J -o "$t/fifo" -s cpufreq.governor=performance
 	assert_success

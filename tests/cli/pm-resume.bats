@@ -109,7 +109,7 @@ flip() {
 # A hwp-laptop whose resume device (259:3, nvme0n1p3) is a swap area in
 # a file, and /dev/snapshot a plain file: every ioctl is ENOTTY.
 userfx() {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/sys/dev/block/259:3" "$fx/dev" "$fx/var/log" \
 		"$fx/sys/class/block/nvme0n1p3"
 	echo 259:3 >"$fx/sys/class/block/nvme0n1p3/dev"

@@ -13,17 +13,22 @@ setup() {
 }
 
 # A fresh hwp-laptop (s2idle selected, deep offered; resume device with
-# room) with both hook folders and /var/log.
-sleepfx() {
-	local fx
-	fx=$(fresh "${1:-hwp-laptop}")
-	mkdir -p "$fx/etc/pm/sleep.d" "$fx/usr/lib/pm-utils/sleep.d" "$fx/var/log" "$fx/etc/pm/config.d"
+# room) with both hook folders and /var/log.  -v VAR as fixture's.
+sleepfx() { # [-v VAR] [NAME]
+	local _sf_var="" _sf
+	[ "$1" != -v ] || { _sf_var=$2 && shift 2; }
+	fresh -v _sf "${1:-hwp-laptop}"
+	mkdir -p "$_sf/etc/pm/sleep.d" "$_sf/usr/lib/pm-utils/sleep.d" "$_sf/var/log" "$_sf/etc/pm/config.d"
 	# The resume device names the active swap partition: hibernation is safe.
-	if [ -f "$fx/sys/power/resume" ] && grep -q nvme0n1p3 "$fx/proc/swaps"; then
-		mkdir -p "$fx/sys/class/block/nvme0n1p3"
-		echo 259:3 >"$fx/sys/class/block/nvme0n1p3/dev"
+	if [ -f "$_sf/sys/power/resume" ] && [ -f "$_sf/proc/swaps" ] && [[ $(<"$_sf/proc/swaps") == *nvme0n1p3* ]]; then
+		mkdir -p "$_sf/sys/class/block/nvme0n1p3"
+		echo 259:3 >"$_sf/sys/class/block/nvme0n1p3/dev"
 	fi
-	printf '%s\n' "$fx"
+	if [ -n "$_sf_var" ]; then
+		printf -v "$_sf_var" '%s' "$_sf"
+	else
+		printf '%s\n' "$_sf"
+	fi
 }
 
 # hook FX DIR NAME [EXIT [BODY]]: a hook that logs "NAME $1 $2 PM_MODE".
@@ -55,7 +60,7 @@ ps() { # FX ARG...: run pm-suspend on FX
 }
 
 @test "the cycle: hooks merged by name (/etc wins), C order, reversed on resume" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10etc
 	hook "$fx" /usr/lib/pm-utils/sleep.d 10etc 0 'echo "lib copy ran" >>"$PM_SYSROOT/hooks.log"'
 	hook "$fx" /usr/lib/pm-utils/sleep.d 00lib
@@ -87,7 +92,7 @@ EOF
 		"deep:suspend suspend:resume suspend" "hibernate:hibernate hibernate:thaw hibernate" \
 		"hybrid:suspend suspend_hybrid:resume suspend_hybrid"; do
 		IFS=: read -r mode down up <<<"$pair"
-		fx=$(sleepfx)
+		sleepfx -v fx
 		hook "$fx" /etc/pm/sleep.d 50rec
 		ps "$fx" "$mode"
 		[ "$status" -eq 0 ] || fail "$mode: $status $stderr"
@@ -96,7 +101,7 @@ EOF
 }
 
 @test "the writes of each mode, in order, and the restores (dry run)" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	before=$(tree_sum "$fx")
 	hook "$fx" /etc/pm/sleep.d 10a
 	ps "$fx" -n deep
@@ -141,7 +146,7 @@ EOF
 }
 
 @test "hook exit 254, 253, 252 go on; any other status stops, skips the sleep, resumes the hooks that ran" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10na 254
 	hook "$fx" /etc/pm/sleep.d 11nx 253
 	hook "$fx" /etc/pm/sleep.d 12dx 252
@@ -169,7 +174,7 @@ EOF
 }
 
 @test "a hook that hangs is killed with its process group after --hook-timeout" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10hang 0 '(sleep 60; echo orphan >>"$PM_SYSROOT/hooks.log") & sleep 60'
 	start=$SECONDS
 	ps "$fx" --hook-timeout 300ms deep
@@ -188,7 +193,7 @@ EOF
 }
 
 @test "a hook's environment is clean: fixed PATH, PM_MODE, PM_CMDLINE, PM_SYSROOT, stdin /dev/null" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10env 0 'env | sort >"$PM_SYSROOT/env.$1"; if read -r x; then echo "stdin: $x" >>"$PM_SYSROOT/env.$1"; fi'
 	run --separate-stderr env FOO=bar LD_LIBRARY_PATH=/nonexistent "$bin/pm-suspend" --sysroot "$fx" --hook-timeout 10 deep <<<"typed"
 	assert_success
@@ -201,7 +206,7 @@ EOF
 }
 
 @test "a pm-utils hook gets what pm-utils' hooks read: PM_FUNCTIONS, NA NX DX, STORAGEDIR, PM_LOGFILE, the config" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10env 0 'env | sort >"$PM_SYSROOT/env.$1"; ls -ld "$STORAGEDIR" >"$PM_SYSROOT/dir.$1"; cat "$STORAGEDIR/parameters" >"$PM_SYSROOT/par.$1"'
 	printf 'SUSPEND_MODULES=e1000e\nTEMPORARY_CPUFREQ_GOVERNOR=powersave\n' >"$fx/etc/pm/pm-suspend.conf"
 	printf 'SUSPEND_MODULES="$SUSPEND_MODULES snd-hda-intel"\nQUIRK_S3_BIOS=true\n' >"$fx/etc/pm/config.d/local"
@@ -225,7 +230,7 @@ EOF
 		[ "$(<"$fx/par.$phase")" = $'--sysroot\n'"$fx"$'\ndeep' ]
 	done
 	# The defaults: no modules, performance.
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10env 0 'env >"$PM_SYSROOT/env.$1"'
 	ps "$fx" deep
 	grep -qx "SUSPEND_MODULES=" "$fx/env.suspend"
@@ -233,7 +238,7 @@ EOF
 }
 
 @test "STORAGEDIR is made anew for each sleep: what the last one left is gone, a link there is not followed" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10st 0 'case $1 in suspend) ls -A "$STORAGEDIR" >"$PM_SYSROOT/seen"; echo x >"$STORAGEDIR/state:a"; mkdir -p "$STORAGEDIR/sub/dir"; : >"$STORAGEDIR/sub/dir/f";; resume) cat "$STORAGEDIR/state:a" >"$PM_SYSROOT/back";; esac'
 	ps "$fx" deep
 	assert_success
@@ -267,7 +272,7 @@ EOF
 }
 
 @test "pm-utils' inhibit, disablehook and parameters: the files a hook leaves in STORAGEDIR" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10par 0 'if [ "$1" = suspend ]; then printf "%s\n" --quirk-none --quirk-test >>"$STORAGEDIR/parameters"; echo x >"$STORAGEDIR/parameters.new"; fi; echo "cmd $PM_CMDLINE" >>"$PM_SYSROOT/hooks.log"'
 	hook "$fx" /etc/pm/sleep.d 20off 0 'if [ "$1" = suspend ]; then echo 20off >"$STORAGEDIR/disable_hook:40x"; fi'
 	hook "$fx" /etc/pm/sleep.d 30cmd 0 'echo "cmd $PM_CMDLINE" >>"$PM_SYSROOT/hooks.log"'
@@ -290,7 +295,7 @@ EOF
 	grep -q "hook /etc/pm/sleep.d/40x suspend suspend: disabled by disablehook" "$fx/var/log/pm-suspend.log"
 	# inhibit: the hooks after it do not run, the sleep is skipped, the
 	# inhibiting hook and those before it come up.
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a
 	hook "$fx" /etc/pm/sleep.d 20inh 0 'if [ "$1" = suspend ]; then echo "a backup is running" >"$STORAGEDIR/inhibit"; fi'
 	hook "$fx" /etc/pm/sleep.d 30b
@@ -302,7 +307,7 @@ EOF
 }
 
 @test "hook output and a line per hook go to /var/log/pm-suspend.log" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10talk 0 'echo "out of $1"; echo "err of $1" >&2'
 	ps "$fx" deep
 	assert_success
@@ -316,7 +321,7 @@ EOF
 }
 
 @test "as root, a hook or folder that others could change is refused, not run" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10ok
 	hook "$fx" /etc/pm/sleep.d 20world
 	chmod o+w "$fx/etc/pm/sleep.d/20world"
@@ -331,7 +336,7 @@ EOF
 	[[ $stderr == *"refusing to run the hook /etc/pm/sleep.d/30group"* ]]
 	[[ $stderr == *"refusing to run the hook /etc/pm/sleep.d/40nobody"*"uid 65534)"* ]]
 	# A folder writable by others: none of its hooks run.
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /usr/lib/pm-utils/sleep.d 10lib
 	chmod 777 "$fx/usr/lib/pm-utils/sleep.d"
 	ps "$fx" deep
@@ -341,7 +346,7 @@ EOF
 }
 
 @test "dot files, *~ backups and folders are not hooks; no execute bit is 253, not executable" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d .hidden
 	hook "$fx" /etc/pm/sleep.d 10edit~
 	mkdir "$fx/etc/pm/sleep.d/20dir"
@@ -356,7 +361,7 @@ EOF
 }
 
 @test "a hook linked outside the system root is refused" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	out=$BATS_TEST_TMPDIR/outside
 	printf '#!/bin/sh\necho outside >>"%s"\n' "$BATS_TEST_TMPDIR/ran" >"$out"
 	chmod 755 "$out"
@@ -370,7 +375,7 @@ EOF
 }
 
 @test "HOOK_BLACKLIST from /etc/pm/config.d (never sourced) and pm-suspend.conf disables hooks" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	for h in 10a 20b 30c 40d; do hook "$fx" /etc/pm/sleep.d "$h"; done
 	cat >"$fx/etc/pm/config.d/50local" <<EOF
 # pm-utils shell configuration
@@ -392,7 +397,7 @@ EOF
 }
 
 @test "--no-hooks runs none" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a
 	ps "$fx" --no-hooks deep
 	assert_success
@@ -402,7 +407,7 @@ EOF
 
 @test "systemd system-sleep hooks get SYSTEMD_SLEEP_ACTION (each leg of suspend-then-hibernate its own), not pm-utils' variables" {
 	for m in deep:suspend hibernate:hibernate hybrid:hybrid-sleep; do
-		fx=$(sleepfx)
+		sleepfx -v fx
 		mkdir -p "$fx/etc/systemd/system-sleep"
 		hook "$fx" /etc/systemd/system-sleep sd 0 'echo "$SYSTEMD_SLEEP_ACTION ${PM_FUNCTIONS-none} ${STORAGEDIR-none} ${NA-none}" >>"$PM_SYSROOT/hooks.log"'
 		hook "$fx" /etc/pm/sleep.d 10pm 0 'echo "${SYSTEMD_SLEEP_ACTION-none}" >>"$PM_SYSROOT/hooks.log"'
@@ -412,7 +417,7 @@ EOF
 		[ "$(grep -c "^${m#*:} none none none$" "$fx/hooks.log")" -eq 2 ] || fail "$m: $(hooklog "$fx")"
 		[ "$(grep -c "^none$" "$fx/hooks.log")" -eq 2 ] || fail "$m: $(hooklog "$fx")"
 	done
-	fx=$(sleepfx)
+	sleepfx -v fx
 	mkdir -p "$fx/usr/lib/systemd/system-sleep"
 	hook "$fx" /usr/lib/systemd/system-sleep sd 0 'r=$PM_SYSROOT/sys/class/rtc/rtc0; if [ "$1/$SYSTEMD_SLEEP_ACTION" = post/suspend ]; then cat $r/wakealarm >$r/since_epoch; fi; echo "$SYSTEMD_SLEEP_ACTION" >>"$PM_SYSROOT/hooks.log"'
 	printf 'SYSTEMD_SLEEP_HOOKS=yes\nHIBERNATE_DELAY=1h\n' >"$fx/etc/pm/pm-suspend.conf"
@@ -431,14 +436,14 @@ EOF
 }
 
 @test "systemd system-sleep hooks run with pre|post VERB when SYSTEMD_SLEEP_HOOKS=yes" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	mkdir -p "$fx/usr/lib/systemd/system-sleep"
 	hook "$fx" /etc/pm/sleep.d 10pm
 	hook "$fx" /usr/lib/systemd/system-sleep sd
 	ps "$fx" deep
 	assert_success
 	[ "$(hooklog "$fx")" = $'10pm suspend suspend deep\n10pm resume suspend deep' ]
-	fx=$(sleepfx)
+	sleepfx -v fx
 	mkdir -p "$fx/usr/lib/systemd/system-sleep"
 	hook "$fx" /etc/pm/sleep.d 10pm
 	hook "$fx" /usr/lib/systemd/system-sleep sd
@@ -454,7 +459,7 @@ EOF
 }
 
 @test "pm-suspend.conf: unknown keys and bad values are exit 2 with FILE:LINE, nothing run" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a
 	c=$fx/etc/pm/pm-suspend.conf
 	while IFS='|' read -r text msg; do
@@ -522,7 +527,7 @@ EOF
 }
 
 @test "the lock: a second pm-suspend is exit 4 naming the holder; --wait waits" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	mkdir -p "$fx/run"
 	hook "$fx" /etc/pm/sleep.d 10a
 	echo "4242 pm-suspend" >"$fx/run/pm-suspend.lock"
@@ -544,7 +549,7 @@ EOF
 
 @test "a wakeup event during preparation (wakeup_count refused): no sleep, resume hooks, restores, exit 1" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a
 	state=$(<"$fx/sys/power/state")
 	ms=$(<"$fx/sys/power/mem_sleep")
@@ -561,7 +566,7 @@ EOF
 
 @test "the state write refused (EBUSY): the kernel's reason from suspend_stats, hooks resumed, exit 1" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	# The kernel counts the failure while the state write fails: a hook
 	# plays that part on the plain files.
 	hook "$fx" /etc/pm/sleep.d 10a 0 'if [ "$1" = suspend ]; then s=$PM_SYSROOT/sys/power/suspend_stats; echo 1 >$s/fail; echo 1 >$s/failed_suspend; echo 0000:00:14.0 >$s/last_failed_dev; echo -16 >$s/last_failed_errno; echo suspend >$s/last_failed_step; fi'
@@ -580,7 +585,7 @@ EOF
 	local -A want_sel was
 	# The selections a run must leave (a plain file holds the word
 	# written back) or the bytes it had, read once from a fresh copy.
-	ref=$(sleepfx)
+	sleepfx -v ref
 	for x in mem_sleep disk pm_test; do
 		IFS= read -r was[$x] <"$ref/sys/power/$x" || true
 		want_sel[$x]=$(sed -E 's/.*\[([^]]*)\].*/\1/' "$ref/sys/power/$x")
@@ -601,7 +606,7 @@ EOF
 			e=${errnos[j]}
 			all=$((all + 1))
 			sampled $((i + j)) 3 || continue
-			fx=$(sleepfx)
+			sleepfx -v fx
 			hook "$fx" /etc/pm/sleep.d 10a
 			run --separate-stderr env PM_FAULT_WRITE="*/$f=$e" LD_PRELOAD="$so" \
 				"$bin/pm-suspend" --sysroot "$fx" "${opts[@]}" "$mode"
@@ -629,7 +634,7 @@ EOF
 
 @test "a value the kernel does not keep (read back otherwise) skips the sleep, puts back the earlier files, exit 1" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a
 	# The kernel keeps s2idle whatever is written: played after the write.
 	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/mem_sleep" \
@@ -645,7 +650,7 @@ EOF
 
 @test "a value that cannot be restored after the sleep is named, exit 1" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	run --separate-stderr env PM_FAULT_WRITE="*/sys/power/mem_sleep=EIO@2" LD_PRELOAD="$so" \
 		"$bin/pm-suspend" --sysroot "$fx" deep
 	assert_failure 1
@@ -654,7 +659,7 @@ EOF
 }
 
 @test "RTC: --wake-after sets since_epoch + N and clears it after; --wake-at @EPOCH and ISO 8601" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	hook "$fx" /etc/pm/sleep.d 10a 0 '[ "$1" = resume ] && cat "$PM_SYSROOT/sys/class/rtc/rtc0/wakealarm" >>"$PM_SYSROOT/hooks.log"'
 	ps "$fx" -J --wake-after 10min deep
@@ -683,7 +688,7 @@ EOF
 }
 
 @test "RTC: an alarm already set is exit 4 (someone else's), --force replaces it; wakeup disabled warns" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	echo $((now + 5000)) >"$fx/sys/class/rtc/rtc0/wakealarm"
 	hook "$fx" /etc/pm/sleep.d 10a
@@ -711,7 +716,7 @@ EOF
 }
 
 @test "bad wake times and durations are exit 2" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	for a in "--wake-after 0" "--wake-after -5" "--wake-after soon" "--wake-after 5days" "--wake-after 400d" \
 		"--wake-at @0" "--wake-at @1" "--wake-at yesterday" "--wake-at 2026-13-01T00:00" "--wake-at 2030-01-01T25:00" \
 		"--wake-at 2030-01-01" "--wake-at 2030-01-01T10:00+25:00" "--wake-at 2030-01-01T10:00Q" \
@@ -727,7 +732,7 @@ EOF
 }
 
 @test "hibernation refused without a safe resume device (exit 3); --force goes on and says so" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a
 	echo 0:0 >"$fx/sys/power/resume"
 	before=$(tree_sum "$fx")
@@ -745,7 +750,7 @@ EOF
 }
 
 @test "a mode the kernel does not offer is exit 3 naming what it offers, nothing run" {
-	fx=$(sleepfx vm-haltpoll)
+	sleepfx -v fx vm-haltpoll
 	hook "$fx" /etc/pm/sleep.d 10a
 	before=$(tree_sum "$fx")
 	ps "$fx" deep
@@ -760,7 +765,7 @@ EOF
 }
 
 @test "--test LEVEL writes pm_test and restores none; a level not offered is exit 3" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a 0 'cat "$PM_SYSROOT/sys/power/pm_test" >>"$PM_SYSROOT/hooks.log"'
 	ps "$fx" --test platform deep
 	assert_success
@@ -778,7 +783,7 @@ EOF
 }
 
 @test "--diagnose walks the levels (three for s2idle) and names the first that fails" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a
 	ps "$fx" -n --diagnose deep
 	assert_success
@@ -807,7 +812,7 @@ EOF
 }
 
 @test "suspend-then-hibernate: hibernates after a wake by its alarm, stays up after any other wake" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	hook "$fx" /etc/pm/sleep.d 10a
 	ps "$fx" -J --hibernate-delay 30min suspend-then-hibernate
@@ -815,7 +820,7 @@ EOF
 	[ "$(jq -c '[.legs | length, .[0].alarm, .[0].alarm_woke]' <<<"$output")" = "[1,$((now + 1800)),false]" ]
 	[ "$(hooklog "$fx")" = $'10a suspend suspend suspend\n10a resume suspend suspend' ]
 	# The alarm fires: the RTC reads the alarm time on the way up.
-	fx=$(sleepfx)
+	sleepfx -v fx
 	hook "$fx" /etc/pm/sleep.d 10a 0 'r=$PM_SYSROOT/sys/class/rtc/rtc0; [ "$1" = resume ] && cat $r/wakealarm >$r/since_epoch'
 	echo "HIBERNATE_DELAY=1h" >"$fx/etc/pm/pm-suspend.conf"
 	ps "$fx" -J suspend-then-hibernate
@@ -831,7 +836,7 @@ EOF
 }
 
 @test "the report: wake IRQ with its name, wakeup sources that moved, suspend_stats deltas" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	echo 123 >"$fx/sys/power/pm_wakeup_irq"
 	srcs=("$fx"/sys/class/wakeup/*)
 	[ -e "${srcs[0]}" ] || skip "no wakeup source in the fixture"
@@ -854,7 +859,7 @@ EOF
 }
 
 @test "SIGTERM before the state write aborts: resume hooks, restores, exit 1, no sleep" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	state=$(<"$fx/sys/power/state")
 	hook "$fx" /etc/pm/sleep.d 10term 0 '[ "$1" = suspend ] && kill -TERM $PPID'
 	hook "$fx" /etc/pm/sleep.d 20later
@@ -888,7 +893,7 @@ EOF
 }
 
 @test "when logind manages sleep, pm-suspend says it bypasses its inhibitors" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	mkdir -p "$fx/run/systemd/system" "$fx/run/systemd/seats"
 	ps "$fx" -n hibernate
 	assert_success
@@ -898,7 +903,7 @@ EOF
 }
 
 @test "RTC: --wake-after counts from when the alarm is set, after the hooks; a --wake-at the hooks outlived skips the sleep" {
-	fx=$(sleepfx)
+	sleepfx -v fx
 	now=$(<"$fx/sys/class/rtc/rtc0/since_epoch")
 	# A hook that takes 100 s of RTC time.
 	hook "$fx" /etc/pm/sleep.d 10slow 0 '[ "$1" = suspend ] && echo '"$((now + 100))"' >"$PM_SYSROOT/sys/class/rtc/rtc0/since_epoch"'
@@ -953,7 +958,7 @@ kernel_traces() { # FX TRACE
 
 @test "--timings: the trace of the sleep read and reported, every tracing file put back as found" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	tracefs "$fx"
 	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
@@ -989,7 +994,7 @@ OUT
 
 @test "--timings -J: a failing callback named from the trace, the tracing put back after the refused sleep" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	tracefs "$fx"
 	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fuzz/seeds/trace/failing"
@@ -1006,7 +1011,7 @@ OUT
 		'[["dpm_suspend","suspend",0.0042],["dpm_resume","resume",0.0001]]' ] || fail "$t"
 	# --diagnose names that callback with the level that failed (a new
 	# tree: in a fixture, mem_sleep put back is the plain word s2idle).
-	fx=$(sleepfx)
+	sleepfx -v fx
 	tracefs "$fx"
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fuzz/seeds/trace/failing"
 	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/wakeup_count" PM_FAULT_AFTER_CMD="$KT_CMD" \
@@ -1020,7 +1025,7 @@ OUT
 
 @test "--timings without tracefs: pm_print_times on for the sleep, put back, and said; -F kv" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	run --separate-stderr env PM_FAULT_AFTER="*/sys/power/state" \
 		PM_FAULT_AFTER_CMD="cat $fx/sys/power/pm_print_times >$fx/during" \
 		LD_PRELOAD="$so" "$bin/pm-suspend" --sysroot "$fx" --timings deep
@@ -1044,7 +1049,7 @@ OUT
 
 @test "-J without --timings: traced where tracefs offers it; elsewhere the report as before, pm_print_times untouched" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	tracefs "$fx"
 	before=$(cd "$fx/sys/kernel/tracing" && grep -r . --exclude=trace | sort)
 	kernel_traces "$fx" "$BATS_TEST_DIRNAME/../fixtures/traces/s3.trace"
@@ -1082,7 +1087,7 @@ killed() {
 
 @test "SIGKILL in the sleep: pmctl recover, or the next pm-suspend, puts tracing and mem_sleep back from the sleep's journal" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	tracefs "$fx"
 	cp -r "$fx/sys/kernel/tracing" "$BATS_TEST_TMPDIR/before"
 	[ "$(<"$fx/sys/power/mem_sleep")" = "[s2idle] deep" ]
@@ -1112,7 +1117,7 @@ killed() {
 # of that cycle (pm_debug_messages).
 @test "--timings on a real S3 trace: every line parsed, each device phase within 10 % (or 2 ms) of the kernel's log" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	tracefs "$fx"
 	tr=$BATS_TEST_DIRNAME/../fixtures/traces
 	kernel_traces "$fx" "$tr/qemu-s3.trace"
@@ -1141,7 +1146,7 @@ killed() {
 # --timeline draws the real S3 trace; headless Chromium renders it once.
 @test "--timeline: the real S3 trace drawn, one bar per callback, names escaped, every bar painted" {
 	fault_so
-	fx=$(sleepfx)
+	sleepfx -v fx
 	tracefs "$fx"
 	hook "$fx" /etc/pm/sleep.d 10net
 	tr=$BATS_TEST_TMPDIR/hostile.trace

@@ -16,7 +16,7 @@ log=var/log/pm-suspend-history.jsonl
 # A hwp-laptop with tracefs and the kernel's power events, all off.
 histfx() {
 	local fx t e
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	t=$fx/sys/kernel/tracing
 	mkdir -p "$t"
 	echo 0 >"$t/tracing_on"
@@ -105,7 +105,7 @@ EOF
 # modes, a failed one with its device and a skipped one, and a line cut
 # by a crash (ended by the next append).
 @test "--history of a log with a cut line: counted and named, never guessed; the weeks as text and kv; the textfile job" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	cp "$top/tests/fixtures/history/pm-suspend-history.jsonl" "$fx/var/log/"
 	before=$(tree_sum "$fx")
 	run --separate-stderr env TZ=UTC "$bin/pm-suspend" --sysroot "$fx" --history
@@ -141,7 +141,7 @@ EOF
 }
 
 @test "no history yet is exit 3 with nothing written; a log that cannot be written is a warning, and the sleep is done" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" --history -F prom -o "$BATS_TEST_TMPDIR/s.prom"
 	assert_failure 3
 	[ "$stderr" = "pm-suspend: no history yet: /var/log/pm-suspend-history.jsonl does not exist (each sleep adds a line)" ] || fail "$stderr"

@@ -11,8 +11,10 @@ machines=(laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll)
 modes=(suspend s2idle freeze standby shallow deep hibernate hybrid suspend-then-hibernate)
 
 # /sys/power does not grow with the CPUs: a small server is the same here.
-fx_of() {
-	if [ "$1" = server ]; then fixture server --cpus 4; else fixture "$1"; fi
+fx_of() { # [-v VAR] NAME
+	local -a _fo_v=()
+	[ "$1" != -v ] || { _fo_v=(-v "$2") && shift 2; }
+	if [ "$1" = server ]; then fixture "${_fo_v[@]}" server --cpus 4; else fixture "${_fo_v[@]}" "$1"; fi
 }
 
 setup_file() {
@@ -34,10 +36,16 @@ setup() {
 
 val() {
 	local v
-	[ -f "$1" ] && [ -r "$1" ] || return 1
-	v=$(<"$1")
-	[ -n "$v" ] || return 1
+	rd v "$1" || return 1
 	printf '%s' "$v"
+}
+# rd VAR FILE: val into VAR, without the subshell of $(val FILE).
+rd() {
+	local -n _rd=$1
+	_rd=
+	[ -f "$2" ] && [ -r "$2" ] || return 1
+	_rd=$(<"$2")
+	[ -n "$_rd" ]
 }
 flat() {
 	local -a wl=()
@@ -47,34 +55,36 @@ flat() {
 # offered WORD FILE: WORD is a whole word of FILE, brackets included.
 offered() {
 	local v
-	v=$(val "$2") || return 1
+	rd v "$2" || return 1
 	v=${v//[/ }
 	v=${v//]/ }
 	[[ " ${v//$'\t'/ } " == *" $1 "* ]]
 }
+# canon MODE [VAR]: the mode pm-suspend names MODE by, printed or in VAR.
 canon() {
+	local _c=$1
 	case $1 in
-	freeze) echo s2idle ;;
-	shallow) echo standby ;;
-	*) echo "$1" ;;
+	freeze) _c=s2idle ;;
+	shallow) _c=standby ;;
 	esac
+	if [ -n "${2:-}" ]; then printf -v "$2" '%s' "$_c"; else printf '%s\n' "$_c"; fi
 }
 
 # The hibernation safety check of kernel-abi.md §13, from the files.
 hib_safe() {
 	local fx=$1 resume off best=0 found=0 name type size used rest dev need
-	resume=$(val "$fx/sys/power/resume") || return 1
+	rd resume "$fx/sys/power/resume" || return 1
 	[ "$resume" != 0:0 ] || return 1
 	[ -r "$fx/proc/swaps" ] || return 1
 	while read -r name type size used rest; do
 		case $type in
 		partition)
 			[[ $name == /dev/* ]] || continue
-			dev=$(val "$fx/sys/class/block/${name#/dev/}/dev") || continue
+			rd dev "$fx/sys/class/block/${name#/dev/}/dev" || continue
 			[ "$dev" = "$resume" ] || continue
 			;;
 		file)
-			off=$(val "$fx/sys/power/resume_offset") || continue
+			rd off "$fx/sys/power/resume_offset" || continue
 			[ "$off" != 0 ] || continue
 			;;
 		*) continue ;;
@@ -89,9 +99,10 @@ hib_safe() {
 
 # expect FX MODE: 0 when pm-suspend(8) says MODE can be entered, else 3.
 offered_mode() {
-	local fx=$1 p="$1/sys/power"
+	local fx=$1 p="$1/sys/power" m
 	[ -d "$p" ] || return 1
-	case $(canon "$2") in
+	canon "$2" m
+	case $m in
 	suspend) offered mem "$p/state" ;;
 	deep) offered mem "$p/state" && offered deep "$p/mem_sleep" ;;
 	s2idle) { offered mem "$p/state" && offered s2idle "$p/mem_sleep"; } || offered freeze "$p/state" ;;
@@ -101,26 +112,23 @@ offered_mode() {
 	suspend-then-hibernate) offered_mode "$fx" suspend && offered_mode "$fx" hibernate ;;
 	esac
 }
+# expect FX MODE [VAR]: printed, or in VAR.
 expect() {
-	local fx=$1 m
-	m=$(canon "$2")
-	offered_mode "$fx" "$m" || {
-		echo 3
-		return
-	}
-	case $m in
-	hibernate | hybrid) hib_safe "$fx" || {
-		echo 3
-		return
-	} ;;
-	suspend-then-hibernate)
-		if ! hib_safe "$fx" || [ ! -e "$fx/sys/class/rtc/rtc0/wakealarm" ]; then
-			echo 3
-			return
-		fi
-		;;
-	esac
-	echo 0
+	local fx=$1 m _e=0
+	canon "$2" m
+	if ! offered_mode "$fx" "$m"; then
+		_e=3
+	else
+		case $m in
+		hibernate | hybrid) hib_safe "$fx" || _e=3 ;;
+		suspend-then-hibernate)
+			if ! hib_safe "$fx" || [ ! -e "$fx/sys/class/rtc/rtc0/wakealarm" ]; then
+				_e=3
+			fi
+			;;
+		esac
+	fi
+	if [ -n "${3:-}" ]; then printf -v "$3" '%s' "$_e"; else echo "$_e"; fi
 }
 
 # check FX MODE [OPTION...]: run pm-suspend --check; nothing on stdout ever.
@@ -176,12 +184,12 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 @test "--check: every mode on every fixture follows the /sys/power files" {
 	for i in "${!machines[@]}"; do
 		m=${machines[i]}
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		for j in "${!modes[@]}"; do
 			mode=${modes[j]}
 			# Every machine and every mode, not every pair of them.
 			sampled $((i + j)) 3 || continue
-			want=$(expect "$fx" "$mode")
+			expect "$fx" "$mode" want
 			check "$fx" "$mode"
 			[ "$status" -eq "$want" ] || fail "$m $mode: exit $status, want $want; $stderr"
 			if [ "$want" = 0 ]; then
@@ -210,7 +218,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 		check "$(fx_of "$m")" standby
 		[ "$status" -eq 3 ] || fail "$m standby"
 	done
-	fx=$(fx_of vm-haltpoll)
+	fx_of -v fx vm-haltpoll
 	check "$fx" s2idle
 	assert_success
 	for mode in suspend deep standby hibernate hybrid suspend-then-hibernate; do
@@ -230,12 +238,12 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 @test "--check -q: the same status, nothing on stderr" {
 	for i in "${!machines[@]}"; do
 		m=${machines[i]}
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		for j in "${!modes[@]}"; do
 			mode=${modes[j]}
 			# Every machine and every mode, not every pair of them.
 			sampled $((i + j)) 3 || continue
-			want=$(expect "$fx" "$mode")
+			expect "$fx" "$mode" want
 			for q in -q --quiet; do
 				check "$fx" "$mode" $q
 				[ "$status" -eq "$want" ] || fail "$m $mode $q: exit $status"
@@ -248,12 +256,12 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 @test "--check -v: a mode that can be entered says so" {
 	for i in "${!machines[@]}"; do
 		m=${machines[i]}
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		for j in "${!modes[@]}"; do
 			mode=${modes[j]}
 			# Every machine and every mode, not every pair of them.
 			sampled $((i + j)) 3 || continue
-			want=$(expect "$fx" "$mode")
+			expect "$fx" "$mode" want
 			check "$fx" "$mode" -v
 			[ "$status" -eq "$want" ] || fail "$m $mode -v: exit $status"
 			if [ "$want" = 0 ]; then
@@ -272,7 +280,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 @test "--check: freeze is s2idle and shallow is standby" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		check "$fx" freeze
 		a=$status
 		check "$fx" s2idle
@@ -286,7 +294,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 
 @test "--check: MODE defaults to suspend" {
 	for m in laptop2006 vm-haltpoll; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pm-suspend" --sysroot "$fx" --check
 		a=$status e=$stderr
 		check "$fx" suspend
@@ -658,7 +666,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 	d=$BATS_TEST_TMPDIR/bin
 	mkdir "$d"
 	ln -s "$bin/pm-suspend" "$d/pm-is-supported"
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	for args in "--suspend --hibernate" "--hibernate --suspend-hybrid" "--suspend deep" "--hibernate suspend"; do
 		# shellcheck disable=SC2086
 		run --separate-stderr "$d/pm-is-supported" --sysroot "$fx" $args
@@ -681,7 +689,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 	d=$BATS_TEST_TMPDIR/bin
 	mkdir "$d"
 	ln -s "$bin/pm-suspend" "$d/my-sleep"
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	run "$d/my-sleep" --sysroot "$fx" --check deep
 	assert_success
 	run --separate-stderr "$d/my-sleep" --sysroot "$(fx_of vm-haltpoll)" --check deep
@@ -695,7 +703,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 # ================================================================ options
 
 @test "options may come after MODE" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	run --separate-stderr "$bin/pm-suspend" deep --check --sysroot "$fx" -v
 	assert_success
 	[ "$stderr" = "pm-suspend: deep can be entered" ]
@@ -707,7 +715,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "--check takes no action option: exit 2, nothing changed" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	for o in -n --dry-run "--test core" --diagnose "--wake-after 10" "--wake-at @4000000000" --no-hooks; do
 		# shellcheck disable=SC2086
 		bad_input pm-suspend "$fx" --check $o deep
@@ -717,7 +725,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "an unknown mode is exit 2 naming the modes" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	for mode in mem disk DEEP Suspend 'deep ' hibernation hybrid-sleep; do
 		bad_input pm-suspend "$fx" --check "$mode"
 		[[ ${stderr_lines[0]} == "pm-suspend: unknown mode '$mode' (choose suspend, s2idle, standby, deep, hibernate, hybrid or suspend-then-hibernate)" ]] ||
@@ -726,14 +734,14 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "two modes are exit 2" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pm-suspend "$fx" --check deep suspend
 	bad_input pm-suspend "$fx" --check deep deep
 	bad_input pm-suspend "$fx" --check s2idle freeze
 }
 
 @test "-c, -o, -F json, -J, -F kv and --wait do not apply: exit 2" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	for o in "-c 1" "--cpu all" "-o $BATS_TEST_TMPDIR/out" "-F json" "-J" "-F kv" "--format csv" "--wait" "--wait=5"; do
 		# shellcheck disable=SC2086
 		bad_input pm-suspend "$fx" --check $o deep
@@ -758,7 +766,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 
 @test "nothing is ever written to the tree" {
 	for m in laptop2006 vm-haltpoll; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		before=$(tree_sum "$fx")
 		for mode in "${modes[@]}"; do
 			run "$bin/pm-suspend" --sysroot "$fx" --check -v "$mode"
@@ -774,7 +782,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "bad input: junk and numbers as the mode" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pm-suspend "$fx" --check 'su spend'
 	bad_input pm-suspend "$fx" --check 3
 	bad_input pm-suspend "$fx" --check 99999999999999999999
@@ -788,7 +796,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "bad input: control bytes in the mode" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pm-suspend "$fx" --check $'deep\x01'
 	bad_input pm-suspend "$fx" --check $'\tdeep'
 	bad_input pm-suspend "$fx" --check $'deep\r'
@@ -800,7 +808,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "bad input: invalid UTF-8 in the mode" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pm-suspend "$fx" --check $'d\xffeep'
 	bad_input pm-suspend "$fx" --check $'\xf8\x88\x80\x80\x80'
 }
@@ -811,7 +819,7 @@ active_anon() { awk '$1 == "Active(anon):" { print $2 }' "$1/proc/meminfo"; }
 }
 
 @test "bad input: an option with an empty or junk value" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pm-suspend "$fx" --check -F ''
 	bad_input pm-suspend "$fx" --check --format yaml
 	bad_input pm-suspend "$fx" --check --wait=-1

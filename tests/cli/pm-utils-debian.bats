@@ -40,7 +40,7 @@ setup() {
 # what the hooks saved and the governor in the middle of the sleep.
 debfx() {
 	local fx c
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/usr/lib/pm-utils" "$fx/etc/pm/sleep.d" "$fx/etc/pm/config.d" \
 		"$fx/var/log" "$fx/var/cache/pm-utils" "$fx/sys/module/alx"
 	cp -r "$DEB/usr/lib/pm-utils/sleep.d" "$DEB/usr/lib/pm-utils/video-quirks" \

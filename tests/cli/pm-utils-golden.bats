@@ -24,7 +24,7 @@ golden_state() { awk -v s="$1" '$1 == "==" && $2 == s { $1 = $2 = ""; sub(/^  /,
 
 ours() { # SCENARIO: run pm-suspend under the name pm-utils uses, on $fx
 	local d name=pm-suspend
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/sys/class/block/nvme0n1p3"
 	echo 259:3 >"$fx/sys/class/block/nvme0n1p3/dev"
 	printf 'freeze mem disk\n' >"$fx/sys/power/state"

@@ -12,8 +12,10 @@ machines=(laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll)
 pci14=/sys/devices/pci0000:00/0000:00:14.0
 keys='["autosuspend_delay_ms","control","driver","path","resume_latency_limit_us","runtime_active_time_ms","runtime_status","runtime_suspended_time_ms","subsystem","wakeup","wakeup_abort_count","wakeup_active","wakeup_active_count","wakeup_count","wakeup_expire_count","wakeup_last_time_ms","wakeup_max_time_ms","wakeup_total_time_ms"]'
 
-fx_of() {
-	if [ "$1" = server ]; then fixture server --cpus 16; else fixture "$1"; fi
+fx_of() { # [-v VAR] NAME
+	local -a _fo_v=()
+	[ "$1" != -v ] || { _fo_v=(-v "$2") && shift 2; }
+	if [ "$1" = server ]; then fixture "${_fo_v[@]}" server --cpus 16; else fixture "${_fo_v[@]}" "$1"; fi
 }
 
 setup_file() {
@@ -81,7 +83,7 @@ desc_opt() {
 @test "device on every fixture: exit 0, every device the tree has, every key, kv that evals" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		f=$(fx_of "$m")
+		fx_of -v f "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$f" device -J
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
 		jq -e --argjson k "$keys" '.devices | type == "array" and length > 0 and

@@ -10,8 +10,10 @@ load helpers
 
 machines_dir="$top/tests/fixtures/machines"
 
-fx_of() {
-	if [ "$1" = server ]; then fixture server --cpus 4; else fixture "$1"; fi
+fx_of() { # [-v VAR] NAME
+	local -a _fo_v=()
+	[ "$1" != -v ] || { _fo_v=(-v "$2") && shift 2; }
+	if [ "$1" = server ]; then fixture "${_fo_v[@]}" server --cpus 4; else fixture "${_fo_v[@]}" "$1"; fi
 }
 
 setup_file() {
@@ -72,7 +74,7 @@ as_nobody() {
 @test "domains on every fixture: exit 0 where a part exists, else 3 with one line" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" domains
 		if [ -n "$(ls "$fx/sys/class/regulator" 2>/dev/null)" ] ||
 			[ -e "$fx/sys/kernel/debug/clk/clk_summary" ] ||
@@ -95,7 +97,7 @@ as_nobody() {
 @test "powercap on every fixture: exit 0 where /sys/class/powercap has entries, else 3" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" powercap
 		if [ -n "$(ls "$fx/sys/class/powercap" 2>/dev/null)" ]; then
 			[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
@@ -112,7 +114,7 @@ as_nobody() {
 @test "--json on every fixture: valid, with every documented key" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" domains -J
 		if [ "$status" -eq 0 ]; then
 			jq -e '
@@ -151,7 +153,7 @@ as_nobody() {
 # ============================================================ arm-biglittle
 
 @test "domains --json: the regulators are the description's and the files'" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" domains -J
 	assert_success
 	js=$output
@@ -195,7 +197,7 @@ as_nobody() {
 }
 
 @test "domains --json: the PM domains are the description's" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" domains -J
 	assert_success
 	js=$output
@@ -224,7 +226,7 @@ as_nobody() {
 }
 
 @test "domains --json: the clocks are the description's, a flat list with parent and depth" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" domains -J
 	assert_success
 	js=$output
@@ -261,7 +263,7 @@ as_nobody() {
 }
 
 @test "domains: the human view is readable at 80 columns, the clock tree indented" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" domains
 	assert_success
 	[ -z "$stderr" ]
@@ -285,7 +287,7 @@ as_nobody() {
 }
 
 @test "domains -F kv: key='value' lines that eval in sh" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" domains -F kv
 	assert_success
 	bad=$(grep -vE "^[a-z0-9_]+='([^']|'\\\\'')*'\$" <<<"$output" || true)
@@ -428,7 +430,7 @@ as_nobody() {
 }
 
 @test "domains -o FILE: the document lands whole, no temporary left" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	out="$BATS_TEST_TMPDIR/o/domains.json"
 	mkdir -p "${out%/*}"
 	run pmctl --sysroot "$fx" domains -J -o "$out"
@@ -441,7 +443,7 @@ as_nobody() {
 # ============================================================ powercap
 
 @test "powercap --json: the zones and constraints are the files'" {
-	fx=$(fx_of hwp-laptop)
+	fx_of -v fx hwp-laptop
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" powercap -J
 	assert_success
 	js=$output
@@ -506,7 +508,7 @@ as_nobody() {
 }
 
 @test "powercap: the human view, subzones under their zone, at 80 columns" {
-	fx=$(fx_of hwp-laptop)
+	fx_of -v fx hwp-laptop
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" powercap
 	assert_success
 	long=$(awk 'length > 80' <<<"$output")
@@ -523,7 +525,7 @@ as_nobody() {
 }
 
 @test "powercap -F kv: key='value' lines that eval in sh" {
-	fx=$(fx_of hwp-laptop)
+	fx_of -v fx hwp-laptop
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" powercap -F kv
 	assert_success
 	bad=$(grep -vE "^[a-z0-9_]+='([^']|'\\\\'')*'\$" <<<"$output" || true)
@@ -622,7 +624,7 @@ pmctl: clocks: not available (/sys/kernel/debug/clk/clk_summary: Permission deni
 
 @test "bad input: an argument other than show, -c, a format not offered, --wait" {
 	for m in arm-biglittle hwp-laptop; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		for c in domains powercap; do
 			bad_input pmctl "$fx" "$c" bogus
 			bad_input pmctl "$fx" "$c" show show

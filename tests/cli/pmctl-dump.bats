@@ -80,7 +80,7 @@ hib_fixture() {
 }
 
 @test "GNU tar lists it without a warning; every file has its real size and mode" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	"$bin/pmctl" --sysroot "$fx" dump -q -o "$BATS_TEST_TMPDIR/d.tar"
 	run --separate-stderr tar -tvf "$BATS_TEST_TMPDIR/d.tar"
 	assert_success
@@ -184,7 +184,7 @@ hib_fixture() {
 }
 
 @test "--redact replaces serial numbers in files and in uevent, keeps the model" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	bat=$(readlink -f "$fx/sys/class/power_supply/BAT0")
 	[ "$(<"$bat/serial_number")" = 1193 ]
 	d="$BATS_TEST_TMPDIR/r"
@@ -203,7 +203,7 @@ hib_fixture() {
 }
 
 @test "standard output: a pipe gets the tar, a terminal is refused" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	"$bin/pmctl" --sysroot "$fx" dump -q | tar -tf - >"$BATS_TEST_TMPDIR/list"
 	grep -qx sys/power/state "$BATS_TEST_TMPDIR/list"
 	"$bin/pmctl" --sysroot "$fx" dump -q -o - | tar -tf - | grep -qx proc/stat
@@ -218,7 +218,7 @@ hib_fixture() {
 }
 
 @test "the summary line, -q and -v" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" dump -o "$BATS_TEST_TMPDIR/d.tar"
 	assert_success
 	[ -z "$output" ]
@@ -234,7 +234,7 @@ hib_fixture() {
 }
 
 @test "--output is atomic: a failed dump leaves the old file and no temporary" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	out="$BATS_TEST_TMPDIR/o/d.tar"
 	mkdir "$BATS_TEST_TMPDIR/o"
 	echo old >"$out"
@@ -252,7 +252,7 @@ hib_fixture() {
 
 @test "a write error on standard output is exit 1 with the reason" {
 	[ -w /dev/full ] || skip "no /dev/full"
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	run --separate-stderr bash -c '"$1" --sysroot "$2" dump >/dev/full' _ "$bin/pmctl" "$fx"
 	assert_failure 1
@@ -335,7 +335,7 @@ hib_fixture() {
 
 @test "round trip: pmctl device shows the same drivers, subsystems and classes" {
 	for m in hwp-laptop arm-biglittle laptop2006; do
-		fx=$(fixture "$m")
+		fixture -v fx "$m"
 		d="$BATS_TEST_TMPDIR/$m"
 		dump_and_unpack "$fx" "$d"
 		[ "$("$bin/pmctl" --sysroot "$fx" device -J)" = "$("$bin/pmctl" --sysroot "$d" device -J)" ] ||

@@ -19,10 +19,11 @@ setup() {
 	load_libs
 }
 
-val() { cat "$1"; }
+# A file's value: cat's, without its process.
+val() { printf '%s\n' "$(<"$1")"; }
 
 @test "freq set --governor writes every policy and reads it back" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --governor performance
 	assert_success
 	[ -z "$output" ]
@@ -33,20 +34,20 @@ val() { cat "$1"; }
 }
 
 @test "freq set: a governor name is matched without case, as the kernel does" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	run "$bin/pmctl" --sysroot "$fx" freq set --governor PowerSave
 	assert_success
 	[ "$(val "$fx/$cf/policy0/scaling_governor")" = powersave ]
 }
 
 @test "freq set: a governor the driver does not offer is exit 3 with the choices" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	refused 3 pmctl "$fx" freq set --governor ondemand
 	[ "${stderr_lines[0]}" = "pmctl: cannot set governor 'ondemand' on policy0 (cpus 0-3): not available (available: userspace powersave performance schedutil)" ]
 }
 
 @test "freq set: bad values are exit 2 and change nothing" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	bad_input pmctl "$fx" freq set --governor 'a b'
 	bad_input pmctl "$fx" freq set --governor ''
 	bad_input pmctl "$fx" freq set --governor waytoolonggovernorname
@@ -64,7 +65,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: min above max, or outside the hardware range, is exit 2" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	refused 2 pmctl "$fx" freq set --min 1.2GHz --max 1GHz
 	[ "${stderr_lines[0]}" = "pmctl: --min 1.2 GHz is above --max 1 GHz" ]
 	refused 2 pmctl "$fx" freq set --max 5GHz
@@ -73,7 +74,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: units (kHz bare, MHz, GHz with decimals) land as kHz" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	run "$bin/pmctl" --sysroot "$fx" freq set -c 4 --min 600MHz --max 1.608GHz
 	assert_success
 	[ "$(val "$fx/$cf/policy4/scaling_min_freq")" = 600000 ]
@@ -84,7 +85,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: raising both limits writes max first, lowering writes min first" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	printf '408000\n' >"$fx/$cf/policy4/scaling_min_freq"
 	printf '600000\n' >"$fx/$cf/policy4/scaling_max_freq"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v freq set -c 4 --min 1.2GHz --max 1.8GHz
@@ -98,7 +99,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set -c: only the policies of those CPUs, and the sharing CPUs are named" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set -c 5 --governor powersave
 	assert_success
 	[ "${stderr_lines[0]}" = "pmctl: policy4 (cpus 4-5) is shared: the change applies to cpus 4 too" ]
@@ -110,7 +111,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set: a policy whose CPUs are all offline is skipped with a note" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	# As the kernel has it with CPUs 4 and 5 offline.
 	: >"$fx/$cf/policy4/affected_cpus"
 	echo 0-3 >"$fx/sys/devices/system/cpu/online"
@@ -124,7 +125,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set -n prints each write and changes nothing" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	before=$(tree_sum "$fx")
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -n freq set --governor performance --max 1.2GHz
 	assert_success
@@ -137,7 +138,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set --json reports every write" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	run "$bin/pmctl" --sysroot "$fx" -J freq set --governor powersave
 	assert_success
 	# Two CPUs, a policy each.
@@ -153,7 +154,7 @@ val() { cat "$1"; }
 }
 
 @test "freq set --epp: under the performance governor it is refused, with --governor powersave it works" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	"$bin/pmctl" --sysroot "$fx" freq set --governor performance
 	refused 2 pmctl "$fx" freq set --epp power
 	[[ ${stderr_lines[0]} == *"under the performance governor the kernel refuses any EPP but performance (EBUSY); add --governor powersave" ]]
@@ -168,23 +169,23 @@ val() { cat "$1"; }
 }
 
 @test "freq set --epp: names checked against the choices; raw numbers on intel_pstate only" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	refused 3 pmctl "$fx" freq set --epp powersave
 	[[ ${stderr_lines[0]} == *"not available (available: default performance balance_performance balance_power power)" ]]
 	run "$bin/pmctl" --sysroot "$fx" freq set --epp 128
 	assert_success
 	[ "$(val "$fx/$cf/policy0/energy_performance_preference")" = 128 ]
 	refused 2 pmctl "$fx" freq set --epp 256
-	fx=$(fresh amd-desktop)
+	fresh -v fx amd-desktop
 	refused 3 pmctl "$fx" freq set --epp 128
 	[[ ${stderr_lines[0]} == *"the amd-pstate-epp driver takes names only"* ]]
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	refused 3 pmctl "$fx" freq set --epp power
 	[[ ${stderr_lines[0]} == *"the acpi-cpufreq driver offers no energy performance preference here" ]]
 }
 
 @test "freq set --speed needs the userspace governor, and switches only when asked" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	refused 2 pmctl "$fx" freq set --speed 1GHz
 	[ "${stderr_lines[0]}" = "pmctl: --speed needs the userspace governor: policy0 (cpus 0) runs ondemand (add --governor userspace)" ]
 	run "$bin/pmctl" --sysroot "$fx" freq set --governor userspace --speed 1GHz
@@ -196,7 +197,7 @@ val() { cat "$1"; }
 
 @test "freq set: a value the kernel holds elsewhere is written and reported with the effective value" {
 	fault_so
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	# The shim lets the write pass without changing the file: the read
 	# back then shows the value "the kernel" kept, as a thermal limit would.
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/policy0/scaling_max_freq=IGNORE" \
@@ -208,7 +209,7 @@ val() { cat "$1"; }
 
 @test "freq set: a failed write restores every earlier one and says so (exit 1)" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/policy5/energy_performance_preference=EIO" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --epp balance_power
@@ -220,7 +221,7 @@ val() { cat "$1"; }
 
 @test "freq set: a restore that fails is named, file by file" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/policy5/energy_performance_preference=EIO;*/policy2/energy_performance_preference=EROFS@2" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --epp balance_power
 	assert_failure 1
@@ -232,7 +233,7 @@ val() { cat "$1"; }
 
 @test "freq set: EBUSY on the first write is exit 4, nothing changed" {
 	fault_so
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/policy0/scaling_governor=EBUSY" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --governor powersave
@@ -243,7 +244,7 @@ val() { cat "$1"; }
 
 @test "freq set: the writers' lock held by another is exit 4; --wait waits for it" {
 	command -v flock >/dev/null || skip "flock(1) is missing"
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	mkdir -p "$fx/run"
 	hold_lock "$fx/run/opp-set.lock"
 	refused 4 pmctl "$fx" freq set --governor powersave
@@ -278,24 +279,24 @@ val() { cat "$1"; }
 }
 
 @test "freq set on a machine without cpufreq is exit 3" {
-	fx=$(fresh vm-haltpoll)
+	fresh -v fx vm-haltpoll
 	refused 3 pmctl "$fx" freq set --governor performance
 }
 
 @test "boost on|off: cpufreq/boost, intel_pstate/no_turbo inverted, per-policy with -c" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	run "$bin/pmctl" --sysroot "$fx" boost on
 	assert_success
 	[ "$(val "$fx/$cf/boost")" = 1 ]
 	run "$bin/pmctl" --sysroot "$fx" boost
 	assert_output "boost: on (cpufreq/boost)"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" boost off
 	assert_success
 	[ "$(val "$fx/sys/devices/system/cpu/intel_pstate/no_turbo")" = 1 ]
 	run "$bin/pmctl" --sysroot "$fx" -J boost
 	jq -e '.boost == false and .control == "intel_pstate/no_turbo"' <<<"$output"
-	fx=$(fresh amd-desktop)
+	fresh -v fx amd-desktop
 	run "$bin/pmctl" --sysroot "$fx" -c 2-3 boost off
 	assert_success
 	[ "$(val "$fx/$cf/policy2/boost")" = 0 ]
@@ -306,10 +307,10 @@ val() { cat "$1"; }
 }
 
 @test "boost: refusals" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	refused 3 pmctl "$fx" boost on
 	[[ ${stderr_lines[0]} == *"no boost control on this machine"* ]]
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	bad_input pmctl "$fx" boost maybe
 	bad_input pmctl "$fx" boost on off
 	bad_input pmctl "$fx" boost on --governor x
@@ -318,7 +319,7 @@ val() { cat "$1"; }
 
 @test "boost on: turbo disabled by the firmware (EPERM) is said so" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	printf '1\n' >"$fx/sys/devices/system/cpu/intel_pstate/no_turbo"
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/intel_pstate/no_turbo=EPERM" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" boost on

@@ -19,7 +19,8 @@ setup() {
 	load_libs
 }
 
-val() { cat "$1"; }
+# A file's value: cat's, without its process.
+val() { printf '%s\n' "$(<"$1")"; }
 
 disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	local c out=
@@ -31,7 +32,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "idle disable by name and by index on the CPUs of -c, enable all" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" -c 0-1 idle disable C6 4
 	assert_success
 	[ "$(disabled_list "$fx" 3)" = "0 1" ]
@@ -49,7 +50,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "idle: an unknown state is exit 3 with the states; bad input exit 2" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	refused 3 pmctl "$fx" idle disable C9
 	[ "${stderr_lines[0]}" = "pmctl: no idle state 'C9' on cpu0 (states: 0:POLL 1:C1 2:C1E 3:C6 4:C8 5:C10)" ]
 	refused 3 pmctl "$fx" idle disable 6
@@ -68,7 +69,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "idle limit: states that take longer to leave are disabled, the others enabled" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" idle disable C1
 	run "$bin/pmctl" --sysroot "$fx" idle limit 180
 	assert_success
@@ -86,7 +87,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "idle on offline CPUs: skipped with a note" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	# As the kernel shows CPUs 6-7 offline.
 	printf '0-5\n' >"$fx/$cpu/online"
 	printf '6-7\n' >"$fx/$cpu/offline"
@@ -98,7 +99,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "idle governor: checked against available_governors, written, read back" {
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	run "$bin/pmctl" --sysroot "$fx" idle governor ladder
 	assert_success
 	[ "$(val "$fx/$cpu/cpuidle/current_governor")" = ladder ]
@@ -111,7 +112,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 
 @test "idle disable: a failed write restores the CPUs already changed" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/cpu5/cpuidle/state3/disable=EIO" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" idle disable C6
@@ -122,7 +123,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 
 @test "idle disable without CAP_SYS_ADMIN (EPERM) or as nobody: root is needed" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/cpuidle/state3/disable=EPERM" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" idle disable C6
 	assert_failure 1
@@ -130,7 +131,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "cpu offline/online: written in order, read back, cpu0 refused" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v cpu offline 5,3-4
 	assert_success
 	[[ ${stderr_lines[0]} == *"/cpu3/online: 1 -> 0" ]]
@@ -150,7 +151,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "cpu offline of every online CPU is refused before any write" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	# Every CPU hot-pluggable, as on a kernel with cpu0 hotplug.
 	printf '1\n' >"$fx/$cpu/cpu0/online"
 	refused 2 pmctl "$fx" cpu offline 0-7
@@ -159,7 +160,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 
 @test "cpu online: EPERM with SMT off is explained, and the others restored" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	"$bin/pmctl" --sysroot "$fx" cpu offline 2-3
 	printf 'off\n' >"$fx/$cpu/smt/control"
 	before=$(tree_sum "$fx")
@@ -173,7 +174,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 
 @test "cpu offline: EBUSY on the first write is exit 4 with the reason" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/cpu1/online=EBUSY" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" cpu offline 1
 	assert_failure 4
@@ -181,7 +182,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "cpu online: a CPU the kernel lists offline while its file reads 1 (a failed bring-up) is exit 1, not 'nothing to change'" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	# As a 2-CPU QEMU guest was left when CPU 1 did not wake at resume
 	# ("do_boot_cpu failed(-1) to wakeup CPU#1"): before the fix pmctl
 	# read the 1, had nothing to write and exited 0.
@@ -197,7 +198,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "smt on|off: written and read back; absent or forced off is exit 3" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" smt off
 	assert_success
 	[ "$(val "$fx/$cpu/smt/control")" = off ]
@@ -210,7 +211,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" smt off
 	assert_success
 	[ "$(val "$fx/$cpu/smt/control")" = forceoff ]
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	refused 3 pmctl "$fx" smt off
 	[ "${stderr_lines[0]}" = "pmctl: this machine has no SMT to switch (smt/control: notsupported)" ]
 	bad_input pmctl "$fx" smt forceoff
@@ -218,7 +219,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "latency -- COMMAND: 4 binary bytes while the command runs, its exit status" {
-	fx=$(fresh vm-haltpoll)
+	fresh -v fx vm-haltpoll
 	# shellcheck disable=SC2016 # expanded by the command's shell
 	run "$bin/pmctl" --sysroot "$fx" latency 20 -- sh -c 'od -An -td4 "$PM_SYSROOT/dev/cpu_dma_latency" | tr -d " "; exit 7'
 	assert_failure 7
@@ -231,7 +232,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "latency --hold keeps the limit until SIGTERM" {
-	fx=$(fresh vm-haltpoll)
+	fresh -v fx vm-haltpoll
 	"$bin/pmctl" --sysroot "$fx" latency 50 --hold &
 	pid=$!
 	for _ in $(seq 600); do
@@ -245,7 +246,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "latency: refusals change nothing" {
-	fx=$(fresh vm-haltpoll)
+	fresh -v fx vm-haltpoll
 	bad_input pmctl "$fx" latency
 	bad_input pmctl "$fx" latency abc -- true
 	bad_input pmctl "$fx" latency -1 -- true
@@ -262,7 +263,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "profile NAME: checked against the choices, written, read back" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" profile low-power
 	assert_success
 	[ "$(val "$fx/sys/firmware/acpi/platform_profile")" = low-power ]
@@ -271,12 +272,12 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	refused 3 pmctl "$fx" profile custom
 	bad_input pmctl "$fx" profile 'a b'
 	bad_input pmctl "$fx" profile ../x
-	fx=$(fresh laptop2006)
+	fresh -v fx laptop2006
 	refused 3 pmctl "$fx" profile balanced
 }
 
 @test "devfreq set: Hz written from kHz/MHz, ordered, range and governor checked" {
-	fx=$(fresh arm-biglittle)
+	fresh -v fx arm-biglittle
 	d=$fx/sys/class/devfreq/ff9a0000.gpu
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v devfreq set ff9a0000.gpu --min 600MHz --max 800000
 	assert_success
@@ -300,7 +301,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 }
 
 @test "supply set: thresholds ordered so start stays below stop; behaviour from the choices" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	b=$fx/sys/class/power_supply/BAT0
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v supply set BAT0 --charge-start 85 --charge-stop 95
 	assert_success
@@ -315,7 +316,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	run "$bin/pmctl" --sysroot "$fx" supply set BAT0 --charge-behaviour inhibit-charge
 	assert_success
 	[ "$(val "$b/charge_behaviour")" = inhibit-charge ]
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	refused 3 pmctl "$fx" supply set BAT0 --charge-behaviour force-charge
 	refused 3 pmctl "$fx" supply set ADP1 --charge-stop 80
 	refused 3 pmctl "$fx" supply set BAT9 --charge-stop 80
@@ -330,7 +331,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 
 @test "supply set: a failed second write restores the first" {
 	fault_so
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	before=$(tree_sum "$fx")
 	LD_PRELOAD=$so PM_FAULT_WRITE="*/BAT0/charge_control_start_threshold=EINVAL" \
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" supply set BAT0 --charge-start 85 --charge-stop 95

@@ -10,7 +10,7 @@ setup() {
 
 @test "each view's JSON is the same section as pmctl status --json" {
 	for m in laptop2006 hwp-laptop arm-biglittle; do
-		fx=$(fixture "$m")
+		fixture -v fx "$m"
 		all=$("$bin/pmctl" --sysroot "$fx" -J)
 		for pair in idle:cpuidle cpu:cpus sleep:sleep supply:power_supply \
 			thermal:thermal devfreq:devfreq profile:platform_profile; do
@@ -43,7 +43,7 @@ setup() {
 }
 
 @test "cpu: range lists, SMT and the CPUs without an online file" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	run "$bin/pmctl" --sysroot "$fx" cpu
 	assert_success
 	assert_line "present   0-3"
@@ -70,7 +70,7 @@ setup() {
 }
 
 @test "a view the machine lacks is exit 3 with a reason" {
-	fx=$(fixture vm-haltpoll)
+	fixture -v fx vm-haltpoll
 	for c in supply thermal devfreq profile; do
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" "$c"
 		[ "$status" -eq 3 ] || fail "$c: exit $status"
@@ -79,7 +79,7 @@ setup() {
 }
 
 @test "thermal and devfreq read their files" {
-	fx=$(fixture arm-biglittle)
+	fixture -v fx arm-biglittle
 	run "$bin/pmctl" --sysroot "$fx" devfreq -J
 	assert_success
 	for d in "$fx"/sys/class/devfreq/*; do
@@ -95,7 +95,7 @@ setup() {
 }
 
 @test "views take no arguments but show, and no -c" {
-	fx=$(fixture laptop2006)
+	fixture -v fx laptop2006
 	for c in idle cpu sleep supply thermal devfreq profile; do
 		# profile NAME sets a profile: there, one word is a name.
 		run "$bin/pmctl" --sysroot "$fx" "$c" bogus extra

@@ -11,8 +11,10 @@ machines=(laptop2006 hwp-laptop amd-desktop arm-biglittle server vm-haltpoll)
 cpu_dir=sys/devices/system/cpu
 
 # The server is scaled down to 16 CPUs (8 policies of 2) to keep the file fast.
-fx_of() {
-	if [ "$1" = server ]; then fixture server --cpus 16; else fixture "$1"; fi
+fx_of() { # [-v VAR] NAME
+	local -a _fo_v=()
+	[ "$1" != -v ] || { _fo_v=(-v "$2") && shift 2; }
+	if [ "$1" = server ]; then fixture "${_fo_v[@]}" server --cpus 16; else fixture "${_fo_v[@]}" "$1"; fi
 }
 
 setup_file() {
@@ -389,12 +391,12 @@ want_status() {
 	printf '%s' "$J"
 }
 
-# Run an expected-document builder in a plain bash: under bats' DEBUG trap
-# each simple command costs about a millisecond, and they run thousands.
+# Run an expected-document builder without bats' DEBUG trap, which costs
+# about a millisecond a simple command where they run thousands
+# (bats/trap.bash keeps the trap out of called functions already; this is
+# for bats' own trap, PMTOOLS_BATS_TRAP=1).
 fast() {
-	bash -c "cpu_dir=$cpu_dir; $(declare -f rd j_num j_str j_words j_words_or_null j_bool j_cpus \
-		j_choices j_obj val num cpus j_policy j_policies want_policies supply_calc j_supplies \
-		want_supplies j_cpuidle want_status policy_ids); \"\$@\"" fast "$@"
+	untraced "$@"
 }
 
 # Structural match: every key of WANT is in the document with the same value;
@@ -432,7 +434,7 @@ copy_of() {
 @test "status on every fixture: exit 0, nothing on stderr, every section once" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" status
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
 		[ -z "$stderr" ] || fail "$m: stderr: $stderr"
@@ -449,7 +451,7 @@ copy_of() {
 @test "status: a section the kernel lacks says 'not available', one it has does not" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run pmctl --sysroot "$fx"
 		assert_success
 		has_freq=$(policy_ids "$fx" | wc -l)
@@ -507,7 +509,7 @@ copy_of() {
 @test "status --json on every fixture: the values are the files'" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" -J
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
 		[ -z "$stderr" ] || fail "$m: stderr: $stderr"
@@ -523,7 +525,7 @@ copy_of() {
 		"epp_available","boost","stats","total_trans"]'
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run pmctl --sysroot "$fx" -J
 		assert_success
 		jq -e --argjson kp "$keys_policy" '
@@ -590,7 +592,7 @@ copy_of() {
 
 @test "status --json: supplies, power_w and time_left_s computed from the files" {
 	# laptop2006: mAh battery, current_now x voltage_now, discharging.
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	b="$fx/sys/class/power_supply/BAT0"
 	run pmctl --sysroot "$fx" -J
 	assert_success
@@ -601,7 +603,7 @@ copy_of() {
 	jq -e '.power_supply[] | select(.name == "AC") | .online == true and .type == "Mains" and .power_w == null and .time_left_s == null' <<<"$output"
 
 	# hwp-laptop: mWh battery, power_now, charging: to full.
-	fx=$(fx_of hwp-laptop)
+	fx_of -v fx hwp-laptop
 	b="$fx/sys/class/power_supply/BAT0"
 	run pmctl --sysroot "$fx" -J
 	want_w=$(awk -v p="$(<"$b/power_now")" 'BEGIN { printf "%.3f", p / 1e6 }')
@@ -694,7 +696,7 @@ copy_of() {
 @test "supply: what the kernel leaves out is derived, the same in JSON, prom and human" {
 	# laptop2006: no power_now; the draw is current_now x voltage_now,
 	# rounded to the microwatt, in prom as in JSON (issue 18 section 6).
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	b=$(readlink -f "$fx/sys/class/power_supply/BAT0")
 	uw=$(awk -v i="$(<"$b/current_now")" -v v="$(<"$b/voltage_now")" \
 		'BEGIN { printf "%d", int((2 * i * v + 1e6) / 2e6) }')
@@ -766,7 +768,7 @@ copy_of() {
 @test "status: the human values are the files'" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		c=$fx/$cpu_dir
 		run pmctl --sysroot "$fx"
 		assert_success
@@ -861,7 +863,7 @@ copy_of() {
 @test "status -F kv: every line is key='value' and the whole output evals in sh" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" -F kv
 		[ "$status" -eq 0 ] || fail "$m: exit $status"
 		bad=$(grep -vE "^[a-z0-9_]+='([^']|'\\\\'')*'\$" <<<"$output" || true)
@@ -933,7 +935,7 @@ copy_of() {
 }
 
 @test "status -c is exit 2: status shows every CPU" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pmctl "$fx" status -c 1
 	[[ $stderr == *"--cpu does not apply"* ]]
 	bad_input pmctl "$fx" -c 0 status
@@ -941,7 +943,7 @@ copy_of() {
 }
 
 @test "status --format csv is exit 2 (prom is status's, see prom.bats)" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pmctl "$fx" status --format csv
 	[[ ${stderr_lines[0]} == *"no csv output"* ]]
 	bad_input pmctl "$fx" freq -F csv
@@ -949,7 +951,7 @@ copy_of() {
 }
 
 @test "status --output writes the file atomically: replaced by a rename, no temporary left" {
-	fx=$(fx_of hwp-laptop)
+	fx_of -v fx hwp-laptop
 	out=$BATS_TEST_TMPDIR/status.json
 	echo old >"$out"
 	# A hard link keeps the old inode: a rename leaves it alone, a rewrite would not.
@@ -980,7 +982,7 @@ copy_of() {
 @test "freq --json on every fixture: the policies of CLI.md, equal to the files" {
 	sample_list machines_run "${machines[@]}"
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq -J
 		if [ "$m" = vm-haltpoll ]; then
 			[ "$status" -eq 3 ] || fail "$m: exit $status"
@@ -1034,7 +1036,7 @@ block_of() { # N TEXT
 @test "freq: the human blocks name each policy's CPUs, driver, governor and limits" {
 	sample_list machines_run laptop2006 hwp-laptop amd-desktop arm-biglittle server
 	for m in "${machines_run[@]}"; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq
 		[ "$status" -eq 0 ] || fail "$m: exit $status"
 		mapfile -t ids < <(policy_ids "$fx")
@@ -1104,7 +1106,7 @@ block_of() { # N TEXT
 
 @test "freq show is freq" {
 	for m in laptop2006 arm-biglittle hwp-laptop; do
-		fx=$(fx_of "$m")
+		fx_of -v fx "$m"
 		for f in human json kv; do
 			[ "$(pmctl --sysroot "$fx" freq show -F $f)" = "$(pmctl --sysroot "$fx" freq -F $f)" ] ||
 				fail "$m $f: freq show differs"
@@ -1116,7 +1118,7 @@ block_of() { # N TEXT
 }
 
 @test "freq -c selects the policies by any of their CPUs" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq -c 5 -J
 	assert_success
 	[ "$(jq -c '[.policies[] | [.policy, .cpus]]' <<<"$output")" = '[[4,[4,5]]]' ]
@@ -1190,7 +1192,7 @@ block_of() { # N TEXT
 }
 
 @test "freq on a machine without cpufreq is exit 3 with a message" {
-	fx=$(fx_of vm-haltpoll)
+	fx_of -v fx vm-haltpoll
 	for f in human json kv; do
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq -F $f
 		assert_failure 3
@@ -1203,7 +1205,7 @@ block_of() { # N TEXT
 }
 
 @test "freq -F kv: policyN_ keys that eval in sh" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq -F kv
 	assert_success
 	bad=$(grep -vE "^[a-z0-9_]+='([^']|'\\\\'')*'\$" <<<"$output" || true)
@@ -1216,7 +1218,7 @@ block_of() { # N TEXT
 }
 
 @test "freq with a bad subcommand word is exit 2" {
-	fx=$(fx_of laptop2006)
+	fx_of -v fx laptop2006
 	bad_input pmctl "$fx" freq bogus
 	[[ ${stderr_lines[0]} == *"'bogus'"* ]]
 	bad_input pmctl "$fx" freq show extra
@@ -1231,7 +1233,7 @@ block_of() { # N TEXT
 }
 
 @test "freq -c: junk is exit 2" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	for c in junk 0,,1 0- -1 1:2 'all,1' 'online ' 0x1 '1 2' 3-1 '1-3:0/4' '0-5:4/2'; do
 		bad_input pmctl "$fx" freq -c "$c"
 	done
@@ -1243,7 +1245,7 @@ block_of() { # N TEXT
 }
 
 @test "freq -c: a CPU that is not present is exit 2 naming the CPUs" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	bad_input pmctl "$fx" freq -c 6
 	[[ ${stderr_lines[0]} == *"no CPU 6 on this machine"* ]]
 	bad_input pmctl "$fx" freq -c 4-9
@@ -1257,7 +1259,7 @@ block_of() { # N TEXT
 # ======================================================= bad input, changes nothing
 
 @test "bad input: a CPU number that overflows" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	bad_input pmctl "$fx" freq -c 99999999999999999999
 	bad_input pmctl "$fx" freq -c 0-99999999999999999999
 	bad_input pmctl "$fx" freq -c 18446744073709551616
@@ -1285,7 +1287,7 @@ block_of() { # N TEXT
 }
 
 @test "bad input: control bytes in -c, the command and the format" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	bad_input pmctl "$fx" freq -c $'\x01\x02'
 	bad_input pmctl "$fx" freq -c $'0\t1'
 	bad_input pmctl "$fx" freq -c $'0\r'
@@ -1305,7 +1307,7 @@ block_of() { # N TEXT
 }
 
 @test "bad input: invalid UTF-8 in -c, the command and the format" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	bad_input pmctl "$fx" freq -c $'\xff\xfe'
 	bad_input pmctl "$fx" freq -c $'0-\xc3'
 	bad_input pmctl "$fx" $'\xc0\xaf'
@@ -1313,14 +1315,14 @@ block_of() { # N TEXT
 }
 
 @test "bad input: ../../etc/passwd as a CPU list and as a command" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	bad_input pmctl "$fx" freq -c ../../etc/passwd
 	bad_input pmctl "$fx" ../../etc/passwd
 	bad_input pmctl "$fx" freq ../../etc/passwd
 }
 
 @test "bad input: empty strings as the command, the format and the output" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	bad_input pmctl "$fx" ''
 	bad_input pmctl "$fx" freq ''
 	bad_input pmctl "$fx" -F ''
@@ -1328,7 +1330,7 @@ block_of() { # N TEXT
 }
 
 @test "bad input: options that do not apply (--wait, a write subcommand)" {
-	fx=$(fx_of arm-biglittle)
+	fx_of -v fx arm-biglittle
 	bad_input pmctl "$fx" freq --wait
 	bad_input pmctl "$fx" --wait=99999999999999999999
 	bad_input pmctl "$fx" freq set -c 0

@@ -71,14 +71,14 @@ promtool_ok() {
 }
 
 @test "pmctl status -F prom: the values are the kernel's, in base units" {
-	fx=$(fixture arm-biglittle)
+	fixture -v fx arm-biglittle
 	run "$bin/pmctl" --sysroot "$fx" status -F prom
 	cur=$(<"$fx/sys/devices/system/cpu/cpufreq/policy4/scaling_cur_freq")
 	assert_line "pm_cpufreq_frequency_hertz{policy=\"4\"} $((cur * 1000))"
 	t=$(<"$fx/sys/class/thermal/thermal_zone0/temp")
 	grep -qE "^pm_thermal_zone_temperature_celsius\{zone=\"0\",type=\"[^\"]+\"\} $(awk -v t="$t" 'BEGIN { printf "%g", t / 1000 }')$" <<<"$output"
 	assert_line "pm_cpus_online 6"
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" status -F prom
 	b=$(basename "$(dirname "$(grep -l Battery "$fx"/sys/class/power_supply/*/type | head -1)")")
 	c=$(<"$fx/sys/class/power_supply/$b/capacity")
@@ -86,7 +86,7 @@ promtool_ok() {
 }
 
 @test "a hostile supply name stays inside its quoted label" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	b=$(basename "$(dirname "$(grep -l Battery "$fx"/sys/class/power_supply/*/type | head -1)")")
 	printf 'x"y\\z\n' >"$fx/sys/class/power_supply/$b/model_name"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" status -F prom
@@ -211,7 +211,7 @@ prom_outputs() { # ROOT DIR
 
 @test "one unit spelling: hertz in every tool's metric and label names" {
 	local fx d
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	d=$BATS_TEST_TMPDIR/u
 	mkdir -p "$d"
 	prom_outputs "$fx" "$d"
@@ -228,7 +228,7 @@ prom_outputs() { # ROOT DIR
 }
 
 @test "no float reads back as a neighbour: energy in joules is exact" {
-	fx=$(fixture hwp-laptop)
+	fixture -v fx hwp-laptop
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" status -F prom
 	assert_success
 	e=$(<"$fx/sys/class/power_supply/BAT0/energy_now")

@@ -92,7 +92,7 @@ logind() { # FX [logind.conf text]
 }
 
 @test "lid close suspends, lid open does nothing, one argument or words" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	both lid.sh "$fx" "$lid_close" "pm-suspend --sysroot $fx"
 	grep -q "^-t pmtools-acpid lid closed: pm-suspend$" "$syslog"
 	both lid.sh "$fx" "$lid_open" ""
@@ -104,20 +104,20 @@ logind() { # FX [logind.conf text]
 }
 
 @test "lid close with an external HDMI monitor connected does not suspend" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	connector "$fx" card0-eDP-1 connected
 	connector "$fx" card1-HDMI-A-1 connected
 	both lid.sh "$fx" "$lid_close" ""
 	grep -q "lid closed: not suspending, an external display is connected (HDMI-A-1)" "$syslog"
 	for c in card0-LVDS-1 card0-DSI-1; do
-		fx=$(fresh hwp-laptop)
+		fresh -v fx hwp-laptop
 		connector "$fx" "$c" connected
 		both lid.sh "$fx" "$lid_close" "pm-suspend --sysroot $fx"
 	done
 }
 
 @test "LID_SUSPEND=no in the config; unknown keys and bad values are logged and ignored" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	conf "$fx" '# pmtools-acpid\n\nLID_SUSPEND=no\n'
 	both lid.sh "$fx" "$lid_close" ""
 	grep -q "lid closed: LID_SUSPEND=no in /etc/pm/pmtools-acpid.conf" "$syslog"
@@ -133,7 +133,7 @@ logind() { # FX [logind.conf text]
 }
 
 @test "the old /proc/acpi/event lid line asks /proc/acpi/button/lid for the state" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/proc/acpi/button/lid/LID0"
 	echo "state:      closed" >"$fx/proc/acpi/button/lid/LID0/state"
 	both lid.sh "$fx" "button/lid LID0 00000080 00000001" "pm-suspend --sysroot $fx"
@@ -142,7 +142,7 @@ logind() { # FX [logind.conf text]
 }
 
 @test "power button: POWER_ACTION suspend (default), hibernate, poweroff, ignore" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	both power.sh "$fx" "$pbtn" "pm-suspend --sysroot $fx"
 	conf "$fx" 'POWER_ACTION=hibernate\n'
 	both power.sh "$fx" "$pbtn" "pm-suspend --sysroot $fx hibernate"
@@ -162,7 +162,7 @@ logind() { # FX [logind.conf text]
 }
 
 @test "AC plugged in or out runs opp-set --auto; its messages, and no point matching, are logged" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	both ac.sh "$fx" "$ac_on" "opp-set --sysroot $fx --auto --wait=10"
 	grep -q "AC plugged in (ACPI0003:00): opp-set --auto --wait=10" "$syslog"
 	both ac.sh "$fx" "$ac_off" "opp-set --sysroot $fx --auto --wait=10"
@@ -187,7 +187,7 @@ logind() { # FX [logind.conf text]
 }
 
 @test "battery critical: hibernate when --check hibernate says yes, else suspend" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	battery "$fx" Discharging 4
 	both battery.sh "$fx" "$bat" "pm-suspend --sysroot $fx --check hibernate
 pm-suspend --sysroot $fx hibernate"
@@ -210,7 +210,7 @@ pm-suspend --sysroot $fx suspend" ]
 }
 
 @test "battery critical from energy_now/energy_full without a capacity file" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	battery "$fx" Discharging 65
 	b=$fx/sys/class/power_supply/BAT0
 	rm "$b/capacity"
@@ -222,7 +222,7 @@ pm-suspend --sysroot $fx hibernate"
 }
 
 @test "battery not critical, or charging, or full of AC, does nothing" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	battery "$fx" Discharging 65
 	both battery.sh "$fx" "$bat" ""
 	battery "$fx" Charging 3 1
@@ -232,12 +232,12 @@ pm-suspend --sysroot $fx hibernate"
 	battery "$fx" Discharging 6
 	both battery.sh "$fx" "$bat" ""
 	# No battery at all.
-	fx=$(fresh amd-desktop)
+	fresh -v fx amd-desktop
 	both battery.sh "$fx" "$bat" ""
 }
 
 @test "systemd-logind in charge of the lid and the power key: nothing done, logged" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	logind "$fx"
 	both lid.sh "$fx" "$lid_close" ""
 	grep -q "^-t pmtools-acpid lid closed: left to systemd-logind (HandleLidSwitch=suspend)$" "$syslog"
@@ -251,7 +251,7 @@ pm-suspend --sysroot $fx hibernate"
 }
 
 @test "logind.conf and its drop-ins: ignore hands the key to us, the last assignment wins" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	logind "$fx" '[Login]\n#HandleLidSwitch=suspend\nHandleLidSwitch=ignore\nHandlePowerKey = ignore\n'
 	# On AC, HandleLidSwitchExternalPower unset follows HandleLidSwitch.
 	both lid.sh "$fx" "$lid_close" "pm-suspend --sysroot $fx"
@@ -285,7 +285,7 @@ pm-suspend --sysroot $fx hibernate"
 }
 
 @test "a hostile event text and a hostile battery name stay inert" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	m=$BATS_TEST_TMPDIR/pwned
 	battery "$fx" Discharging 3
 	# shellcheck disable=SC2086,SC2089,SC2090 # the words, as acpid's unquoted %e gives them
@@ -312,7 +312,7 @@ pm-suspend --sysroot $fx hibernate"
 	# A battery whose name holds $(...) and ; (a name has no /: the
 	# marker is made in the current folder, should the name run).
 	cd "$BATS_TEST_TMPDIR"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	rm "$fx/sys/class/power_supply/BAT0"
 	b="$fx/sys/class/power_supply/BAT\$(touch pwned.8);x"
 	mkdir -p "$b"
@@ -332,7 +332,7 @@ pm-suspend --sysroot $fx suspend"
 }
 
 @test "an action given another kind of event, or no event, does nothing" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	both lid.sh "$fx" "$pbtn" ""
 	grep -q "lid: not a lid event, ignored: button/power PBTN 00000080 00000000" "$syslog"
 	both power.sh "$fx" "$lid_close" ""
@@ -345,7 +345,7 @@ pm-suspend --sysroot $fx suspend"
 	nolog=$BATS_TEST_TMPDIR/nolog
 	mkdir "$nolog"
 	ln -s "$stubs/pm-suspend" "$nolog/pm-suspend"
-	for t in dirname tr sort; do ln -s "$(command -v "$t")" "$nolog/$t"; done
+	for t in dirname tr sort; do ln -s "$(type -P "$t")" "$nolog/$t"; done
 	run --separate-stderr env PM_SYSROOT="$fx" PATH="$nolog" "$acts/lid.sh" "$lid_close"
 	assert_success
 	[ "$stderr" = "pmtools-acpid: lid closed: pm-suspend" ]
@@ -355,7 +355,7 @@ pm-suspend --sysroot $fx suspend"
 @test "the acpid rules: event= matches its own lines only; action= as acpid runs it" {
 	declare -A want=([pmtools-lid]=lid.sh [pmtools-power]=power.sh [pmtools-ac]=ac.sh [pmtools-battery]=battery.sh)
 	events=("$lid_close" "$lid_open" "$pbtn" "$ac_off" "$ac_on" "$bat")
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	battery "$fx" Discharging 3
 	for r in "${!want[@]}"; do
 		f=$rules/$r
@@ -415,7 +415,7 @@ hook() {
 govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort -u | paste -sd' '; }
 
 @test "the sleep hook keeps the points going down and applies them again coming up" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d"
 	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	"$bin/opp-set" --sysroot "$fx" -q performance
@@ -453,7 +453,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 }
 
 @test "the sleep hook is 254 without opp-set and at no point (custom)" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$BATS_TEST_TMPDIR/empty"
 	for p in suspend resume hibernate thaw; do
 		hook "$fx" "$p" suspend "$BATS_TEST_TMPDIR/empty"
@@ -490,7 +490,7 @@ opp-set --sysroot $fx --wait=10 fast" ]
 }
 
 @test "the sleep hook gives back the charge settings a firmware dropped, those of pmctl supply set too, at a point or none" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	b=$fx/sys/class/power_supply/BAT0
 	"$bin/pmctl" --sysroot "$fx" -q supply set BAT0 --charge-start 30 --charge-stop 70
 	# At no point (custom): nothing to keep going down, yet the charge
@@ -526,7 +526,7 @@ opp-set --sysroot $fx --wait=10 fast" ]
 }
 
 @test "the sleep hook in a pm-suspend cycle on a fixture (pm-suspend --sysroot)" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d" "$fx/etc/pm/sleep.d" "$fx/var/log"
 	cp "$top"/data/opp.d/*.conf "$fx/etc/pm/opp.d/"
 	install -m 755 "$hook50" "$fx/etc/pm/sleep.d/50pmtools-opp"

@@ -248,7 +248,7 @@ layer_scan() {
 }
 @test "the tests' tree listing (build/treesum) sees every change the find | sha1sum pipeline saw, and the same files" {
 	[ -x "$treesum" ] || skip "no build/treesum (make build/treesum)"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/run/pmtools/x"
 	echo 1 >"$fx/run/pmtools.lock"
 	echo 1 >"$fx/run/pmtools/x/a.lock"
@@ -287,7 +287,7 @@ layer_scan() {
 
 @test "tree_same (treesum --same) passes on the same tree and names each line that differs" {
 	[ -x "$treesum" ] || skip "no build/treesum (make build/treesum)"
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	l=$BATS_TEST_TMPDIR/list
 	tree_save "$fx" "$l"
 	[ "$(<"$l")" = "$(tree_sum "$fx")" ]
@@ -369,7 +369,7 @@ layer_scan() {
 @test "the tests' tree copy (build/fxcopy) makes what cp -a makes, modes and links included, and refuses what it cannot copy" {
 	[ -x "$fxcopy" ] || skip "no build/fxcopy (make build/fxcopy)"
 	t=$BATS_TEST_TMPDIR
-	src=$(fixture hwp-laptop)
+	fixture -v src hwp-laptop
 	# A folder without write permission, an empty file, a write-only one.
 	mkdir -p "$t/src/ro/sub"
 	cp -a "$src/." "$t/src/"

@@ -42,7 +42,7 @@ commands=(
 @test "fd 0, 1 or 2 closed at the start: every tool holds it with /dev/null before anything else" {
 	command -v strace >/dev/null || skip "no strace"
 	local c fd a
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/sleep.d" "$fx/var/log"
 	for c in "${commands[@]}"; do
 		read -r -a a <<<"$c"
@@ -58,7 +58,7 @@ commands=(
 }
 
 @test "a closed stdout is still a write error, a closed stderr loses messages but nothing else" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	# The report cannot be written: exit 1, as on the closed fd.
 	run bash -c '"$1" --sysroot "$2" -J >&-' _ "$bin/pmctl" "$fx"
 	[ "$status" -eq 1 ] || fail "exit $status: $output"
@@ -74,7 +74,7 @@ commands=(
 }
 
 @test "a command run with stdin closed reads an empty input, not a file the tool opened" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	run bash -c '"$1" --sysroot "$2" -q -o "$3" -- sh -c "cat; echo end" <&-' _ "$bin/cstate-stat" "$fx" "$t/report"
 	assert_success
 	assert_output end

@@ -52,7 +52,7 @@ rc() { run --separate-stderr env PM_SYSROOT="$1" "$recheck" "$wrap"; }
 govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort -u | paste -sd' '; }
 
 @test "auto-recheck does nothing where no point has a battery or thermal rule the machine can meet" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	mkdir -p "$fx/etc/pm/opp.d"
 	# Only an AC rule (the udev rule's business) and a point with none.
 	printf '[cpufreq]\ngovernor = performance\n[match]\nac = online\npriority = 3\n' >"$fx/etc/pm/opp.d/fast.conf"
@@ -94,7 +94,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 }
 
 @test "auto-recheck applies --auto only when its pick changes: a point chosen by hand stays" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	points "$fx"
 	power "$fx" 0 50
 	"$bin/opp-set" --sysroot "$fx" -q fast
@@ -143,7 +143,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 }
 
 @test "auto-recheck: a point applied already by another run is not logged; a failure is tried again" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	points "$fx"
 	power "$fx" 1 50
 	rc "$fx"
@@ -168,7 +168,7 @@ govs() { cat "$1"/sys/devices/system/cpu/cpufreq/policy*/scaling_governor | sort
 }
 
 @test "the resume hook as systemd-sleep runs it: pre keeps the points, post applies them, not applicable is 0" {
-	fx=$(fresh hwp-laptop)
+	fresh -v fx hwp-laptop
 	points "$fx"
 	"$bin/opp-set" --sysroot "$fx" -q fast
 	run --separate-stderr env PM_SYSROOT="$fx" PATH="$bin:$PATH" "$hook" pre suspend

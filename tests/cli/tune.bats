@@ -15,7 +15,7 @@ setup() {
 # tune-laptop with the host's pci.ids and usb.ids (Debian's packages).
 fx_ids() {
 	local d
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	mkdir -p "$d/usr/share/misc"
 	cp -L /usr/share/misc/pci.ids /usr/share/misc/usb.ids "$d/usr/share/misc/" ||
 		fail "pci.ids and usb.ids: install Debian's pci.ids and usb.ids"
@@ -44,7 +44,7 @@ fx_ids() {
 }
 
 @test "pmctl tune -J and -F kv: the keys of pmctl(8), without the ids files" {
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	run --separate-stderr "$bin/pmctl" --sysroot "$d" tune -J
 	assert_success
 	jq -e '.good == 5 and .bad == 14 and (.tunables | length) == 19' <<<"$output"
@@ -68,7 +68,7 @@ fx_ids() {
 laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power = med_power_with_dipm\n[pcie]\naspm = powersave\n[audio]\npower_save = 1\npower_save_controller = Y\n[sysctl]\nkernel.nmi_watchdog = 0\nvm.dirty_writeback_centisecs = 1500\nvm.laptop_mode = 5\n[runtime_pm]\npci = auto\n'
 
 @test "opp-set: a laptop point's [usb] [sata] [pcie] [audio] [sysctl] applied; pmctl tune agrees; --save puts back, devices too" {
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" --save "$BATS_TEST_TMPDIR/saved.conf"
 	assert_success
@@ -101,7 +101,7 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 
 @test "opp-set: a failure at the laptop point's last write restores every earlier one" {
 	fault_so
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
 	# A file cannot print the kernel's list again after the restore
 	# writes its choice: the one word stands for it (as the kernel reads).
@@ -116,7 +116,7 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 }
 
 @test "[runtime_pm] by class and by driver; the exclusions, TLP's by default" {
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	# storage: the AHCI (excluded by its driver) and the NVMe; iwlwifi by
 	# its driver; pci: the root port too, HDA left (audio by default).
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -n -J \
@@ -130,7 +130,7 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 }
 
 @test "opp-set --auto-tune --save: every Bad tunable but the keyboard and audio; -f undoes it" {
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	run --separate-stderr "$bin/opp-set" --sysroot "$d" -J --auto-tune --save "$BATS_TEST_TMPDIR/before.conf"
 	assert_success
 	jq -e '.name == "auto-tune" and .rolled_back == false and .changed == 12 and ([.writes[] | .ok] | all)' <<<"$output"
@@ -147,7 +147,7 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 
 @test "opp-set --auto-tune: a failure at its last write restores every earlier one" {
 	fault_so
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	echo default >"$d/sys/module/pcie_aspm/parameters/policy"
 	before=$(tree_sum "$d")
 	run --separate-stderr env PM_FAULT_WRITE="*/proc/sys/vm/laptop_mode=EIO@1" LD_PRELOAD="$so" \
@@ -160,7 +160,7 @@ laptop='[usb]\nautosuspend = on\nautosuspend_delay_ms = 1000\n[sata]\nlink_power
 
 @test "[sysfs] globs: every match written and read back; a failed match undoes the others" {
 	fault_so
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	glob='sysfs./sys/class/scsi_host/host*/link_power_management_policy=min_power'
 	before=$(tree_sum "$d")
 	run --separate-stderr env PM_FAULT_WRITE="*/scsi_host/host1/link_power_management_policy=EIO@1" LD_PRELOAD="$so" \
@@ -188,7 +188,7 @@ plug() { # TREE BUS FROM TO
 }
 
 @test "opp-set --reapply --device: a device plugged in gets the current point's lines, alone" {
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	usb=pci0000:00/0000:00:14.0/usb1
 	printf '%b' "$laptop" >"$BATS_TEST_TMPDIR/laptop.conf"
 	plug "$d" usb "$usb/1-5" "$usb/1-6"

@@ -25,7 +25,7 @@ teardown() {
 # /sys/class/net, below the Wi-Fi card 0000:00:14.3, driver iwlwifi).
 wifi() {
 	local d n dev
-	d=$(fresh tune-laptop)
+	fresh -v d tune-laptop
 	dev=$d/sys/devices/pci0000:00/0000:00:14.3
 	mkdir -p "$dev/ieee80211/phy0" "$d/sys/class/net"
 	for n in "$@"; do

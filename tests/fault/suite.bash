@@ -98,12 +98,22 @@ fault_writes() { # FX TOOL ARG...
 fault_reset() { # FX ORIG WRITES...
 	local fx=$1 orig=$2 w p
 	shift 2
+	local c
 	for w in "$@"; do
 		p=${w%%$'\t'*}
-		cat "$orig$p" >"$fx$p"
+		# cat's bytes without its process (a sysfs value has no NUL).
+		IFS= read -r -d '' c <"$orig$p" || true
+		printf '%s' "$c" >"$fx$p"
 	done
 	comm -13 <(cd "$orig" && find . -type f | sort) <(cd "$fx" && find . -type f | sort) |
 		(cd "$fx" && xargs -r rm -f --)
+}
+
+# fault_run's VARS exported to PROGRAM only, and LD_PRELOAD=$so: exported
+# locals, for xrun to start it without a fork of the test's shell.
+fault_exec() { # PROGRAM ARG...
+	local -x "${vars[@]}" LD_PRELOAD="$so"
+	xrun "$@"
 }
 
 # Run TOOL on FX under the shim with its settings VAR=VALUE...: status,
@@ -119,10 +129,7 @@ fault_run() { # VAR=VALUE... TOOL FX ARG...
 	tool=$1 fx=$2
 	shift 2
 	status=0
-	(
-		export "${vars[@]}" LD_PRELOAD="$so"
-		exec "$bin/$tool" --sysroot "$fx" "$@"
-	) >/dev/null 2>"$f" </dev/null || status=$?
+	fault_exec "$bin/$tool" --sysroot "$fx" "$@" >/dev/null 2>"$f" </dev/null || status=$?
 	stderr=
 	IFS= read -r -d '' stderr <"$f" || true
 	stderr=${stderr%$'\n'}

@@ -20,6 +20,13 @@
  *      -m       stderr into VAR too (2>&1)
  *      -e FILE  stderr appended to FILE (2>>FILE)
  *
+ * The same file holds builtins named after common programs (cat, grep,
+ * jq, ...: the list at its end).  Enabled in the test's shell, each runs
+ * the program of its name found on PATH, as spawn does, so that a test's
+ * "grep -q x f" costs no fork of the shell either.  Only where the shell
+ * itself runs the command: a pipeline or a $(...) forks as before.  run
+ * and spawn -q treat them as the programs they stand for.
+ *
  * The command gets the shell's exported variables (with the assignments
  * before the function call that runs spawn), its working folder, its
  * other file descriptors and its umask, as bash's own fork and exec would
@@ -43,6 +50,7 @@
 
 #include "builtins.h"
 #include "shell.h"
+#include "execute_cmd.h"
 #include "bashgetopt.h"
 #include "common.h"
 
@@ -51,11 +59,17 @@ extern char *find_user_command(const char *name);
 
 /* NAME's program, malloc'd, or NULL when NAME is a function, a builtin or
  * nothing bash could run. */
+static int ext_builtin(WORD_LIST *list);
+
 static char *program(const char *name)
 {
 	struct stat st;
+	sh_builtin_func_t *b;
 
-	if (find_function(name) || find_shell_builtin((char *)name))
+	if (find_function(name))
+		return NULL;
+	b = find_shell_builtin((char *)name);
+	if (b && b != ext_builtin)
 		return NULL;
 	if (strchr(name, '/')) {
 		if (stat(name, &st) || !S_ISREG(st.st_mode) ||
@@ -133,23 +147,20 @@ static int status_of(int st)
 	return WEXITSTATUS(st);
 }
 
-static int run_it(WORD_LIST *list, const struct opts *o)
+/* Run PATH with ARGV (freed here, not its strings) as the options say. */
+static int run_argv(char *path, char **argv, const struct opts *o)
 {
 	struct buf b = { 0 };
 	sigset_t chld, old;
 	int fds[2] = { -1, -1 }, rc, st = 0;
-	char **argv, *path;
 	char num[16];
 	pid_t pid;
 
-	path = program(list->word->word);
-	if (!path)
-		return 254;
 	if (o->var && pipe2(fds, O_CLOEXEC)) {
+		free(argv);
 		free(path);
 		return 254;
 	}
-	argv = strvec_from_word_list(list, 0, 0, NULL);
 	/* bash's SIGCHLD handler reaps any child: hold it off until this
 	 * one is reaped here. */
 	sigemptyset(&chld);
@@ -186,6 +197,15 @@ static int run_it(WORD_LIST *list, const struct opts *o)
 		free(b.p);
 	}
 	return status_of(st);
+}
+
+static int run_it(WORD_LIST *list, const struct opts *o)
+{
+	char *path = program(list->word->word);
+
+	if (!path)
+		return 254;
+	return run_argv(path, strvec_from_word_list(list, 0, 0, NULL), o);
 }
 
 static int spawn_builtin(WORD_LIST *list)
@@ -253,3 +273,51 @@ struct builtin spawn_struct = {
 	"spawn [-q] [-o VAR [-k] [-m]] [-e FILE] [--] COMMAND [ARG...]",
 	0
 };
+
+/* A builtin named after a program: runs the program of that name found on
+ * PATH now (PATH may have changed since it was enabled).  Its arguments are
+ * the program's, options included. */
+static int ext_builtin(WORD_LIST *list)
+{
+	static const struct opts none = { 0 };
+	const char *name = this_command_name;
+	char **argv, *path;
+	int rc;
+
+	path = name ? find_user_command(name) : NULL;
+	if (!path) {
+		builtin_error("command not found");
+		return EX_NOTFOUND;
+	}
+	argv = strvec_from_word_list(list, 0, 1, NULL);
+	argv[0] = (char *)name;
+	unbind_variable("SPAWN_ERRNO");
+	rc = run_argv(path, argv, &none);
+	if (rc == 254 && find_variable("SPAWN_ERRNO")) {
+		/* Not started (a script without "#!"): what bash would say. */
+		errno = atoi(get_string_value("SPAWN_ERRNO"));
+		builtin_error("%s", strerror(errno));
+		unbind_variable("SPAWN_ERRNO");
+		return errno == ENOENT ? EX_NOTFOUND : EX_NOEXEC;
+	}
+	return rc;
+}
+
+static char *ext_doc[] = {
+	"Run the program of this name found on PATH without forking the shell",
+	"(tests/tools/spawn.c).",
+	NULL
+};
+
+#define EXT(n)                                                               \
+	struct builtin n##_struct = { #n, ext_builtin, BUILTIN_ENABLED,       \
+				      ext_doc, #n " [ARG...]", 0 };
+/* The programs the tests run most from their own shell; none that a test
+ * runs in the background to kill by $! (sleep, timeout, flock, ...): $!
+ * would be the forked shell's, not the program's. */
+EXT(awk) EXT(basename) EXT(cat) EXT(chmod) EXT(chown) EXT(cmp) EXT(comm)
+EXT(cp) EXT(cut) EXT(diff) EXT(dirname) EXT(find) EXT(grep) EXT(gzip)
+EXT(head) EXT(jq) EXT(ln) EXT(ls) EXT(mkdir) EXT(mkfifo) EXT(mktemp)
+EXT(mv) EXT(promtool) EXT(readlink) EXT(rmdir) EXT(sed) EXT(seq)
+EXT(sort) EXT(stat) EXT(tail) EXT(tar) EXT(touch) EXT(tr) EXT(uniq)
+EXT(wc) EXT(xargs)

@@ -17,6 +17,28 @@
 if [ -n "${_pm_bats_dir:-}" ] && [ -z "${PMTOOLS_BATS_RUN:-}" ] &&
 	[ -f "$top/build/spawn.so" ] && enable -f "$top/build/spawn.so" spawn 2>/dev/null; then
 	_pm_run_n=0
+	# The programs the tests run most from their own shell become
+	# spawn.so's builtins of the same names, which run the program
+	# without a fork of the shell: each saves about 4 ms a run.  Only
+	# those on PATH (command -v still tells whether one is installed);
+	# type -P still gives the program's path.
+	_pm_ext=()
+	for _pm_n in awk basename cat chmod chown cmp comm cp cut diff dirname \
+		find grep gzip head jq ln ls mkdir mkfifo mktemp mv promtool \
+		readlink rmdir sed seq sort stat tail tar touch tr uniq wc xargs; do
+		spawn -q "$_pm_n" && _pm_ext+=("$_pm_n")
+	done
+	[ ${#_pm_ext[@]} -eq 0 ] || enable -f "$top/build/spawn.so" "${_pm_ext[@]}" 2>/dev/null || true
+	unset _pm_n _pm_ext
+	# xrun PROGRAM ARG...: run a program (a path) as the shell would,
+	# without a fork of it.
+	xrun() {
+		unset SPAWN_ERRNO
+		spawn -- "$@" && return 0
+		local rc=$?
+		[[ $rc -eq 254 && -n ${SPAWN_ERRNO:-} ]] || return "$rc"
+		"$@"
+	}
 	run() { # [!|-N] [--keep-empty-lines] [--separate-stderr] [--] COMMAND...
 		trap bats_interrupt_trap_in_run INT
 		local expected_rc='' keep_empty_lines='' output_case=merged has_flags=''
@@ -104,4 +126,8 @@ if [ -n "${_pm_bats_dir:-}" ] && [ -z "${PMTOOLS_BATS_RUN:-}" ] &&
 		fi
 		trap bats_interrupt_trap INT
 	}
+fi
+# Without spawn.so: xrun is the plain call.
+if ! declare -F xrun >/dev/null; then
+	xrun() { "$@"; }
 fi
