@@ -285,14 +285,20 @@ none_vm() {
 		d=$(dump "$n")
 		run --separate-stderr "$bin/cstate-stat" --sysroot "$d" -J -c all
 		assert_success
+		# Every CPU's pair from one jq, not one jq a CPU.
+		declare -A got=()
+		while read -r c u t; do
+			[ -z "${got[$c]+x}" ] || fail "$n: cpu$c twice in the report"
+			got[$c]="$u $t"
+		done < <(jq -r '.cpus[] | "\(.cpu) \(.s390_idle.usage) \(.s390_idle.time_us)"' <<<"$output")
 		for f in "$d/$cpu_dir"/cpu[0-9]*/idle_time_us; do
 			c=${f%/idle_time_us}
 			c=${c##*/cpu}
-			grep -qx 1 "$d/$cpu_dir/cpu$c/online" 2>/dev/null || continue
+			[ -f "$d/$cpu_dir/cpu$c/online" ] && [ "$(<"$d/$cpu_dir/cpu$c/online")" = 1 ] || continue
 			want="$(<"$d/$cpu_dir/cpu$c/idle_count") $(<"$f")"
-			got=$(jq -r ".cpus[] | select(.cpu == $c) | \"\(.s390_idle.usage) \(.s390_idle.time_us)\"" <<<"$output")
-			[ "$got" = "$want" ] || fail "$n cpu$c: $got, want $want"
+			[ "${got[$c]-}" = "$want" ] || fail "$n cpu$c: ${got[$c]-none}, want $want"
 		done
+		unset got
 	done
 	d=$BATS_TEST_TMPDIR/zvm
 	copy_tree "$(dump s390-zvm)" "$d"

@@ -90,7 +90,8 @@ mkfx() { # NAME DEST [mkfixture options]
 		"$top/tests/fixtures/mkfixture" "$@" "$name" "$dest" >/dev/null
 		return
 	fi
-	k=$(printf '%s_' "$name" "$@" | tr -c 'A-Za-z0-9.-' '_')
+	printf -v k '%s_' "$name" "$@"
+	k=${k//[^A-Za-z0-9.-]/_}
 	if [ ! -d "$c/$k" ]; then
 		t=$(mktemp -d "$c/.new.XXXXXX") || return
 		if ! "$top/tests/fixtures/mkfixture" "$@" "$name" "$t/fx" >/dev/null; then

@@ -58,9 +58,10 @@ inert() { # FILE...
 # Run a tool on the hostile tree; its stdout and stderr go to two files
 # for inert (check_all).
 check_run() { # WHAT TOOL ARG...
-	local what=$1 tool=$2 n
+	local what=$1 tool=$2 n=0
 	shift 2
-	n=$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name 'o.*' | wc -l)
+	# The next free number, without find | wc's processes.
+	while [ -e "$BATS_TEST_TMPDIR/o.$n" ]; do n=$((n + 1)); done
 	{
 		printf '%s (stdout)\n' "$what" >"$BATS_TEST_TMPDIR/o.$n"
 		printf '%s (stderr)\n' "$what" >"$BATS_TEST_TMPDIR/e.$n"

@@ -418,6 +418,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 
 @test "--auto with the shipped examples: every state of AC, battery, temperature and CPU pressure has a point" {
 	fx=$(with_examples hwp-laptop)
+	fixture -v hw hwp-laptop
 	ps=$fx/sys/class/power_supply
 	full=$(<"$ps/BAT0/energy_full")
 	mkdir -p "$fx/proc/pressure"
@@ -428,7 +429,7 @@ full='[opp]\ndescription = everything\ninclude = balanced\n\n[cpufreq]\ngovernor
 			for bat in none 10 50 90; do
 				for temp in none 40 90; do
 					rm -rf "$fx/sys/class/power_supply"
-					cp -a "$(fixture hwp-laptop)/sys/class/power_supply" "$fx/sys/class/"
+					cp -a "$hw/sys/class/power_supply" "$fx/sys/class/"
 					case $ac in
 					online) echo 1 >"$ps/ADP1/online" ;;
 					offline) echo 0 >"$ps/ADP1/online" ;;

@@ -45,9 +45,10 @@ hook() {
 
 # Plain files keep the last word written: give FX the kernel's lists again.
 repower() {
-	local f
+	local f k
+	fixture -v k "${2:-hwp-laptop}"
 	for f in state mem_sleep disk pm_test; do
-		cp "$(fixture "${2:-hwp-laptop}")/sys/power/$f" "$1/sys/power/$f"
+		cp "$k/sys/power/$f" "$1/sys/power/$f"
 	done
 }
 

@@ -76,24 +76,31 @@ hib_safe() {
 	rd resume "$fx/sys/power/resume" || return 1
 	[ "$resume" != 0:0 ] || return 1
 	[ -r "$fx/proc/swaps" ] || return 1
-	while read -r name type size used rest; do
-		case $type in
-		partition)
-			[[ $name == /dev/* ]] || continue
-			rd dev "$fx/sys/class/block/${name#/dev/}/dev" || continue
-			[ "$dev" = "$resume" ] || continue
-			;;
-		file)
-			rd off "$fx/sys/power/resume_offset" || continue
-			[ "$off" != 0 ] || continue
-			;;
-		*) continue ;;
-		esac
-		found=1
-		((size > used && size - used > best)) && best=$((size - used))
-	done < <(tail -n +2 "$fx/proc/swaps")
+	# The lines after the header, without tail's process.
+	{
+		read -r _
+		while read -r name type size used rest; do
+			case $type in
+			partition)
+				[[ $name == /dev/* ]] || continue
+				rd dev "$fx/sys/class/block/${name#/dev/}/dev" || continue
+				[ "$dev" = "$resume" ] || continue
+				;;
+			file)
+				rd off "$fx/sys/power/resume_offset" || continue
+				[ "$off" != 0 ] || continue
+				;;
+			*) continue ;;
+			esac
+			found=1
+			((size > used && size - used > best)) && best=$((size - used))
+		done
+	} <"$fx/proc/swaps"
 	[ "$found" = 1 ] || return 1
-	need=$(awk '$1 == "Active(anon):" { print $2 }' "$fx/proc/meminfo")
+	local k v
+	while read -r k v _; do
+		[ "$k" != "Active(anon):" ] || need=$v
+	done <"$fx/proc/meminfo"
 	[ -n "$need" ] && ((best >= need))
 }
 

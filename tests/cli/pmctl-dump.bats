@@ -67,9 +67,10 @@ hib_fixture() {
 			"$("$bin/cstate-stat" --sysroot "$d" --json | jq -c 'del(.time)')" ] ||
 			fail "$m: cstate-stat --json differs"
 		for mode in $modes; do
-			a=$("$bin/pm-suspend" --sysroot "$fx" --check "$mode" 2>&1; echo "rc=$?")
-			b=$("$bin/pm-suspend" --sysroot "$d" --check "$mode" 2>&1; echo "rc=$?")
-			[ "$a" = "$b" ] || fail "$m: pm-suspend --check $mode: '$a' vs '$b'"
+			ra=0 rb=0
+			xout -m a "$bin/pm-suspend" --sysroot "$fx" --check "$mode" || ra=$?
+			xout -m b "$bin/pm-suspend" --sysroot "$d" --check "$mode" || rb=$?
+			[ "$a rc=$ra" = "$b rc=$rb" ] || fail "$m: pm-suspend --check $mode: '$a' rc=$ra vs '$b' rc=$rb"
 		done
 	done
 	sample_note "$k" "${#machs[@]}" machines
@@ -129,7 +130,7 @@ hib_fixture() {
 		[ -z "$(find "$d" -xtype l)" ] || fail "$m: dangling links: $(find "$d" -xtype l)"
 		real=$(cd "$d" && pwd -P)
 		while IFS= read -r l; do
-			t=$(readlink -f "$l")
+			xout t readlink -f "$l"
 			[[ $t == "$real"/* ]] || fail "$m: $l leaves the tree: $t"
 		done < <(find "$d" -type l)
 		c1=sys/devices/system/cpu/cpu1/cpufreq
@@ -343,13 +344,15 @@ hib_fixture() {
 		# Every class and bus the fixture has, and each of their members.
 		for w in "$fx"/sys/class/* "$fx"/sys/bus/*; do
 			n=${w##*/}
-			[ "$("$bin/pmctl" --sysroot "$fx" device "$n" 2>&1)" = "$("$bin/pmctl" --sysroot "$d" device "$n" 2>&1)" ] ||
-				fail "$m: pmctl device $n differs"
+			xout -m x "$bin/pmctl" --sysroot "$fx" device "$n" || true
+			xout -m y "$bin/pmctl" --sysroot "$d" device "$n" || true
+			[ "$x" = "$y" ] || fail "$m: pmctl device $n differs"
 		done
 		for l in "$fx"/sys/class/*/* "$fx"/sys/bus/*/devices/*; do
 			p=/${l#"$fx"/}
-			[ "$("$bin/pmctl" --sysroot "$fx" device "$p" 2>&1)" = "$("$bin/pmctl" --sysroot "$d" device "$p" 2>&1)" ] ||
-				fail "$m: pmctl device $p differs"
+			xout -m x "$bin/pmctl" --sysroot "$fx" device "$p" || true
+			xout -m y "$bin/pmctl" --sysroot "$d" device "$p" || true
+			[ "$x" = "$y" ] || fail "$m: pmctl device $p differs"
 		done
 	done
 	# The driver and subsystem names are there, not '-'.

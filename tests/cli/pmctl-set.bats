@@ -19,16 +19,13 @@ setup() {
 	load_libs
 }
 
-# A file's value: cat's, without its process.
-val() { printf '%s\n' "$(<"$1")"; }
-
 @test "freq set --governor writes every policy and reads it back" {
 	fresh -v fx arm-biglittle
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --governor performance
 	assert_success
 	[ -z "$output" ]
-	[ "$(val "$fx/$cf/policy0/scaling_governor")" = performance ]
-	[ "$(val "$fx/$cf/policy4/scaling_governor")" = performance ]
+	[ "$(<"$fx/$cf/policy0/scaling_governor")" = performance ]
+	[ "$(<"$fx/$cf/policy4/scaling_governor")" = performance ]
 	run "$bin/pmctl" --sysroot "$fx" freq -J
 	jq -e '[.policies[].governor] == ["performance", "performance"]' <<<"$output"
 }
@@ -37,7 +34,7 @@ val() { printf '%s\n' "$(<"$1")"; }
 	fresh -v fx laptop2006
 	run "$bin/pmctl" --sysroot "$fx" freq set --governor PowerSave
 	assert_success
-	[ "$(val "$fx/$cf/policy0/scaling_governor")" = powersave ]
+	[ "$(<"$fx/$cf/policy0/scaling_governor")" = powersave ]
 }
 
 @test "freq set: a governor the driver does not offer is exit 3 with the choices" {
@@ -77,11 +74,11 @@ val() { printf '%s\n' "$(<"$1")"; }
 	fresh -v fx arm-biglittle
 	run "$bin/pmctl" --sysroot "$fx" freq set -c 4 --min 600MHz --max 1.608GHz
 	assert_success
-	[ "$(val "$fx/$cf/policy4/scaling_min_freq")" = 600000 ]
-	[ "$(val "$fx/$cf/policy4/scaling_max_freq")" = 1608000 ]
+	[ "$(<"$fx/$cf/policy4/scaling_min_freq")" = 600000 ]
+	[ "$(<"$fx/$cf/policy4/scaling_max_freq")" = 1608000 ]
 	run "$bin/pmctl" --sysroot "$fx" freq set -c 4 --min 816000
 	assert_success
-	[ "$(val "$fx/$cf/policy4/scaling_min_freq")" = 816000 ]
+	[ "$(<"$fx/$cf/policy4/scaling_min_freq")" = 816000 ]
 }
 
 @test "freq set: raising both limits writes max first, lowering writes min first" {
@@ -103,8 +100,8 @@ val() { printf '%s\n' "$(<"$1")"; }
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set -c 5 --governor powersave
 	assert_success
 	[ "${stderr_lines[0]}" = "pmctl: policy4 (cpus 4-5) is shared: the change applies to cpus 4 too" ]
-	[ "$(val "$fx/$cf/policy4/scaling_governor")" = powersave ]
-	[ "$(val "$fx/$cf/policy0/scaling_governor")" = schedutil ]
+	[ "$(<"$fx/$cf/policy4/scaling_governor")" = powersave ]
+	[ "$(<"$fx/$cf/policy0/scaling_governor")" = schedutil ]
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -q freq set -c 1 --governor powersave
 	assert_success
 	[ -z "$stderr" ]
@@ -120,7 +117,7 @@ val() { printf '%s\n' "$(<"$1")"; }
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq set --governor powersave
 	assert_success
 	[ "${stderr_lines[0]}" = "pmctl: policy4 (cpus 4-5): every CPU is offline, skipped" ]
-	[ "$(val "$fx/$cf/policy4/scaling_governor")" = schedutil ]
+	[ "$(<"$fx/$cf/policy4/scaling_governor")" = schedutil ]
 	refused 3 pmctl "$fx" freq set -c 4-5 --governor powersave
 }
 
@@ -163,8 +160,8 @@ val() { printf '%s\n' "$(<"$1")"; }
 	[[ ${stderr_lines[0]} == *"policy0/scaling_governor: performance -> powersave" ]]
 	[[ ${stderr_lines[1]} == *"policy0/energy_performance_preference: "*" -> power" ]]
 	for p in "$fx/$cf"/policy*; do
-		[ "$(val "$p/energy_performance_preference")" = power ]
-		[ "$(val "$p/scaling_governor")" = powersave ]
+		[ "$(<"$p/energy_performance_preference")" = power ]
+		[ "$(<"$p/scaling_governor")" = powersave ]
 	done
 }
 
@@ -174,7 +171,7 @@ val() { printf '%s\n' "$(<"$1")"; }
 	[[ ${stderr_lines[0]} == *"not available (available: default performance balance_performance balance_power power)" ]]
 	run "$bin/pmctl" --sysroot "$fx" freq set --epp 128
 	assert_success
-	[ "$(val "$fx/$cf/policy0/energy_performance_preference")" = 128 ]
+	[ "$(<"$fx/$cf/policy0/energy_performance_preference")" = 128 ]
 	refused 2 pmctl "$fx" freq set --epp 256
 	fresh -v fx amd-desktop
 	refused 3 pmctl "$fx" freq set --epp 128
@@ -190,8 +187,8 @@ val() { printf '%s\n' "$(<"$1")"; }
 	[ "${stderr_lines[0]}" = "pmctl: --speed needs the userspace governor: policy0 (cpus 0) runs ondemand (add --governor userspace)" ]
 	run "$bin/pmctl" --sysroot "$fx" freq set --governor userspace --speed 1GHz
 	assert_success
-	[ "$(val "$fx/$cf/policy0/scaling_governor")" = userspace ]
-	[ "$(val "$fx/$cf/policy0/scaling_setspeed")" = 1000000 ]
+	[ "$(<"$fx/$cf/policy0/scaling_governor")" = userspace ]
+	[ "$(<"$fx/$cf/policy0/scaling_setspeed")" = 1000000 ]
 	refused 2 pmctl "$fx" freq set --speed 3GHz
 }
 
@@ -227,8 +224,8 @@ val() { printf '%s\n' "$(<"$1")"; }
 	assert_failure 1
 	[ "${stderr_lines[1]}" = "pmctl: could not restore /$cf/policy2/energy_performance_preference to 'balance_performance': Read-only file system (EROFS)" ]
 	[ "${stderr_lines[2]}" = "pmctl: 1 of 5 earlier writes could not be restored" ]
-	[ "$(val "$fx/$cf/policy2/energy_performance_preference")" = balance_power ]
-	[ "$(val "$fx/$cf/policy1/energy_performance_preference")" = balance_performance ]
+	[ "$(<"$fx/$cf/policy2/energy_performance_preference")" = balance_power ]
+	[ "$(<"$fx/$cf/policy1/energy_performance_preference")" = balance_performance ]
 }
 
 @test "freq set: EBUSY on the first write is exit 4, nothing changed" {
@@ -253,7 +250,7 @@ val() { printf '%s\n' "$(<"$1")"; }
 	release_lock_after 0.3
 	run "$bin/pmctl" --sysroot "$fx" --wait=60 freq set --governor powersave
 	assert_success
-	[ "$(val "$fx/$cf/policy0/scaling_governor")" = powersave ]
+	[ "$(<"$fx/$cf/policy0/scaling_governor")" = powersave ]
 	wait
 }
 
@@ -287,21 +284,21 @@ val() { printf '%s\n' "$(<"$1")"; }
 	fresh -v fx arm-biglittle
 	run "$bin/pmctl" --sysroot "$fx" boost on
 	assert_success
-	[ "$(val "$fx/$cf/boost")" = 1 ]
+	[ "$(<"$fx/$cf/boost")" = 1 ]
 	run "$bin/pmctl" --sysroot "$fx" boost
 	assert_output "boost: on (cpufreq/boost)"
 	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" boost off
 	assert_success
-	[ "$(val "$fx/sys/devices/system/cpu/intel_pstate/no_turbo")" = 1 ]
+	[ "$(<"$fx/sys/devices/system/cpu/intel_pstate/no_turbo")" = 1 ]
 	run "$bin/pmctl" --sysroot "$fx" -J boost
 	jq -e '.boost == false and .control == "intel_pstate/no_turbo"' <<<"$output"
 	fresh -v fx amd-desktop
 	run "$bin/pmctl" --sysroot "$fx" -c 2-3 boost off
 	assert_success
-	[ "$(val "$fx/$cf/policy2/boost")" = 0 ]
-	[ "$(val "$fx/$cf/policy3/boost")" = 0 ]
-	[ "$(val "$fx/$cf/policy0/boost")" = 1 ]
+	[ "$(<"$fx/$cf/policy2/boost")" = 0 ]
+	[ "$(<"$fx/$cf/policy3/boost")" = 0 ]
+	[ "$(<"$fx/$cf/policy0/boost")" = 1 ]
 	run "$bin/pmctl" --sysroot "$fx" -J boost
 	jq -e '[.policies[] | .boost] | map(if . then 1 else 0 end) | add == 14' <<<"$output"
 }

@@ -19,14 +19,11 @@ setup() {
 	load_libs
 }
 
-# A file's value: cat's, without its process.
-val() { printf '%s\n' "$(<"$1")"; }
-
 disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	local c out=
 	for c in "$1/$cpu"/cpu[0-9]*; do
 		[ -f "$c/cpuidle/state$2/disable" ] || continue
-		[ "$(val "$c/cpuidle/state$2/disable")" = 1 ] && out+="${c##*cpu} "
+		[ "$(<"$c/cpuidle/state$2/disable")" = 1 ] && out+="${c##*cpu} "
 	done
 	printf '%s\n' "${out% }"
 }
@@ -102,7 +99,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	fresh -v fx laptop2006
 	run "$bin/pmctl" --sysroot "$fx" idle governor ladder
 	assert_success
-	[ "$(val "$fx/$cpu/cpuidle/current_governor")" = ladder ]
+	[ "$(<"$fx/$cpu/cpuidle/current_governor")" = ladder ]
 	refused 3 pmctl "$fx" idle governor teo
 	[ "${stderr_lines[0]}" = "pmctl: cannot set the cpuidle governor 'teo': not available (available: ladder menu)" ]
 	rm "$fx/$cpu/cpuidle/current_governor"
@@ -136,10 +133,10 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	assert_success
 	[[ ${stderr_lines[0]} == *"/cpu3/online: 1 -> 0" ]]
 	[[ ${stderr_lines[2]} == *"/cpu5/online: 1 -> 0" ]]
-	[ "$(val "$fx/$cpu/cpu4/online")" = 0 ]
+	[ "$(<"$fx/$cpu/cpu4/online")" = 0 ]
 	run "$bin/pmctl" --sysroot "$fx" cpu online 3-5
 	assert_success
-	[ "$(val "$fx/$cpu/cpu4/online")" = 1 ]
+	[ "$(<"$fx/$cpu/cpu4/online")" = 1 ]
 	refused 3 pmctl "$fx" cpu offline 0
 	[ "${stderr_lines[0]}" = "pmctl: cpu0 cannot be hot-plugged (it has no online file)" ]
 	refused 2 pmctl "$fx" cpu offline 8
@@ -194,14 +191,14 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	printf '0\n' >"$fx/$cpu/cpu1/online"
 	run "$bin/pmctl" --sysroot "$fx" cpu online 1
 	assert_success
-	[ "$(val "$fx/$cpu/cpu1/online")" = 1 ]
+	[ "$(<"$fx/$cpu/cpu1/online")" = 1 ]
 }
 
 @test "smt on|off: written and read back; absent or forced off is exit 3" {
 	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" smt off
 	assert_success
-	[ "$(val "$fx/$cpu/smt/control")" = off ]
+	[ "$(<"$fx/$cpu/smt/control")" = off ]
 	run "$bin/pmctl" --sysroot "$fx" -J smt
 	jq -e '.control == "off"' <<<"$output"
 	printf 'forceoff\n' >"$fx/$cpu/smt/control"
@@ -210,7 +207,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	# Forced off, it is off: nothing to do, as for opp-set's [cpu] smt.
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" smt off
 	assert_success
-	[ "$(val "$fx/$cpu/smt/control")" = forceoff ]
+	[ "$(<"$fx/$cpu/smt/control")" = forceoff ]
 	fresh -v fx arm-biglittle
 	refused 3 pmctl "$fx" smt off
 	[ "${stderr_lines[0]}" = "pmctl: this machine has no SMT to switch (smt/control: notsupported)" ]
@@ -266,7 +263,7 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	fresh -v fx hwp-laptop
 	run "$bin/pmctl" --sysroot "$fx" profile low-power
 	assert_success
-	[ "$(val "$fx/sys/firmware/acpi/platform_profile")" = low-power ]
+	[ "$(<"$fx/sys/firmware/acpi/platform_profile")" = low-power ]
 	refused 3 pmctl "$fx" profile quiet
 	[ "${stderr_lines[0]}" = "pmctl: profile: 'quiet' is not offered (choices: low-power balanced performance)" ]
 	refused 3 pmctl "$fx" profile custom
@@ -281,15 +278,15 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	d=$fx/sys/class/devfreq/ff9a0000.gpu
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v devfreq set ff9a0000.gpu --min 600MHz --max 800000
 	assert_success
-	[ "$(val "$d/min_freq")" = 600000000 ]
-	[ "$(val "$d/max_freq")" = 800000000 ]
+	[ "$(<"$d/min_freq")" = 600000000 ]
+	[ "$(<"$d/max_freq")" = 800000000 ]
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v devfreq set ff9a0000.gpu --min 200MHz --max 300MHz
 	assert_success
 	[[ ${stderr_lines[0]} == *"min_freq: 600000000 -> 200000000" ]]
 	[[ ${stderr_lines[1]} == *"max_freq: 800000000 -> 300000000" ]]
 	run "$bin/pmctl" --sysroot "$fx" devfreq set ff9a0000.gpu --governor performance
 	assert_success
-	[ "$(val "$d/governor")" = performance ]
+	[ "$(<"$d/governor")" = performance ]
 	refused 3 pmctl "$fx" devfreq set ff9a0000.gpu --governor ondemand
 	refused 2 pmctl "$fx" devfreq set ff9a0000.gpu --max 1GHz
 	refused 2 pmctl "$fx" devfreq set ff9a0000.gpu --min 400MHz --max 300MHz
@@ -310,12 +307,12 @@ disabled_list() { # FX STATE: the CPUs where stateN is disabled, as "0 1 2"
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" -v supply set BAT0 --charge-start 20 --charge-stop 30
 	assert_success
 	[[ ${stderr_lines[0]} == *"start_threshold: 85 -> 20" ]]
-	[ "$(val "$b/charge_control_end_threshold")" = 30 ]
+	[ "$(<"$b/charge_control_end_threshold")" = 30 ]
 	refused 2 pmctl "$fx" supply set BAT0 --charge-start 40
 	refused 2 pmctl "$fx" supply set BAT0 --charge-start 50 --charge-stop 50
 	run "$bin/pmctl" --sysroot "$fx" supply set BAT0 --charge-behaviour inhibit-charge
 	assert_success
-	[ "$(val "$b/charge_behaviour")" = inhibit-charge ]
+	[ "$(<"$b/charge_behaviour")" = inhibit-charge ]
 	fresh -v fx hwp-laptop
 	refused 3 pmctl "$fx" supply set BAT0 --charge-behaviour force-charge
 	refused 3 pmctl "$fx" supply set ADP1 --charge-stop 80

@@ -19,7 +19,7 @@ fault_all=0
 fault_setup() {
 	fault_tmp=
 	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-		fault_tmp=$(mktemp -d /dev/shm/pmtools-fault.XXXXXX) || fault_tmp=
+		xout fault_tmp mktemp -d /dev/shm/pmtools-fault.XXXXXX || fault_tmp=
 	fi
 	[ -n "$fault_tmp" ] || fault_tmp=$BATS_TEST_TMPDIR
 }
@@ -43,10 +43,10 @@ fault_fixture() {
 
 # A private copy of the 4-CPU fixture.
 fault_fresh() {
-	local src d
-	src=$(fault_fixture)
-	d=$(mktemp -d "${fault_tmp:-$BATS_TEST_TMPDIR}/fx.XXXXXX")
-	cp -a "$src/." "$d/"
+	local d
+	fault_fixture >/dev/null
+	xout d mktemp -d "${fault_tmp:-$BATS_TEST_TMPDIR}/fx.XXXXXX"
+	copy_tree "$BATS_FILE_TMPDIR/hwp4" "$d"
 	printf '%s\n' "$d"
 }
 
@@ -86,7 +86,7 @@ opp_fixture() {
 fault_writes() { # FX TOOL ARG...
 	local fx=$1 tool=$2 log
 	shift 2
-	log=$(mktemp "${fault_tmp:-$BATS_TEST_TMPDIR}/log.XXXXXX")
+	xout log mktemp "${fault_tmp:-$BATS_TEST_TMPDIR}/log.XXXXXX"
 	PM_FAULT_LOG=$log LD_PRELOAD=$so "$bin/$tool" --sysroot "$fx" "$@" >/dev/null ||
 		return 1
 	awk -F'\t' -v root="$fx/sys/" 'index($2, root) == 1 {
@@ -105,8 +105,12 @@ fault_reset() { # FX ORIG WRITES...
 		IFS= read -r -d '' c <"$orig$p" || true
 		printf '%s' "$c" >"$fx$p"
 	done
-	comm -13 <(cd "$orig" && find . -type f | sort) <(cd "$fx" && find . -type f | sort) |
-		(cd "$fx" && xargs -r rm -f --)
+	# The regular files of FX that are not ORIG's.
+	while IFS= read -r -d '' w; do
+		if [ ! -f "$orig/$w" ] || [ -L "$orig/$w" ]; then
+			rm -f "$fx/$w"
+		fi
+	done < <(cd "$fx" && find . -type f -print0)
 }
 
 # fault_run's VARS exported to PROGRAM only, and LD_PRELOAD=$so: exported

@@ -31,9 +31,10 @@
  * before the function call that runs spawn), its working folder, its
  * other file descriptors and its umask, as bash's own fork and exec would
  * give it.  The status is the command's, or 128 + the signal that killed
- * it.  When the command cannot be started, spawn prints nothing, sets
- * SPAWN_ERRNO and returns 254, and the caller runs it the usual way (for
- * bash's own message and for scripts without "#!").
+ * it.  When the command cannot be started (a function, a builtin, no such
+ * program, a script without "#!"), spawn prints nothing, sets SPAWN_ERRNO
+ * and returns 254, and the caller runs it the usual way (for bash's own
+ * message and for scripts without "#!").
  */
 #include <config.h>
 
@@ -203,8 +204,11 @@ static int run_it(WORD_LIST *list, const struct opts *o)
 {
 	char *path = program(list->word->word);
 
-	if (!path)
+	if (!path) {
+		/* A function, a builtin or nothing to run: the caller's way. */
+		bind_variable("SPAWN_ERRNO", "2", 0);
 		return 254;
+	}
 	return run_argv(path, strvec_from_word_list(list, 0, 0, NULL), o);
 }
 

@@ -39,6 +39,17 @@ if [ -n "${_pm_bats_dir:-}" ] && [ -z "${PMTOOLS_BATS_RUN:-}" ] &&
 		[[ $rc -eq 254 && -n ${SPAWN_ERRNO:-} ]] || return "$rc"
 		"$@"
 	}
+	# xout [-m] VAR PROGRAM ARG...: VAR=$(PROGRAM ARG...) (-m: 2>&1
+	# inside), the status the program's, without a fork of the shell.
+	xout() {
+		local -a _xo_m=()
+		[ "$1" != -m ] || { _xo_m=(-m) && shift; }
+		unset SPAWN_ERRNO
+		spawn -o "$1" "${_xo_m[@]}" -- "${@:2}" && return 0
+		local _xo_rc=$?
+		[[ $_xo_rc -eq 254 && -n ${SPAWN_ERRNO:-} ]] || return "$_xo_rc"
+		_pm_xout "${_xo_m[@]}" "$@"
+	}
 	run() { # [!|-N] [--keep-empty-lines] [--separate-stderr] [--] COMMAND...
 		trap bats_interrupt_trap_in_run INT
 		local expected_rc='' keep_empty_lines='' output_case=merged has_flags=''
@@ -127,7 +138,20 @@ if [ -n "${_pm_bats_dir:-}" ] && [ -z "${PMTOOLS_BATS_RUN:-}" ] &&
 		trap bats_interrupt_trap INT
 	}
 fi
-# Without spawn.so: xrun is the plain call.
+# xout's way with a fork, for a program spawn cannot start.
+_pm_xout() { # [-m] VAR PROGRAM ARG...
+	local _xo_o _xo_rc=0 _xo_merge=
+	[ "$1" != -m ] || { _xo_merge=1 && shift; }
+	if [ -n "$_xo_merge" ]; then
+		_xo_o=$("${@:2}" 2>&1) || _xo_rc=$?
+	else
+		_xo_o=$("${@:2}") || _xo_rc=$?
+	fi
+	printf -v "$1" '%s' "$_xo_o"
+	return "$_xo_rc"
+}
+# Without spawn.so: xrun is the plain call, xout the command substitution.
 if ! declare -F xrun >/dev/null; then
 	xrun() { "$@"; }
+	xout() { _pm_xout "$@"; }
 fi
