@@ -244,47 +244,47 @@ desc_opt() {
 }
 
 @test "device PCI|USB|NET: by the subsystem link; a class adds its devices' parents" {
-	run pmctl --sysroot "$fx" device pci -J
+	run "$bin/pmctl" --sysroot "$fx" device pci -J
 	assert_success
 	want=$(grep '^rpm-device .* bus=pci' "$top/tests/fixtures/machines/hwp-laptop.desc" |
 		awk '{print "/sys/" $2}' | LC_ALL=C sort)
 	[ "$(paths "$output")" = "$want" ]
-	run pmctl --sysroot "$fx" device usb -J
+	run "$bin/pmctl" --sysroot "$fx" device usb -J
 	assert_success
 	[ "$(jq -c '[.devices[].path | sub(".*/"; "")]' <<<"$output")" = '["usb1","1-3","1-4"]' ]
 	jq -e 'all(.devices[]; .subsystem == "usb" and .driver == "usb")' <<<"$output"
-	run pmctl --sysroot "$fx" device net -J
+	run "$bin/pmctl" --sysroot "$fx" device net -J
 	assert_success
 	[ "$(jq -c '[.devices[].path]' <<<"$output")" = \
 		'["/sys/devices/pci0000:00/0000:00:14.3","/sys/devices/pci0000:00/0000:00:14.3/net/wlan0"]' ]
 	jq -e '.devices[0].driver == "iwlwifi" and .devices[1].subsystem == "net"' <<<"$output"
 	# Several filters: each device once.
-	run pmctl --sysroot "$fx" device usb pci net -J
+	run "$bin/pmctl" --sysroot "$fx" device usb pci net -J
 	assert_success
 	[ "$(jq '.devices | length' <<<"$output")" -eq 8 ]
 	[ "$(jq -r '.devices[].path' <<<"$output" | sort | uniq -d)" = "" ]
 }
 
 @test "device PATH: a prefix; /sys/class and /sys/bus links resolve to /sys/devices first" {
-	run pmctl --sysroot "$fx" device "$pci14" -J
+	run "$bin/pmctl" --sysroot "$fx" device "$pci14" -J
 	assert_success
 	[ "$(jq -c '[.devices[].path | sub("/sys/devices/pci0000:00/"; "")]' <<<"$output")" = \
 		'["0000:00:14.0","0000:00:14.0/usb1","0000:00:14.0/usb1/1-3","0000:00:14.0/usb1/1-4"]' ]
 	bus=$(pmctl --sysroot "$fx" device /sys/bus/pci/devices/0000:00:14.0 -J)
 	[ "$bus" = "$output" ]
-	run pmctl --sysroot "$fx" device /sys/class/net/wlan0 -J
+	run "$bin/pmctl" --sysroot "$fx" device /sys/class/net/wlan0 -J
 	assert_success
 	[ "$(jq -c '[.devices[].path]' <<<"$output")" = '["/sys/devices/pci0000:00/0000:00:14.3/net/wlan0"]' ]
 	# A prefix is whole folders: 0000:00:1 is not 0000:00:14.0.
 	mkdir "$fx/sys/devices/pci0000:00/0000:00:1"
-	run --separate-stderr pmctl --sysroot "$fx" device /sys/devices/pci0000:00/0000:00:1 -J
+	run --separate-stderr "$bin/pmctl" --sysroot "$fx" device /sys/devices/pci0000:00/0000:00:1 -J
 	assert_success
 	[ "$(jq '.devices | length' <<<"$output")" -eq 0 ]
 	# A prefix and a class together, and nested prefixes: each device once.
-	run pmctl --sysroot "$fx" device "$pci14" "$pci14/usb1" net -J
+	run "$bin/pmctl" --sysroot "$fx" device "$pci14" "$pci14/usb1" net -J
 	assert_success
 	[ "$(jq '.devices | length' <<<"$output")" -eq 6 ]
-	run pmctl --sysroot "$fx" device "$pci14/usb1" "$pci14" -J
+	run "$bin/pmctl" --sysroot "$fx" device "$pci14/usb1" "$pci14" -J
 	assert_success
 	[ "$(jq '.devices | length' <<<"$output")" -eq 4 ]
 }
@@ -326,11 +326,11 @@ desc_opt() {
 }
 
 @test "device --help and pmctl --help name the command" {
-	run pmctl device --help
+	run "$bin/pmctl" device --help
 	assert_success
 	assert_line --index 0 "Usage: pmctl [options] device [show] [PATH|SUBSYSTEM...]"
 	assert_output --partial "device set PATH... [--runtime auto|on]"
-	run pmctl --help
+	run "$bin/pmctl" --help
 	assert_success
 	assert_output --partial "  device [show] [PATH|SUBSYSTEM]   "
 }

@@ -433,7 +433,7 @@ as_nobody() {
 	fx_of -v fx arm-biglittle
 	out="$BATS_TEST_TMPDIR/o/domains.json"
 	mkdir -p "${out%/*}"
-	run pmctl --sysroot "$fx" domains -J -o "$out"
+	run "$bin/pmctl" --sysroot "$fx" domains -J -o "$out"
 	assert_success
 	[ -z "$output" ]
 	[ "$(<"$out")" = "$(pmctl --sysroot "$fx" domains -J)" ]
@@ -650,7 +650,7 @@ pmctl: clocks: not available (/sys/kernel/debug/clk/clk_summary: Permission deni
 		[ -z "$stderr" ]
 		[ "${lines[0]}" = "Usage: pmctl [options] $c [show]" ]
 	done
-	run pmctl --help
+	run "$bin/pmctl" --help
 	assert_success
 	assert_line --regexp '^  domains +regulators, PM domains and the clock tree$'
 	assert_line --regexp '^  powercap +powercap \(RAPL\) zones: energy, power limits$'

@@ -13,6 +13,19 @@ case $0 in
 		[ -f "/usr/lib/bash/$_pm_b" ] && enable -f "/usr/lib/bash/$_pm_b" "$_pm_b" 2>/dev/null
 	done
 	unset _pm_b
-	case $0 in */bats-exec-test) unset BASH_ENV ;; esac
+	case $0 in
+	*/bats-exec-test)
+		unset BASH_ENV
+		# bats times each test with $(date +%s%N): the same number
+		# from bash's clock, without date's process (669 a run).
+		date() {
+			if [ "$#" = 1 ] && [ "$1" = +%s%N ]; then
+				printf '%s000\n' "${EPOCHREALTIME//[.,]/}"
+			else
+				command date "$@"
+			fi
+		}
+		;;
+	esac
 	;;
 esac
