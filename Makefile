@@ -162,9 +162,10 @@ $(FAKE_NL80211): tests/tools/fake-nl80211.c
 	@mkdir -p $(@D)
 	$(CC) $(PM_CFLAGS) $(CFLAGS) -o $@ $<
 
-# The tests' run without a fork of the shell (tests/tools/spawn.c, a bash
-# builtin; tests/cli/bats-run.bash): built where Debian's bash-builtins
-# gives bash's headers, else the tests use bats' own run.
+# The tests' run, xrun and xout without a fork of the shell, and builtins
+# that spawn the programs the tests run most (tests/tools/spawn.c;
+# tests/cli/bats/run.bash): built where Debian's bash-builtins gives bash's
+# headers, else the tests use bats' own run and fork.
 SPAWN_SO := $(if $(wildcard /usr/include/bash/config.h),build/spawn.so)
 build/spawn.so: tests/tools/spawn.c
 	@mkdir -p $(@D)
