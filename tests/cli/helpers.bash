@@ -117,9 +117,15 @@ copy_tree() { # SRC DEST
 	fi
 }
 
+# put VAR VALUE: VALUE into VAR (as printf -v), or printed when VAR is
+# empty.  A helper that takes -v VAR answers with it: VAR=$(helper ...)
+# would fork the test's shell (about 6 ms).
+put() {
+	if [ -n "$1" ]; then printf -v "$1" '%s' "$2"; else printf '%s\n' "$2"; fi
+}
+
 # Build fixture machine NAME once per test file into $BATS_FILE_TMPDIR,
-# and print its path.  -v VAR: set VAR to it instead, as printf -v does,
-# where VAR=$(fixture NAME) would fork the test's shell (about 6 ms).
+# and print its path (-v VAR: into VAR).
 fixture() { # [-v VAR] NAME [mkfixture options]
 	local _fx_var=
 	[ "$1" != -v ] || { _fx_var=$2 && shift 2; }
@@ -128,11 +134,7 @@ fixture() { # [-v VAR] NAME [mkfixture options]
 	if [ ! -d "$_fx_dest" ]; then
 		mkfx "$_fx_name" "$_fx_dest" "$@"
 	fi
-	if [ -n "$_fx_var" ]; then
-		printf -v "$_fx_var" '%s' "$_fx_dest"
-	else
-		printf '%s\n' "$_fx_dest"
-	fi
+	put "$_fx_var" "$_fx_dest"
 }
 
 # Unpack real machine dump NAME once per test file.
@@ -284,20 +286,14 @@ bad_input() { # TOOL FX ARG...
 # A private copy of fixture NAME for a test that writes to it; -v VAR as
 # fixture's.
 fresh() { # [-v VAR] NAME [mkfixture options]
-	local _fr_var=
+	local _fr_var="" _fr_src _fr_d
 	[ "$1" != -v ] || { _fr_var=$2 && shift 2; }
-	# fixture's own work, without the subshell of $(fixture ...).
-	local _fr_src=$BATS_FILE_TMPDIR/fx-$1 _fr_d
-	[ -d "$_fr_src" ] || mkfx "$1" "$_fr_src" "${@:2}"
+	fixture -v _fr_src "$@"
 	# A new name without mktemp's fork: the copy makes the folder.
 	_fr_d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM
 	while [ -e "$_fr_d" ]; do _fr_d=$BATS_TEST_TMPDIR/fx.$BASHPID.$RANDOM; done
 	copy_tree "$_fr_src" "$_fr_d"
-	if [ -n "$_fr_var" ]; then
-		printf -v "$_fr_var" '%s' "$_fr_d"
-	else
-		printf '%s\n' "$_fr_d"
-	fi
+	put "$_fr_var" "$_fr_d"
 }
 
 # A copy of a fixture that the nobody user can enter.

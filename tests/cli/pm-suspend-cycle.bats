@@ -24,11 +24,7 @@ sleepfx() { # [-v VAR] [NAME]
 		mkdir -p "$_sf/sys/class/block/nvme0n1p3"
 		echo 259:3 >"$_sf/sys/class/block/nvme0n1p3/dev"
 	fi
-	if [ -n "$_sf_var" ]; then
-		printf -v "$_sf_var" '%s' "$_sf"
-	else
-		printf '%s\n' "$_sf"
-	fi
+	put "$_sf_var" "$_sf"
 }
 
 # hook FX DIR NAME [EXIT [BODY]]: a hook that logs "NAME $1 $2 PM_MODE".

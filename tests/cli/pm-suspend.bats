@@ -67,7 +67,7 @@ canon() {
 	freeze) _c=s2idle ;;
 	shallow) _c=standby ;;
 	esac
-	if [ -n "${2:-}" ]; then printf -v "$2" '%s' "$_c"; else printf '%s\n' "$_c"; fi
+	put "${2:-}" "$_c"
 }
 
 # The hibernation safety check of kernel-abi.md §13, from the files.
@@ -135,7 +135,7 @@ expect() {
 			;;
 		esac
 	fi
-	if [ -n "${3:-}" ]; then printf -v "$3" '%s' "$_e"; else echo "$_e"; fi
+	put "${3:-}" "$_e"
 }
 
 # check FX MODE [OPTION...]: run pm-suspend --check; nothing on stdout ever.

@@ -391,14 +391,6 @@ want_status() {
 	printf '%s' "$J"
 }
 
-# Run an expected-document builder without bats' DEBUG trap, which costs
-# about a millisecond a simple command where they run thousands
-# (bats/trap.bash keeps the trap out of called functions already; this is
-# for bats' own trap, PMTOOLS_BATS_TRAP=1).
-fast() {
-	untraced "$@"
-}
-
 # Structural match: every key of WANT is in the document with the same value;
 # arrays have the same length; the document may have more keys.
 # shellcheck disable=SC2016 # a jq program
@@ -514,7 +506,7 @@ copy_of() {
 		run --separate-stderr "$bin/pmctl" --sysroot "$fx" -J
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
 		[ -z "$stderr" ] || fail "$m: stderr: $stderr"
-		want=$(fast want_status "$fx")
+		want=$(untraced want_status "$fx")
 		assert_doc "$output" "$want" || fail "$m"
 	done
 }
@@ -623,7 +615,7 @@ copy_of() {
 	check() { # FX
 		run --separate-stderr "$bin/pmctl" --sysroot "$1" -J
 		assert_success
-		assert_doc "$output" "$(fast want_supplies "$1")" .power_supply
+		assert_doc "$output" "$(untraced want_supplies "$1")" .power_supply
 	}
 	# energy_now / power_now when discharging; a negative power_now (signed drivers).
 	echo Discharging >"$hb/status"
@@ -680,18 +672,18 @@ copy_of() {
 	jq -e '.platform_profile | .current == "balanced" and .choices == null' <<<"$output"
 	# No capacity file: energy_now / energy_full, to the nearest percent.
 	jq -e '.power_supply[] | select(.name == "BAT0") | .capacity_pct == 65' <<<"$output"
-	assert_doc "$output" "$(fast want_status "$h")"
+	assert_doc "$output" "$(untraced want_status "$h")"
 
 	run "$bin/pmctl" --sysroot "$l" -J
 	# current_now x voltage_now without the voltage: null watts, not 0.
 	jq -e '.power_supply[] | select(.name == "BAT0") | .voltage_uv == null and .power_w == null and .time_left_s != null' <<<"$output"
 	jq -e '.sleep.mem_sleep == null' <<<"$output"
-	assert_doc "$output" "$(fast want_status "$l")"
+	assert_doc "$output" "$(untraced want_status "$l")"
 
 	run "$bin/pmctl" --sysroot "$a" -J
 	jq -e '.devfreq[] | select(.name == "dmc") | .min_hz == null and .max_hz == 800000000' <<<"$output"
 	jq -e '.cpufreq.boost == null' <<<"$output"
-	assert_doc "$output" "$(fast want_status "$a")"
+	assert_doc "$output" "$(untraced want_status "$a")"
 }
 
 @test "supply: what the kernel leaves out is derived, the same in JSON, prom and human" {
@@ -726,7 +718,7 @@ copy_of() {
 	assert_success
 	jq -e --argjson t "$want_t" --argjson c "$want_c" '.power_supply[1] |
 		.time_left_s == $t and .capacity_pct == $c and .power_uw == null' <<<"$output"
-	assert_doc "$output" "$(fast want_supplies "$h")" .power_supply
+	assert_doc "$output" "$(untraced want_supplies "$h")" .power_supply
 	run --separate-stderr "$bin/pmctl" --sysroot "$h" status -F prom
 	assert_line "pm_power_supply_time_left_seconds{supply=\"BAT0\"} $want_t"
 	assert_line "pm_power_supply_capacity_ratio{supply=\"BAT0\"} $(python3 -c "print($want_c / 100)")"
@@ -753,7 +745,7 @@ copy_of() {
 	run "$bin/pmctl" --sysroot "$fx" -J
 	assert_success
 	jq -e '[.cpuidle.states[].disabled_cpus] == [0,0,0,1]' <<<"$output"
-	assert_doc "$output" "$(fast want_status "$fx")"
+	assert_doc "$output" "$(untraced want_status "$fx")"
 	echo 1 >"$c/cpu0/cpuidle/state3/disable"
 	echo 1 >"$c/cpu0/cpuidle/state2/disable"
 	run "$bin/pmctl" --sysroot "$fx" -J
@@ -991,7 +983,7 @@ copy_of() {
 		fi
 		[ "$status" -eq 0 ] || fail "$m: exit $status: $stderr"
 		[ -z "$stderr" ] || fail "$m: stderr: $stderr"
-		assert_doc "$output" "$(fast want_policies "$fx")" .policies || fail "$m"
+		assert_doc "$output" "$(untraced want_policies "$fx")" .policies || fail "$m"
 		jq -e '.policies | length > 0 and all(.[]; has("policy") and has("cpus") and has("affected_cpus") and
 			has("driver") and has("governor") and has("min_khz") and has("max_khz") and
 			has("cpuinfo_min_khz") and has("cpuinfo_max_khz") and has("cur_khz") and
@@ -1123,7 +1115,7 @@ block_of() { # N TEXT
 	run --separate-stderr "$bin/pmctl" --sysroot "$fx" freq -c 5 -J
 	assert_success
 	[ "$(jq -c '[.policies[] | [.policy, .cpus]]' <<<"$output")" = '[[4,[4,5]]]' ]
-	assert_doc "$output" "$(fast want_policies "$fx" 4)" .policies
+	assert_doc "$output" "$(untraced want_policies "$fx" 4)" .policies
 	# The human block names the CPUs that share the policy.
 	run "$bin/pmctl" --sysroot "$fx" freq -c 5
 	assert_line --index 0 "policy4: cpus 4-5"

@@ -366,6 +366,57 @@ layer_scan() {
 	[ "$(grep -c '^== ' "$d/spawn.log")" -eq 20 ] || fail "$(grep '^== ' "$d/spawn.log")"
 }
 
+# What xrun, xout and the spawning builtins answer, one line each: the
+# same with spawn.so as with the forks they stand for.
+spawn_api() {
+	local v rc
+	printf 'count %s\n' "$(grep -c x <<<$'x\ny\nx')"
+	grep -q z <<<x && echo "grep found z" || echo "grep -q: $?"
+	(PATH=/nonexistent grep x /dev/null 2>/dev/null) && echo found || echo "no grep on PATH: $?"
+	printf 'path %s\n' "$(type -P grep)"
+	xrun sh -c 'kill -TERM $$' && echo "no signal" || echo "xrun, killed: $?"
+	xrun sh -c 'exit 3' || echo "xrun: $?"
+	rc=0 && xout v sh -c 'printf "out\n\n"; exit 3' || rc=$?
+	echo "xout: [$v] $rc"
+	rc=0 && xout -m v ls /nonexistent || rc=$?
+	echo "xout -m: [${v%%:*}] $rc"
+	xout v printf '%s\n\n' builtin && echo "xout, a builtin: [$v]"
+	api_fn() { printf 'function %s\n' "$1"; return 4; }
+	rc=0 && xout v api_fn x || rc=$?
+	echo "xout, a function: [$v] $rc"
+}
+
+@test "spawn.so's builtins, xrun and xout: what the plain shell gives, without its forks" {
+	[ -f "$top/build/spawn.so" ] || skip "no build/spawn.so (Debian's bash-builtins is missing)"
+	[ -z "${PMTOOLS_BATS_RUN:-}" ] || skip "PMTOOLS_BATS_RUN=1: bats' run, no spawn.so"
+	# run.bash enables the builtins that spawn.c defines, all of them.
+	local -a c r
+	mapfile -t c < <(grep -o 'EXT([a-z]*)' "$top/tests/tools/spawn.c" | grep -v 'EXT(n)' | sed 's/EXT(\(.*\))/\1/' | sort)
+	mapfile -t r < <(sed -n '/for _pm_n in/,/; do$/p' "$top/tests/cli/bats/run.bash" |
+		sed 's/.*for _pm_n in//; s/; do$//; s/\\$//' | tr -s ' \t' '\n' | sed '/^$/d' | sort)
+	[ "${#c[@]}" -ge 30 ] && [ "${c[*]}" = "${r[*]}" ] || fail "spawn.c: ${c[*]}; run.bash: ${r[*]}"
+	[ "$(type -t grep)" = builtin ] || fail "grep is $(type -t grep)"
+	[ "$(command -v grep)" = grep ]
+	# The same answers here and in a shell with the plain forks.
+	spawn_api >"$BATS_TEST_TMPDIR/spawn" 2>&1
+	PMTOOLS_BATS_RUN=1 bash -c "top=$top _pm_bats_dir=1; source $top/tests/cli/bats/run.bash
+		$(declare -f spawn_api); spawn_api" 2>&1 |
+		grep -vx '.*Terminated' >"$BATS_TEST_TMPDIR/fork" # bash's word on the killed child
+	diff "$BATS_TEST_TMPDIR/fork" "$BATS_TEST_TMPDIR/spawn" >&2 || fail "spawn.so answers otherwise"
+	diff - "$BATS_TEST_TMPDIR/spawn" <<OUT
+count 2
+grep -q: 1
+no grep on PATH: 127
+path $(type -P grep)
+xrun, killed: 143
+xrun: 3
+xout: [out] 3
+xout -m: [ls] 2
+xout, a builtin: [builtin]
+xout, a function: [function x] 4
+OUT
+}
+
 @test "the tests' tree copy (build/fxcopy) makes what cp -a makes, modes and links included, and refuses what it cannot copy" {
 	[ -x "$fxcopy" ] || skip "no build/fxcopy (make build/fxcopy)"
 	t=$BATS_TEST_TMPDIR

@@ -31,22 +31,23 @@ fault_teardown() {
 # hwp-laptop cut to 4 CPUs (2 cores x 2 threads): intel_pstate with EPP,
 # intel_idle, the platform profile, runtime PM devices, a battery with
 # charge thresholds.  Built once per test file.
-fault_fixture() {
-	local d="$BATS_FILE_TMPDIR/hwp4" desc="$BATS_FILE_TMPDIR/hwp4.desc"
+fault_fixture() { # [-v VAR]
+	local d="$BATS_FILE_TMPDIR/hwp4" desc="$BATS_FILE_TMPDIR/hwp4.desc" var=
+	[ "${1:-}" != -v ] || var=$2
 	if [ ! -d "$d" ]; then
 		sed -e 's/^cpus 8 /cpus 4 /' -e 's/ on=[4-7]$/ on=0/' \
 			"$top/tests/fixtures/machines/hwp-laptop.desc" >"$desc"
 		"$top/tests/fixtures/mkfixture" "$desc" "$d" >/dev/null
 	fi
-	printf '%s\n' "$d"
+	put "$var" "$d"
 }
 
 # A private copy of the 4-CPU fixture.
 fault_fresh() {
-	local d
-	fault_fixture >/dev/null
+	local src d
+	fault_fixture -v src
 	xout d mktemp -d "${fault_tmp:-$BATS_TEST_TMPDIR}/fx.XXXXXX"
-	copy_tree "$BATS_FILE_TMPDIR/hwp4" "$d"
+	copy_tree "$src" "$d"
 	printf '%s\n' "$d"
 }
 

@@ -19,8 +19,9 @@
 # names the test's line that called the helper (bats' names the exit);
 # a failure inside a helper run by untraced is named where it happened
 # (bats' names untraced's line), and one in a subshell ( ) of the test
-# at the subshell's closing line (bats' at the last line setup ran).  source.bats compares the failure reports
-# of both traps on tests/fixtures/bats-trap.bats.
+# at the subshell's closing line (bats' at the last line setup ran).
+# source.bats compares the failure reports of both traps on
+# tests/fixtures/bats-trap.bats.
 if [ "${BATS_VERSION:-}" = 1.8.2 ] && [ "${BATS_TRACE_LEVEL:-0}" -eq 0 ] &&
 	[ -z "${PMTOOLS_BATS_TRAP:-}" ] && [ "${#BATS_DEBUG_EXCLUDE_PATHS[@]}" -le 2 ]; then
 	_pm_fr='' _pm_fr_prev='' _pm_lean='' _pm_bats_dir=${BASH_SOURCE[0]%/*}
